@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ckschema",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "CKSchema", targets: ["CKSchema"]),
+        .executable(name: "ckschema", targets: ["ckschema"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
+        ),
+        .target(
+            name: "CKSchema",
+            dependencies: ["CYAML", "CSQLite"]
+        ),
+        .executableTarget(
+            name: "ckschema",
+            dependencies: ["CKSchema"]
+        ),
+        .testTarget(
+            name: "CKSchemaTests",
+            dependencies: ["CKSchema"],
+            resources: []
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,65 @@
+/// How bad a finding is. `--fail-on` picks the lowest severity that fails a run.
+public enum Severity: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
+    case note, warning, error
+
+    public static func < (a: Severity, b: Severity) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// One finding, shared by every command: lint, import, diff, promote, validate, migrate.
+///
+/// Prints as `path:line:col: error: message [CK101]`, the form Xcode and editors pick up.
+public struct Diagnostic: Sendable, Hashable, Codable {
+    /// Stable rule code (`CK101`); see `docs/rules.md`.
+    public var code: String
+    public var severity: Severity
+    /// Where it is; nil only when no file is involved (an argument, a store).
+    public var location: SourceLocation?
+    /// What is wrong, in one sentence.
+    public var message: String
+    /// What to do about it, when there is something to do.
+    public var fix: String?
+
+    public init(code: String, severity: Severity, location: SourceLocation?, message: String, fix: String? = nil) {
+        self.code = code
+        self.severity = severity
+        self.location = location
+        self.message = message
+        self.fix = fix
+    }
+
+    public static func error(_ code: String, _ message: String, at location: SourceLocation?, fix: String? = nil) -> Diagnostic {
+        Diagnostic(code: code, severity: .error, location: location, message: message, fix: fix)
+    }
+
+    public static func warning(_ code: String, _ message: String, at location: SourceLocation?, fix: String? = nil) -> Diagnostic {
+        Diagnostic(code: code, severity: .warning, location: location, message: message, fix: fix)
+    }
+}
+
+/// The tool could not do its job: unreadable or malformed input. The executable exits 2.
+public struct InputError: Error, Sendable, CustomStringConvertible {
+    public var diagnostics: [Diagnostic]
+
+    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+    public init(_ diagnostic: Diagnostic) { self.diagnostics = [diagnostic] }
+
+    public var description: String { diagnostics.map(\.message).joined(separator: "\n") }
+}
+
+extension Array where Element == Diagnostic {
+    /// True when any diagnostic is at or above `severity`.
+    public func contains(atLeast severity: Severity) -> Bool { contains { $0.severity >= severity } }
+
+    /// Sorted by file, line, column, then code: the order every renderer uses.
+    public func sortedByLocation() -> [Diagnostic] {
+        sorted { a, b in
+            let la = a.location, lb = b.location
+            if la?.file != lb?.file { return (la?.file ?? "") < (lb?.file ?? "") }
+            if la?.line != lb?.line { return (la?.line ?? 0) < (lb?.line ?? 0) }
+            if la?.column != lb?.column { return (la?.column ?? 0) < (lb?.column ?? 0) }
+            return a.code < b.code
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// A query the app runs, declared so that lint and promote can check its indexes.
+public struct DeclaredQuery: Sendable, Hashable {
+    public var recordType: String
+    /// Fields (custom or system) the predicate compares.
+    public var filter: [String]
+    /// Fields used with `==`-style full-text tokens (`self CONTAINS`, `tokenize`): need searchable.
+    public var search: [String]
+    /// Fields the sort descriptors name.
+    public var sort: [String]
+    /// The database the query runs in (nil: not said).
+    public var database: Database?
+    /// A name for messages (optional).
+    public var name: String?
+    public var origin: Origin
+
+    public init(
+        recordType: String, filter: [String] = [], search: [String] = [], sort: [String] = [],
+        database: Database? = nil, name: String? = nil, origin: Origin = .unknown
+    ) {
+        self.recordType = recordType
+        self.filter = filter
+        self.search = search
+        self.sort = sort
+        self.database = database
+        self.name = name
+        self.origin = origin
+    }
+
+    /// How the query is shown in messages: its name or `Type(filter: a, b; sort: c)`.
+    public var label: String {
+        if let name { return name }
+        var parts: [String] = []
+        if !filter.isEmpty { parts.append("filter: " + filter.joined(separator: ", ")) }
+        if !search.isEmpty { parts.append("search: " + search.joined(separator: ", ")) }
+        if !sort.isEmpty { parts.append("sort: " + sort.joined(separator: ", ")) }
+        return "\(recordType)(" + parts.joined(separator: "; ") + ")"
+    }
+}

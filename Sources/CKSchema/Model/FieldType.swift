@@ -1,0 +1,56 @@
+import Foundation
+
+/// A CloudKit field's value type, as the CloudKit Schema Language names them.
+///
+/// Source: CloudKit Schema Language, "data-type" (Apple, "Integrating a Text-Based
+/// Schema into Your Workflow"); CKRecord "Supported Data Types".
+public enum PrimitiveType: String, Sendable, Hashable, CaseIterable, Codable {
+    case string, int64, double, bytes, timestamp, location, reference, asset
+    /// CKDB's legacy `NUMBER [PREFERRED AS INT64|DOUBLE]`: read, flagged by lint.
+    case number
+
+    /// The upper-case keyword of the CloudKit Schema Language.
+    public var ckdbKeyword: String { rawValue.uppercased() }
+}
+
+/// A field's type: a primitive or a list of one primitive.
+public struct FieldType: Sendable, Hashable, CustomStringConvertible {
+    public var primitive: PrimitiveType
+    public var isList: Bool
+    /// For `number` only: `PREFERRED AS INT64|DOUBLE` (nil when not given).
+    public var preferred: PrimitiveType?
+
+    public init(_ primitive: PrimitiveType, isList: Bool = false, preferred: PrimitiveType? = nil) {
+        self.primitive = primitive
+        self.isList = isList
+        self.preferred = preferred
+    }
+
+    public static func list(_ p: PrimitiveType) -> FieldType { FieldType(p, isList: true) }
+
+    /// The YAML spelling: `string`, `list<string>`, `number`, `number<int64>`.
+    public var description: String {
+        var base = primitive.rawValue
+        if let preferred { base += "<\(preferred.rawValue)>" }
+        return isList ? "list<\(base)>" : base
+    }
+
+    /// Parses the YAML spelling; nil when it is not a type.
+    public init?(parsing text: String) {
+        var t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var list = false
+        if t.hasPrefix("list<"), t.hasSuffix(">") {
+            list = true
+            t = String(t.dropFirst(5).dropLast())
+        }
+        var preferred: PrimitiveType?
+        if t.hasPrefix("number<"), t.hasSuffix(">") {
+            let inner = String(t.dropFirst(7).dropLast())
+            guard let p = PrimitiveType(rawValue: inner), p == .int64 || p == .double else { return nil }
+            preferred = p
+            t = "number"
+        }
+        guard let p = PrimitiveType(rawValue: t) else { return nil }
+        self.init(p, isList: list, preferred: preferred)
+    }
+}

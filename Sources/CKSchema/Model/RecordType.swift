@@ -1,0 +1,42 @@
+/// A CloudKit record type: its fields, the indexes on its system fields, and its grants.
+public struct RecordType: Sendable, Hashable {
+    public var name: String
+    /// The zone its records live in (nil: the default zone of `database`).
+    public var zone: String?
+    /// The database its records live in, when the schema says (a zone implies one).
+    public var database: Database?
+    public var description: String?
+    public var isDeprecated: Bool
+    /// Custom fields, in source order.
+    public var fields: [Field]
+    /// Indexes on system fields (`recordName: [queryable]`). Fields with no index are absent.
+    public var systemIndexes: [SystemField: IndexSet]
+    /// Grants per role, in source order. Empty means the schema says nothing of grants.
+    public var grants: [Grant]
+    public var origin: Origin
+
+    public init(
+        name: String, zone: String? = nil, database: Database? = nil, description: String? = nil,
+        isDeprecated: Bool = false, fields: [Field] = [], systemIndexes: [SystemField: IndexSet] = [:],
+        grants: [Grant] = [], origin: Origin = .unknown
+    ) {
+        self.name = name
+        self.zone = zone
+        self.database = database
+        self.description = description
+        self.isDeprecated = isDeprecated
+        self.fields = fields
+        self.systemIndexes = systemIndexes
+        self.grants = grants
+        self.origin = origin
+    }
+
+    public func field(named name: String) -> Field? { fields.first { $0.name == name } }
+
+    /// The indexes on a system field (empty when none).
+    public func indexes(on system: SystemField) -> IndexSet { systemIndexes[system] ?? [] }
+
+    /// Record types CloudKit defines itself.
+    public static let systemTypeNames: Set<String> = ["Users", "cloudkit.share"]
+    public var isSystemType: Bool { Self.systemTypeNames.contains(name) }
+}

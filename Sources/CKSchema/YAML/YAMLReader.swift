@@ -1,0 +1,324 @@
+internal import CYAML
+import Foundation
+
+/// Reads YAML through libyaml's event API into `YAMLNode`s, keeping 1-based line
+/// and column for every node. Iterative, so a hostile file cannot overflow the
+/// stack; bounded in depth, alias expansion and size.
+public enum YAMLReader {
+    /// Deeper nesting than this is refused (schema files need fewer than 10 levels).
+    public static let maxDepth = 64
+    /// Aliases may expand to at most this many nodes in all (a billion-laughs file fails fast).
+    public static let maxAliasExpansion = 1_000_000
+    /// Schema and record YAML files larger than this are refused before parsing.
+    public static let maxFileSize = 32 * 1024 * 1024
+
+    /// Reads and parses a file. Throws `InputError` with a `file:line:col` diagnostic.
+    public static func read(path: String) throws(InputError) -> YAMLDocument {
+        let data = try readFile(path: path, limit: maxFileSize)
+        return try parse(data, file: path)
+    }
+
+    /// Reads a whole file, refusing one larger than `limit` bytes.
+    public static func readFile(path: String, limit: Int) throws(InputError) -> Data {
+        let loc = SourceLocation(file: path, line: 1, column: 1)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw InputError(.error(InputRules.unreadable.code, "no such file '\(path)'", at: loc, fix: "check the path, or the paths in ckschema.yaml"))
+        }
+        if isDir.boolValue {
+            throw InputError(.error(InputRules.unreadable.code, "'\(path)' is a folder where a file was expected", at: loc))
+        }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limit {
+            throw InputError(.error(
+                InputRules.unreadable.code,
+                "file is \(formatBytes(size)); the limit for this kind of file is \(formatBytes(limit))",
+                at: loc, fix: "split the schema into several files in one folder"))
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError(.error(InputRules.unreadable.code, "cannot read '\(path)'", at: loc, fix: "check the file's permissions"))
+        }
+        return data
+    }
+
+    /// Parses YAML text. `file` names it in diagnostics.
+    public static func parse(_ data: Data, file: String) throws(InputError) -> YAMLDocument {
+        if let bad = firstInvalidUTF8(data) {
+            let (line, col) = lineColumn(ofByte: bad, in: data)
+            throw InputError(.error(
+                InputRules.notUTF8.code, "the file is not valid UTF-8 (byte 0x\(String(data[data.startIndex + bad], radix: 16, uppercase: true)) at offset \(bad))",
+                at: SourceLocation(file: file, line: line, column: col), fix: "save the file as UTF-8"))
+        }
+        var builder = TreeBuilder(file: file)
+        let parser = EventParser(data: data)
+        do {
+            try parser.run { event throws(InputError) in try builder.handle(event) }
+        } catch {
+            throw error
+        }
+        if let failure = parser.failure {
+            throw InputError(failure.diagnostic(file: file, data: data))
+        }
+        return YAMLDocument(file: file, root: builder.root, multilineScalarLines: builder.multiline)
+    }
+
+    static func formatBytes(_ n: Int) -> String {
+        if n >= 1024 * 1024 { return String(format: "%.1f MB", Double(n) / 1_048_576) }
+        if n >= 1024 { return String(format: "%.1f KB", Double(n) / 1024) }
+        return "\(n) bytes"
+    }
+
+    /// The byte offset of the first byte that breaks UTF-8, or nil.
+    static func firstInvalidUTF8(_ data: Data) -> Int? {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int? in
+            let b = raw.bindMemory(to: UInt8.self)
+            var i = 0
+            let n = b.count
+            while i < n {
+                let c = b[i]
+                if c < 0x80 { i += 1; continue }
+                var need = 0
+                var min: UInt32 = 0
+                var cp: UInt32 = 0
+                if c & 0xE0 == 0xC0 { need = 1; cp = UInt32(c & 0x1F); min = 0x80 }
+                else if c & 0xF0 == 0xE0 { need = 2; cp = UInt32(c & 0x0F); min = 0x800 }
+                else if c & 0xF8 == 0xF0 { need = 3; cp = UInt32(c & 0x07); min = 0x10000 }
+                else { return i }
+                if i + need >= n { return i }
+                for k in 1...need {
+                    let cc = b[i + k]
+                    if cc & 0xC0 != 0x80 { return i }
+                    cp = (cp << 6) | UInt32(cc & 0x3F)
+                }
+                if cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) { return i }
+                i += need + 1
+            }
+            return nil
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    static func lineColumn(ofByte offset: Int, in data: Data) -> (Int, Int) {
+        var line = 1, col = 1
+        var i = data.startIndex
+        let end = data.startIndex + min(offset, data.count)
+        while i < end {
+            let c = data[i]
+            if c == 0x0A { line += 1; col = 1 } else if c & 0xC0 != 0x80 { col += 1 }
+            i += 1
+        }
+        return (line, col)
+    }
+}
+
+/// One libyaml event, copied out of C memory.
+enum YAMLEvent {
+    case scalar(String, YAMLNode.ScalarStyle, anchor: String?, start: (Int, Int), end: (Int, Int))
+    case sequenceStart(anchor: String?, start: (Int, Int))
+    case mappingStart(anchor: String?, start: (Int, Int))
+    case collectionEnd
+    case alias(String, start: (Int, Int))
+    case documentStart(start: (Int, Int))
+}
+
+/// A libyaml parser error, with everything needed to word it.
+struct ParserFailure {
+    var problem: String
+    var context: String?
+    var line: Int
+    var column: Int
+    var offset: Int
+    var isReaderError: Bool
+
+    func diagnostic(file: String, data: Data) -> Diagnostic {
+        var line = self.line, column = self.column
+        if isReaderError { (line, column) = YAMLReader.lineColumn(ofByte: offset, in: data) }
+        var message = problem
+        if let context { message = "\(problem) \(context)" }
+        var fix: String?
+        if problem.contains("cannot start any token"), byte(at: line, column: column, in: data) == 0x09 {
+            message = "found a tab; YAML allows only spaces for indentation"
+            fix = "replace the tab with spaces"
+        }
+        let code = problem.contains("UTF-8") ? InputRules.notUTF8.code : InputRules.yamlSyntax.code
+        return .error(code, message, at: SourceLocation(file: file, line: line, column: column), fix: fix)
+    }
+
+    private func byte(at line: Int, column: Int, in data: Data) -> UInt8? {
+        var l = 1, c = 1
+        for b in data {
+            if l == line && c == column { return b }
+            if b == 0x0A { l += 1; c = 1; if l > line { return nil } } else if b & 0xC0 != 0x80 { c += 1 }
+        }
+        return nil
+    }
+}
+
+/// Owns one libyaml parser and the input it reads; frees both in `deinit`.
+final class EventParser {
+    private let parser: UnsafeMutablePointer<yaml_parser_t>
+    private let input: UnsafeMutableBufferPointer<UInt8>
+    private(set) var failure: ParserFailure?
+
+    init(data: Data) {
+        parser = .allocate(capacity: 1)
+        input = .allocate(capacity: max(data.count, 1))
+        _ = input.initialize(from: data)
+        yaml_parser_initialize(parser)
+        yaml_parser_set_input_string(parser, input.baseAddress, data.count)
+        yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+    }
+
+    deinit {
+        yaml_parser_delete(parser)
+        parser.deallocate()
+        input.deallocate()
+    }
+
+    /// Feeds every event to `body` until the stream ends, an error is thrown, or libyaml fails.
+    func run(_ body: (YAMLEvent) throws(InputError) -> Void) throws(InputError) {
+        var event = yaml_event_t()
+        while true {
+            guard yaml_parser_parse(parser, &event) == 1 else {
+                let p = parser.pointee
+                failure = ParserFailure(
+                    problem: p.problem.map { String(cString: $0) } ?? "invalid YAML",
+                    context: p.context.map { String(cString: $0) },
+                    line: Int(p.problem_mark.line) + 1, column: Int(p.problem_mark.column) + 1,
+                    offset: Int(p.problem_offset), isReaderError: p.error == YAML_READER_ERROR)
+                return
+            }
+            defer { yaml_event_delete(&event) }
+            let start = (Int(event.start_mark.line) + 1, Int(event.start_mark.column) + 1)
+            switch event.type {
+            case YAML_STREAM_END_EVENT:
+                return
+            case YAML_DOCUMENT_START_EVENT:
+                try body(.documentStart(start: start))
+            case YAML_SCALAR_EVENT:
+                let s = event.data.scalar
+                let text = String(decoding: UnsafeBufferPointer(start: s.value, count: Int(s.length)), as: UTF8.self)
+                let style: YAMLNode.ScalarStyle = switch s.style {
+                case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
+                case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
+                case YAML_LITERAL_SCALAR_STYLE: .literal
+                case YAML_FOLDED_SCALAR_STYLE: .folded
+                default: .plain
+                }
+                let end = (Int(event.end_mark.line) + 1, Int(event.end_mark.column) + 1)
+                try body(.scalar(text, style, anchor: Self.string(s.anchor), start: start, end: end))
+            case YAML_SEQUENCE_START_EVENT:
+                try body(.sequenceStart(anchor: Self.string(event.data.sequence_start.anchor), start: start))
+            case YAML_MAPPING_START_EVENT:
+                try body(.mappingStart(anchor: Self.string(event.data.mapping_start.anchor), start: start))
+            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                try body(.collectionEnd)
+            case YAML_ALIAS_EVENT:
+                try body(.alias(Self.string(event.data.alias.anchor) ?? "", start: start))
+            default:
+                break
+            }
+        }
+    }
+
+    private static func string(_ p: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        guard let p else { return nil }
+        return String(cString: p)
+    }
+}
+
+/// Builds the node tree from events with an explicit stack (no recursion).
+struct TreeBuilder {
+    private struct Frame {
+        var isMapping: Bool
+        var anchor: String?
+        var line: Int
+        var column: Int
+        var items: [YAMLNode] = []
+        /// Nodes this collection stands for once aliases are expanded.
+        var size: Int = 1
+    }
+
+    let file: String
+    private(set) var root: YAMLNode?
+    private(set) var multiline: [ClosedRange<Int>] = []
+    private var stack: [Frame] = []
+    private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    private var aliasExpansion = 0
+    private var documents = 0
+
+    init(file: String) { self.file = file }
+
+    mutating func handle(_ event: YAMLEvent) throws(InputError) {
+        switch event {
+        case .documentStart(let start):
+            documents += 1
+            if documents > 1 {
+                throw InputError(.error(InputRules.yamlSyntax.code, "a schema file holds one YAML document; found a second one",
+                                        at: loc(start), fix: "split the documents into separate files"))
+            }
+        case .scalar(let text, let style, let anchor, let start, let end):
+            if end.0 > start.0 { multiline.append(start.0...end.0) }
+            try add(YAMLNode(.scalar(text, style), line: start.0, column: start.1), size: 1, anchor: anchor)
+        case .sequenceStart(let anchor, let start), .mappingStart(let anchor, let start):
+            if stack.count >= YAMLReader.maxDepth {
+                throw InputError(.error(InputRules.tooDeep.code, "nesting is deeper than \(YAMLReader.maxDepth) levels",
+                                        at: loc(start), fix: "a schema file needs only a few levels; check the file is what you meant"))
+            }
+            var isMapping = false
+            if case .mappingStart = event { isMapping = true }
+            stack.append(Frame(isMapping: isMapping, anchor: anchor, line: start.0, column: start.1))
+        case .collectionEnd:
+            let frame = stack.removeLast()
+            let node: YAMLNode
+            if frame.isMapping {
+                var pairs: [YAMLPair] = []
+                pairs.reserveCapacity(frame.items.count / 2)
+                var seen: [String: YAMLNode] = [:]
+                var i = 0
+                while i + 1 < frame.items.count {
+                    let key = frame.items[i]
+                    if let name = key.scalar {
+                        if let first = seen[name] {
+                            throw InputError(.error(InputRules.duplicateKey.code,
+                                                    "duplicate key '\(name)' in one mapping; the first is at line \(first.line), column \(first.column)",
+                                                    at: key.location(in: file), fix: "remove one of them or merge them"))
+                        }
+                        seen[name] = key
+                    }
+                    pairs.append(YAMLPair(key: key, value: frame.items[i + 1]))
+                    i += 2
+                }
+                node = YAMLNode(.mapping(pairs), line: frame.line, column: frame.column)
+            } else {
+                node = YAMLNode(.sequence(frame.items), line: frame.line, column: frame.column)
+            }
+            try add(node, size: frame.size, anchor: frame.anchor)
+        case .alias(let name, let start):
+            guard let target = anchors[name] else {
+                throw InputError(.error(InputRules.yamlSyntax.code, "alias '*\(name)' names no anchor defined before it", at: loc(start)))
+            }
+            aliasExpansion += target.size
+            if aliasExpansion > YAMLReader.maxAliasExpansion {
+                throw InputError(.error(InputRules.aliasBomb.code,
+                                        "aliases expand to more than \(YAMLReader.maxAliasExpansion) nodes (an alias bomb?)",
+                                        at: loc(start), fix: "write the repeated parts out, or use fewer nested aliases"))
+            }
+            var node = target.node
+            node.line = start.0
+            node.column = start.1
+            try add(node, size: target.size, anchor: nil)
+        }
+    }
+
+    private mutating func add(_ node: YAMLNode, size: Int, anchor: String?) throws(InputError) {
+        if let anchor { anchors[anchor] = (node, size) }
+        if stack.isEmpty {
+            root = node
+        } else {
+            stack[stack.count - 1].items.append(node)
+            stack[stack.count - 1].size += size
+        }
+    }
+
+    private func loc(_ p: (Int, Int)) -> SourceLocation { SourceLocation(file: file, line: p.0, column: p.1) }
+}

@@ -1,0 +1,2 @@
+import CKSchema
+print("ckschema")
