@@ -106,7 +106,7 @@ struct MigrationParser {
         }
         let kind = pair.name
         guard MigrationStep.kindNames.contains(kind) else {
-            let suggestion = Self.closest(kind, in: MigrationStep.kindNames)
+            let suggestion = Suggest.closest(to: kind, in: MigrationStep.kindNames)
             error(StoreRules.unknownStep, "unknown step '\(kind)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), pair.key,
                   fix: "the steps are " + MigrationStep.kindNames.joined(separator: ", "))
             return nil
@@ -116,24 +116,6 @@ struct MigrationParser {
         diagnostics = args.parser.diagnostics
         guard let action, args.ok else { return nil }
         return MigrationStep(action, location: loc(pair.key))
-    }
-
-    /// The closest name by edit distance, when it is close enough to be a likely typo.
-    static func closest(_ s: String, in names: [String]) -> String? {
-        func distance(_ a: [Character], _ b: [Character]) -> Int {
-            var prev = Array(0...b.count)
-            for i in 1...max(a.count, 1) where !a.isEmpty {
-                var cur = [i] + Array(repeating: 0, count: b.count)
-                for j in 1...max(b.count, 1) where !b.isEmpty {
-                    cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1].lowercased() == b[j - 1].lowercased() ? 0 : 1))
-                }
-                prev = cur
-            }
-            return prev[b.count]
-        }
-        let scored = names.map { ($0, distance(Array(s), Array($0))) }.min { $0.1 < $1.1 }
-        guard let (name, d) = scored, d <= max(2, s.count / 3) else { return nil }
-        return name
     }
 }
 
@@ -203,7 +185,7 @@ private struct Args {
     /// Reports keys the step does not have.
     mutating func finish() {
         for p in pairs where !used.contains(p.name) {
-            let suggestion = MigrationParser.closest(p.name, in: Array(used))
+            let suggestion = Suggest.closest(to: p.name, in: Array(used))
             fail(StoreRules.invalidStep, "`\(kind)` has no key '\(p.name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), p.key)
         }
     }

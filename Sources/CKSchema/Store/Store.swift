@@ -5,11 +5,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A CloudKit environment of the store.
-public enum StoreEnvironment: String, Sendable, Hashable, CaseIterable, Codable {
-    case development, production
-}
-
 /// One row of an environment's migration history.
 public struct AppliedMigration: Sendable, Hashable {
     public var version: Int
@@ -50,8 +45,6 @@ public final class Store {
     public static let formatVersion = 1
     /// `PRAGMA application_id` of a ckschema store ("CKSS"): tells it apart from another tool's database.
     public static let applicationID: Int32 = 0x434B_5353
-    /// The version recorded in the migration history.
-    public static let ckschemaVersion = "0.1.0"
 
     /// How the store is opened.
     public enum Access: Sendable { case read, write }
@@ -160,7 +153,7 @@ public final class Store {
         PRAGMA application_id = \(Self.applicationID);
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
         INSERT INTO meta VALUES ('format', 'ckschema-store'), ('format_version', '\(Self.formatVersion)'),
-            ('created_by', 'ckschema \(Self.ckschemaVersion)'), ('sequence', '0');
+            ('created_by', 'ckschema \(CKSchemaVersion.current)'), ('sequence', '0');
         CREATE TABLE environments (
             name TEXT PRIMARY KEY CHECK (name IN ('development', 'production')),
             schema_yaml TEXT NOT NULL, schema_hash TEXT NOT NULL, schema_json TEXT NOT NULL, updated_at TEXT NOT NULL
@@ -192,13 +185,13 @@ public final class Store {
         );
         """)
         let empty = Schema()
-        for env in StoreEnvironment.allCases { try writeSchema(empty, env: env) }
+        for env in Environment.allCases { try writeSchema(empty, env: env) }
     }
 
     // MARK: Reading
 
     /// The current schema of an environment.
-    public func schema(_ env: StoreEnvironment) throws(InputError) -> Schema {
+    public func schema(_ env: Environment) throws(InputError) -> Schema {
         try guarded("read the \(env.rawValue) schema") {
             let json = try self.db.scalar("SELECT schema_json FROM environments WHERE name = ?", [.text(env.rawValue)])?.text ?? ""
             do { return try StoreSchemaCodec.decode(json) } catch let e as StoreSchemaCodec.DecodeError {
@@ -208,14 +201,14 @@ public final class Store {
     }
 
     /// The SHA-256 of the environment's canonical schema text, as stored.
-    public func schemaHash(_ env: StoreEnvironment) throws(InputError) -> String {
+    public func schemaHash(_ env: Environment) throws(InputError) -> String {
         try guarded("read the \(env.rawValue) schema") {
             try self.db.scalar("SELECT schema_hash FROM environments WHERE name = ?", [.text(env.rawValue)])?.text ?? ""
         }
     }
 
     /// The environment's migration history, by version.
-    public func history(_ env: StoreEnvironment) throws(InputError) -> [AppliedMigration] {
+    public func history(_ env: Environment) throws(InputError) -> [AppliedMigration] {
         try guarded("read the migration history") {
             try self.db.rows("SELECT version, name, checksum, applied_at, duration_ms, ckschema_version FROM migrations WHERE env = ? ORDER BY version",
                              [.text(env.rawValue)]).map {
@@ -226,7 +219,7 @@ public final class Store {
     }
 
     /// How many records an environment holds (of one type, when given).
-    public func recordCount(_ env: StoreEnvironment, recordType: String? = nil) throws(InputError) -> Int {
+    public func recordCount(_ env: Environment, recordType: String? = nil) throws(InputError) -> Int {
         try guarded("count records") {
             if let recordType {
                 return Int(try self.db.scalar("SELECT count(*) FROM records WHERE env = ? AND record_type = ?", [.text(env.rawValue), .text(recordType)])?.integer ?? 0)
@@ -236,7 +229,7 @@ public final class Store {
     }
 
     /// The SQLite indexes and full-text tables the store keeps for an environment's schema.
-    public func indexes(_ env: StoreEnvironment) throws(InputError) -> [StoreIndex] {
+    public func indexes(_ env: Environment) throws(InputError) -> [StoreIndex] {
         try guarded("read the index catalog") {
             try self.db.rows("SELECT record_type, field, kind, sql_name FROM store_indexes WHERE env = ? ORDER BY record_type, field, kind", [.text(env.rawValue)]).map {
                 StoreIndex(recordType: $0[0].text ?? "", field: $0[1].text ?? "", kind: StoreIndex.Kind(rawValue: $0[2].text ?? "") ?? .none, sqlName: $0[3].text ?? "")
@@ -245,7 +238,7 @@ public final class Store {
     }
 
     /// The fields JSON of one record, or nil when there is none.
-    public func recordFields(_ env: StoreEnvironment, zone: String = Zone.defaultZoneName, recordName: String) throws(InputError) -> String? {
+    public func recordFields(_ env: Environment, zone: String = Zone.defaultZoneName, recordName: String) throws(InputError) -> String? {
         try guarded("read a record") {
             try self.db.scalar("SELECT fields FROM records WHERE env = ? AND zone = ? AND record_name = ?",
                                [.text(env.rawValue), .text(zone), .text(recordName)])?.text
@@ -254,12 +247,12 @@ public final class Store {
 
     /// The SQL that finds records of a type by one field's value, as the store's indexes serve it.
     /// Literals, not parameters, name the environment and type so that SQLite can use the partial index.
-    public static func equalityQuery(env: StoreEnvironment, recordType: String, field: String) -> String {
+    public static func equalityQuery(env: Environment, recordType: String, field: String) -> String {
         "SELECT record_name FROM records WHERE env = \(sqlLiteral(env.rawValue)) AND record_type = \(sqlLiteral(recordType)) AND \(StoreIndexer.valueExpression(field: field, reference: false)) = ?"
     }
 
     /// The SQL of a full-text search on a searchable field (FTS5 `MATCH`).
-    public static func searchQuery(env: StoreEnvironment, recordType: String, field: String) -> String {
+    public static func searchQuery(env: Environment, recordType: String, field: String) -> String {
         "SELECT r.record_name FROM records r JOIN \(sqlIdentifier(StoreIndexer.ftsName(env: env, recordType: recordType, field: field))) f ON f.rowid = r.id WHERE f.value MATCH ?"
     }
 
@@ -293,7 +286,7 @@ public final class Store {
     // MARK: Writing (inside a transaction the caller owns)
 
     /// Replaces an environment's schema, zones and SQLite indexes with `schema`'s.
-    func writeSchema(_ schema: Schema, env: StoreEnvironment) throws {
+    func writeSchema(_ schema: Schema, env: Environment) throws {
         try db.run("""
             INSERT INTO environments (name, schema_yaml, schema_hash, schema_json, updated_at) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (name) DO UPDATE SET schema_yaml = excluded.schema_yaml, schema_hash = excluded.schema_hash,
@@ -307,7 +300,7 @@ public final class Store {
         try StoreIndexer(db: db).sync(schema: schema, env: env)
     }
 
-    func recordHistory(_ m: AppliedMigration, env: StoreEnvironment) throws {
+    func recordHistory(_ m: AppliedMigration, env: Environment) throws {
         try db.run("INSERT INTO migrations VALUES (?, ?, ?, ?, ?, ?, ?)", [
             .text(env.rawValue), .integer(Int64(m.version)), .text(m.name), .text(m.checksum),
             .text(m.appliedAt), .integer(Int64(m.durationMilliseconds)), .text(m.ckschemaVersion),

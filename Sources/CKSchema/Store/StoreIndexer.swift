@@ -26,8 +26,8 @@ struct StoreIndexer {
         }
     }
 
-    static func indexName(env: StoreEnvironment, recordType: String, field: String) -> String { "ix:\(env.rawValue):\(recordType):\(field)" }
-    static func ftsName(env: StoreEnvironment, recordType: String, field: String) -> String { "fts:\(env.rawValue):\(recordType):\(field)" }
+    static func indexName(env: Environment, recordType: String, field: String) -> String { "ix:\(env.rawValue):\(recordType):\(field)" }
+    static func ftsName(env: Environment, recordType: String, field: String) -> String { "fts:\(env.rawValue):\(recordType):\(field)" }
 
     private struct Wanted {
         var index: StoreIndex
@@ -35,7 +35,7 @@ struct StoreIndexer {
     }
 
     /// Creates the indexes `schema` needs and drops those it no longer has.
-    func sync(schema: Schema, env: StoreEnvironment) throws {
+    func sync(schema: Schema, env: Environment) throws {
         let q = Store.sqlLiteral
         let id = Store.sqlIdentifier
         var wanted: [String: Wanted] = [:]

@@ -100,17 +100,20 @@ enum StoreSchemaCodec {
 }
 
 extension Schema {
-    /// The schema with its parts in name order and without what a store does not hold
-    /// (declared queries, source order): two schemas that a store would hold identically
-    /// compare equal after this. Used for drift checks.
+    /// The schema with its parts in name order and without what migrations do not carry
+    /// (declared queries, the container name, descriptions, source order): two schemas that a
+    /// store would serve identically compare equal after this. Used for drift checks.
     public var storeNormalized: Schema {
         var s = self
         s.queries = []
+        s.container = nil
         s.zones.sort { $0.name < $1.name }
         s.roles.sort { $0.name < $1.name }
         s.recordTypes.sort { $0.name < $1.name }
         for i in s.recordTypes.indices {
             s.recordTypes[i].fields.sort { $0.name < $1.name }
+            s.recordTypes[i].description = nil
+            for j in s.recordTypes[i].fields.indices { s.recordTypes[i].fields[j].description = nil }
             s.recordTypes[i].grants.sort { $0.role < $1.role }
             s.recordTypes[i].systemIndexes = s.recordTypes[i].systemIndexes.filter { !$0.value.isEmpty }
         }

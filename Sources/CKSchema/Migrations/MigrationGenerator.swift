@@ -1,0 +1,182 @@
+import Foundation
+
+/// `migrate new`: the steps that take the schema the migrations produce to the development
+/// schema, refusing the changes production would refuse (with what to do instead).
+public enum MigrationGenerator {
+    /// The steps from `old` to `new`, and the changes no allowed step can make.
+    public static func steps(from old: Schema, to new: Schema) -> (steps: [MigrationStep], refused: [Diagnostic]) {
+        var steps: [MigrationStep] = []
+        var refused: [Diagnostic] = []
+        func refuse(_ m: String, _ fix: String, _ origin: Origin) {
+            refused.append(.error(StoreRules.productionForbidden.code, m, at: origin.location, fix: fix))
+        }
+        for z in new.zones {
+            if let oz = old.zone(named: z.name) {
+                if oz.database != z.database || oz.capabilities != z.capabilities {
+                    refuse("zone '\(z.name)' changed its database or capabilities; a zone cannot be changed once created", "add a new zone instead", z.origin)
+                }
+            } else { steps.append(MigrationStep(.addZone(z))) }
+        }
+        for z in old.zones where new.zone(named: z.name) == nil {
+            refuse("zone '\(z.name)' is gone from the development schema; migrations never delete a zone", "put the zone back in the schema", .unknown)
+        }
+        let oldRoles = Set(old.roles.map(\.name))
+        for r in new.roles where !oldRoles.contains(r.name) { steps.append(MigrationStep(.addRole(r.name))) }
+        for r in old.roles where !new.roles.contains(where: { $0.name == r.name }) {
+            refuse("role '\(r.name)' is gone from the development schema; migrations never delete a role", "put the role back in the schema", r.origin)
+        }
+        for t in new.recordTypes {
+            guard let ot = old.recordType(named: t.name) else {
+                var clean = t
+                clean.origin = .unknown
+                steps.append(MigrationStep(.addRecordType(clean)))
+                continue
+            }
+            if ot.zone ?? Zone.defaultZoneName != t.zone ?? Zone.defaultZoneName || ot.database != t.database {
+                refuse("record type '\(t.name)' moved to another zone or database; production never moves a deployed type", "add a new record type in the new zone", t.origin)
+            }
+            for f in t.fields {
+                guard let of = ot.field(named: f.name) else {
+                    var clean = f
+                    clean.origin = .unknown
+                    steps.append(MigrationStep(.addField(recordType: t.name, field: clean)))
+                    continue
+                }
+                if of.type != f.type {
+                    refuse("field '\(t.name).\(f.name)' changed type (\(of.type) to \(f.type)); production never retypes a deployed field",
+                           "keep '\(f.name)' as \(of.type), add a new field of type \(f.type), and `copy` or `backfill` into it", f.origin)
+                    continue
+                }
+                if of.isEncrypted != f.isEncrypted {
+                    refuse("field '\(t.name).\(f.name)' \(f.isEncrypted ? "became" : "stopped being") encrypted; CloudKit allows encryption only on new fields",
+                           "add a new \(f.isEncrypted ? "encrypted" : "plaintext") field and copy into it", f.origin)
+                    continue
+                }
+                for k in f.indexes.subtracting(of.indexes) { steps.append(MigrationStep(.addIndex(recordType: t.name, field: f.name, kind: k))) }
+                for k in of.indexes.subtracting(f.indexes) { steps.append(MigrationStep(.removeIndex(recordType: t.name, field: f.name, kind: k))) }
+                if f.isDeprecated, !of.isDeprecated { steps.append(MigrationStep(.deprecate(recordType: t.name, field: f.name))) }
+                if !f.isDeprecated, of.isDeprecated {
+                    refuse("field '\(t.name).\(f.name)' is no longer deprecated; there is no step to undo a deprecation", "keep `deprecated: true`", f.origin)
+                }
+            }
+            for f in ot.fields where t.field(named: f.name) == nil {
+                refuse("field '\(t.name).\(f.name)' is gone from the development schema; production never deletes a deployed field",
+                       "put it back with `deprecated: true`", t.origin)
+            }
+            for sf in SystemField.allCases {
+                let a = ot.indexes(on: sf), b = t.indexes(on: sf)
+                for k in b.subtracting(a) { steps.append(MigrationStep(.addIndex(recordType: t.name, field: sf.rawValue, kind: k))) }
+                for k in a.subtracting(b) { steps.append(MigrationStep(.removeIndex(recordType: t.name, field: sf.rawValue, kind: k))) }
+            }
+            if Set(ot.grants) != Set(t.grants) { steps.append(MigrationStep(.setGrants(recordType: t.name, grants: t.grants))) }
+            if t.isDeprecated, !ot.isDeprecated { steps.append(MigrationStep(.deprecate(recordType: t.name, field: nil))) }
+        }
+        for t in old.recordTypes where new.recordType(named: t.name) == nil {
+            refuse("record type '\(t.name)' is gone from the development schema; production never deletes a deployed record type",
+                   "put it back with `deprecated: true`", .unknown)
+        }
+        return (steps, refused)
+    }
+
+    /// The next migration file for `folder` named `name`, from the folder's replay to `development`.
+    /// Throws `InputError` when production would refuse a change (nothing is written then) or when
+    /// there is nothing to migrate.
+    public static func newMigration(folder: MigrationFolder, name: String, development: Schema) throws(InputError) -> (path: String, text: String) {
+        let cleanName = name.replacingOccurrences(of: " ", with: "_")
+        guard !cleanName.isEmpty, cleanName.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
+            throw InputError(.error(StoreRules.fileName.code, "'\(name)' is not a migration name; use letters, digits, '_' and '-'", at: nil))
+        }
+        let replayed = try folder.replay()
+        let (steps, refused) = Self.steps(from: replayed, to: development)
+        if !refused.isEmpty { throw InputError(refused) }
+        if steps.isEmpty {
+            throw InputError(.error(StoreRules.replayDrift.code, "nothing to migrate: replaying \(folder.path) already gives the development schema", at: nil))
+        }
+        let version = (folder.migrations.last?.version ?? 0) + 1
+        let fileName = String(format: "%04d", version) + "_\(cleanName).yaml"
+        return ((folder.path as NSString).appendingPathComponent(fileName), MigrationWriter.yaml(steps: steps, description: nil))
+    }
+}
+
+/// Writes migration steps as the YAML of `docs/migrations.md`.
+public enum MigrationWriter {
+    /// The text of a migration file.
+    public static func yaml(steps: [MigrationStep], description: String?) -> String {
+        var out = ""
+        if let description { out += "description: \(quote(description))\n" }
+        out += "steps:\n"
+        for s in steps { out += step(s) }
+        return out
+    }
+
+    static func quote(_ s: String) -> String {
+        let plain = !s.isEmpty && s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-" }
+            && !["true", "false", "null", "yes", "no", "on", "off", "~"].contains(s.lowercased()) && Double(s) == nil
+        if plain { return s }
+        return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    static func fieldSpec(_ f: Field) -> String {
+        var parts = ["type: \(quote(f.type.description))"]
+        if f.isEncrypted { parts.append("encrypted: true") }
+        if !f.indexes.isEmpty { parts.append("indexes: [" + f.indexes.kinds.map(\.rawValue).joined(separator: ", ") + "]") }
+        if f.isDeprecated { parts.append("deprecated: true") }
+        if let r = f.referenceTarget { parts.append("to: \(quote(r))") }
+        if let a = f.referenceAction { parts.append("action: \(a.rawValue)") }
+        if let d = f.description { parts.append("description: \(quote(d))") }
+        return parts.joined(separator: ", ")
+    }
+
+    static func grants(_ g: [Grant], indent: String) -> String {
+        g.map { "\(indent)\(quote($0.role)): [" + $0.sortedPermissions.map(\.rawValue).joined(separator: ", ") + "]\n" }.joined()
+    }
+
+    static func step(_ s: MigrationStep) -> String {
+        switch s.action {
+        case .addZone(let z):
+            return "  - addZone: { name: \(quote(z.name)), database: \(z.database.rawValue), capabilities: [" + z.capabilities.sorted().map(\.rawValue).joined(separator: ", ") + "] }\n"
+        case .addRole(let r):
+            return "  - addRole: { name: \(quote(r)) }\n"
+        case .addRecordType(let t):
+            var out = "  - addRecordType:\n      name: \(quote(t.name))\n"
+            if let z = t.zone { out += "      zone: \(quote(z))\n" }
+            if let d = t.database { out += "      database: \(d.rawValue)\n" }
+            if let d = t.description { out += "      description: \(quote(d))\n" }
+            if t.isDeprecated { out += "      deprecated: true\n" }
+            if !t.fields.isEmpty {
+                out += "      fields:\n"
+                for f in t.fields { out += "        \(quote(f.name)): { \(fieldSpec(f)) }\n" }
+            }
+            let system = t.systemIndexes.filter { !$0.value.isEmpty }.sorted { $0.key.rawValue < $1.key.rawValue }
+            if !system.isEmpty {
+                out += "      system:\n"
+                for (k, v) in system { out += "        \(k.rawValue): [" + v.kinds.map(\.rawValue).joined(separator: ", ") + "]\n" }
+            }
+            if !t.grants.isEmpty { out += "      grants:\n" + grants(t.grants, indent: "        ") }
+            return out
+        case .addField(let t, let f):
+            return "  - addField: { recordType: \(quote(t)), name: \(quote(f.name)), \(fieldSpec(f)) }\n"
+        case .addIndex(let t, let f, let k):
+            return "  - addIndex: { recordType: \(quote(t)), field: \(quote(f)), kind: \(k.rawValue) }\n"
+        case .removeIndex(let t, let f, let k):
+            return "  - removeIndex: { recordType: \(quote(t)), field: \(quote(f)), kind: \(k.rawValue) }\n"
+        case .deprecate(let t, let f):
+            return "  - deprecate: { recordType: \(quote(t))" + (f.map { ", field: \(quote($0))" } ?? "") + " }\n"
+        case .setGrants(let t, let g):
+            return "  - setGrants:\n      recordType: \(quote(t))\n      grants:\n" + grants(g, indent: "        ")
+        case .removeField(let t, let f):
+            return "  - removeField: { recordType: \(quote(t)), field: \(quote(f)) }\n"
+        case .removeRecordType(let t):
+            return "  - removeRecordType: { name: \(quote(t)) }\n"
+        case .backfill(let t, let f, let v, let o):
+            let value: String = switch v {
+            case .constant(let s, let q): "value: " + (q ? "'" + s.replacingOccurrences(of: "'", with: "''") + "'" : s)
+            case .list(let l): "value: [" + l.map(quote).joined(separator: ", ") + "]"
+            case .expression(let e): "expression: " + "\"" + e.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            }
+            return "  - backfill: { recordType: \(quote(t)), field: \(quote(f)), \(value)\(o ? ", overwrite: true" : "") }\n"
+        case .copy(let t, let a, let b):
+            return "  - copy: { recordType: \(quote(t)), from: \(quote(a)), to: \(quote(b)) }\n"
+        }
+    }
+}

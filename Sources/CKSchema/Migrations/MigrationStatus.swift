@@ -1,0 +1,97 @@
+/// `migrate status`: each migration's state against a store's history, and drift.
+public struct MigrationStatus: Sendable {
+    /// A migration's state in one environment.
+    public enum State: String, Sendable, Hashable, Codable {
+        /// In the folder and in the history with the same checksum.
+        case applied
+        /// In the folder, not yet in the history.
+        case pending
+        /// In the history with another checksum: the file was edited after it was applied (an error).
+        case changed
+        /// In the history, not in the folder (an error).
+        case missing
+    }
+
+    public struct Entry: Sendable, Hashable {
+        public var version: Int
+        public var name: String
+        public var state: State
+        /// When it was applied (applied, changed, missing).
+        public var appliedAt: String?
+    }
+
+    public var environment: Environment
+    public var entries: [Entry]
+    /// Changed and missing migrations, pending notes, and drift.
+    public var diagnostics: [Diagnostic]
+
+    /// Compares the folder with a history (no drift check).
+    public static func compare(folder: MigrationFolder, history: [AppliedMigration], environment: Environment) throws(InputError) -> MigrationStatus {
+        var entries: [Entry] = []
+        var diagnostics: [Diagnostic] = []
+        let applied = Dictionary(history.map { ($0.version, $0) }, uniquingKeysWith: { a, _ in a })
+        let files = Dictionary(folder.migrations.map { ($0.version, $0) }, uniquingKeysWith: { a, _ in a })
+        for v in Set(applied.keys).union(files.keys).sorted() {
+            switch (files[v], applied[v]) {
+            case (let m?, let h?):
+                if m.checksum == h.checksum && m.name == h.name {
+                    entries.append(Entry(version: v, name: m.name, state: .applied, appliedAt: h.appliedAt))
+                } else {
+                    entries.append(Entry(version: v, name: m.name, state: .changed, appliedAt: h.appliedAt))
+                    let what = m.name == h.name ? "its file has changed since it was applied" : "it was applied as '\(h.name)' and the file is now '\(m.fileName)'"
+                    diagnostics.append(.error(StoreRules.changed.code, "migration \(m.fileName) is applied to \(environment.rawValue), but \(what)",
+                                              at: SourceLocation(file: m.path, line: 1, column: 1),
+                                              fix: "undo the edit (git checkout the file) and put the change in a new migration"))
+                }
+            case (let m?, nil):
+                entries.append(Entry(version: v, name: m.name, state: .pending, appliedAt: nil))
+                diagnostics.append(Diagnostic(code: StoreRules.pending.code, severity: .note, location: SourceLocation(file: m.path, line: 1, column: 1),
+                                              message: "migration \(m.fileName) is not yet applied to \(environment.rawValue)", fix: "run `ckschema migrate apply --env \(environment.rawValue)`"))
+            case (nil, let h?):
+                entries.append(Entry(version: v, name: h.name, state: .missing, appliedAt: h.appliedAt))
+                diagnostics.append(.error(StoreRules.missing.code, "migration \(String(format: "%04d", v))_\(h.name) is applied to \(environment.rawValue) but its file is not in '\(folder.path)'",
+                                          at: nil, fix: "restore the file from version control; applied migrations are never removed"))
+            case (nil, nil): break
+            }
+        }
+        return MigrationStatus(environment: environment, entries: entries, diagnostics: diagnostics)
+    }
+
+    /// The full status: states, the sum file, and drift — whether replaying the folder gives
+    /// `development` (when given) and whether the store's schema is what its history produces.
+    /// This is the entry point `ckschema check` calls.
+    public static func check(folder: MigrationFolder, store: Store?, environment: Environment = .development, development: Schema?) throws(InputError) -> MigrationStatus {
+        var sumProblems: [Diagnostic] = []
+        do { try folder.verifySum() } catch { sumProblems = error.diagnostics }
+        var status: MigrationStatus
+        if let store {
+            status = try compare(folder: folder, history: try store.history(environment), environment: environment)
+        } else {
+            status = try compare(folder: folder, history: [], environment: environment)
+        }
+        status.diagnostics = sumProblems + status.diagnostics
+        let replayed = try folder.replay()
+        if let development {
+            let steps = MigrationGenerator.steps(from: replayed, to: development)
+            if !steps.steps.isEmpty || !steps.refused.isEmpty {
+                let list = (steps.steps.map(\.summary) + steps.refused.map(\.message)).prefix(5).joined(separator: "; ")
+                status.diagnostics.append(.error(StoreRules.replayDrift.code,
+                                                 "replaying \(folder.path) does not give the development schema; missing: \(list)\(steps.steps.count + steps.refused.count > 5 ? "; ..." : "")",
+                                                 at: nil, fix: "run `ckschema migrate new NAME` to write the migration that closes the gap"))
+            }
+        }
+        if let store, !status.entries.contains(where: { $0.state == .changed || $0.state == .missing }) {
+            let last = status.entries.filter { $0.state == .applied }.map(\.version).max() ?? 0
+            let expected = try folder.replay(upTo: last)
+            let actual = try store.schema(environment)
+            if expected.storeNormalized != actual.storeNormalized {
+                let delta = MigrationGenerator.steps(from: expected, to: actual)
+                let list = (delta.steps.map(\.summary) + delta.refused.map(\.message)).prefix(5).joined(separator: "; ")
+                status.diagnostics.append(.error(StoreRules.storeDrift.code,
+                                                 "the store's \(environment.rawValue) schema is not what its migration history (up to \(last)) produces: \(list.isEmpty ? "they differ" : list)",
+                                                 at: nil, fix: "the store was changed outside migrations (records import in development adds fields, promote --apply deploys); write a migration for it or rebuild the store"))
+            }
+        }
+        return status
+    }
+}

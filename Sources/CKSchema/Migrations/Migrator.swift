@@ -1,0 +1,222 @@
+import Foundation
+
+/// Applies pending migrations to a store: in order, each in one `BEGIN IMMEDIATE` transaction
+/// that also records it in the history, under the store's lock. A failure or a kill leaves the
+/// store at the last fully applied migration.
+public enum Migrator {
+    /// What `migrate apply` is asked to do.
+    public struct Options: Sendable {
+        public var environment: Environment
+        /// Apply up to and including this version (nil: all).
+        public var targetVersion: Int?
+        /// Compute and check the plan; change nothing.
+        public var dryRun: Bool
+        /// Seconds to wait for another run's lock.
+        public var lockTimeout: Double
+        /// Called with a line of progress (`applying 0002_add_title`).
+        public var progress: (@Sendable (String) -> Void)?
+        /// Called after each step inside the migration's transaction (tests pause here to kill the process).
+        public var afterStep: (@Sendable (Migration, Int) -> Void)?
+
+        public init(environment: Environment = .development, targetVersion: Int? = nil, dryRun: Bool = false, lockTimeout: Double = 10,
+                    progress: (@Sendable (String) -> Void)? = nil, afterStep: (@Sendable (Migration, Int) -> Void)? = nil) {
+            self.environment = environment
+            self.targetVersion = targetVersion
+            self.dryRun = dryRun
+            self.lockTimeout = lockTimeout
+            self.progress = progress
+            self.afterStep = afterStep
+        }
+    }
+
+    /// What a run did (or, for a dry run, would do).
+    public struct Result: Sendable {
+        /// The migrations applied (dry run: that would be applied), in order.
+        public var migrations: [Migration]
+        /// History rows written (empty for a dry run).
+        public var applied: [AppliedMigration]
+        /// Warnings and notes (an index removed, a stale lock recovered).
+        public var diagnostics: [Diagnostic]
+        /// Records each data step touches (dry run: would touch), by "version:step".
+        public var recordsChanged: Int
+    }
+
+    /// Applies the folder's pending migrations to `store`. Throws `InputError` (exit 2) when the
+    /// sum file does not match, an applied migration has changed or is missing, a step cannot
+    /// apply, production would refuse a step, or the lock is held past the timeout.
+    public static func apply(folder: MigrationFolder, store: Store, options: Options) throws(InputError) -> Result {
+        try folder.verifySum()
+        let env = options.environment
+        let history = try store.history(env)
+        let status = try MigrationStatus.compare(folder: folder, history: history, environment: env)
+        let blocking = status.diagnostics.filter { $0.severity == .error }
+        if !blocking.isEmpty { throw InputError(blocking) }
+        let last = history.last?.version ?? 0
+        if let to = options.targetVersion {
+            guard folder.migrations.contains(where: { $0.version == to }) || to == 0 else {
+                throw InputError(.error(StoreRules.badTarget.code, "--to \(to): there is no migration \(to) (the last is \(folder.migrations.last?.version ?? 0))", at: nil))
+            }
+            if to < last {
+                throw InputError(.error(StoreRules.badTarget.code, "--to \(to): the \(env.rawValue) store is already at \(last); migrations never go backwards", at: nil,
+                                        fix: "write a new migration that undoes the change"))
+            }
+        }
+        let pending = folder.migrations.filter { $0.version > last && $0.version <= (options.targetVersion ?? Int.max) }
+
+        // Check the whole plan in memory first: nothing touches the store unless every step applies.
+        var schema = try store.schema(env)
+        var diagnostics: [Diagnostic] = []
+        for m in pending {
+            let before = schema
+            try SchemaChanger.apply(m, to: &schema, production: env == .production)
+            if env == .production {
+                let refused = ProductionGate.forbiddenChanges(from: before, to: schema, migration: m)
+                if !refused.isEmpty { throw InputError(refused) }
+            }
+            diagnostics += ProductionGate.reviews(m)
+        }
+        if options.dryRun {
+            var touched = 0
+            var s = try store.schema(env)
+            for m in pending { touched += try countTouched(m, schema: &s, store: store, env: env) }
+            return Result(migrations: pending, applied: [], diagnostics: diagnostics, recordsChanged: touched)
+        }
+        if pending.isEmpty { return Result(migrations: [], applied: [], diagnostics: diagnostics, recordsChanged: 0) }
+
+        let lock = try StoreLock.acquire(store, timeout: options.lockTimeout, command: "migrate apply --env \(env.rawValue)")
+        defer { lock.release() }
+        if let r = lock.recovered {
+            diagnostics.append(Diagnostic(code: StoreRules.locked.code, severity: .note, location: nil,
+                                          message: "took over a stale lock left by \(r), which is no longer running"))
+        }
+        var applied: [AppliedMigration] = []
+        var changed = 0
+        for m in pending {
+            options.progress?("applying \(m.fileName) to \(env.rawValue)")
+            let started = Date()
+            let row: AppliedMigration? = try store.guarded("apply \(m.fileName)") {
+                try store.db.transaction {
+                    // Another run may have applied it while this one waited: never apply twice.
+                    if try store.db.scalar("SELECT 1 FROM migrations WHERE env = ? AND version = ?", [.text(env.rawValue), .integer(Int64(m.version))]) != nil {
+                        return nil
+                    }
+                    let current = try StoreSchemaCodec.decode(
+                        try store.db.scalar("SELECT schema_json FROM environments WHERE name = ?", [.text(env.rawValue)])?.text ?? "")
+                    var schema = current
+                    let tag = try nextSequence(store)
+                    for (i, step) in m.steps.enumerated() {
+                        try SchemaChanger.apply(step, to: &schema, production: env == .production, file: m.path)
+                        changed += try runDataStep(step, schema: schema, store: store, env: env, tag: tag)
+                        options.afterStep?(m, i)
+                    }
+                    try store.writeSchema(schema, env: env)
+                    let row = AppliedMigration(version: m.version, name: m.name, checksum: m.checksum, appliedAt: Store.now(),
+                                               durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000), ckschemaVersion: CKSchemaVersion.current)
+                    try store.recordHistory(row, env: env)
+                    return row
+                }
+            }
+            if let row { applied.append(row) }
+        }
+        return Result(migrations: pending, applied: applied, diagnostics: diagnostics, recordsChanged: changed)
+    }
+
+    private static func nextSequence(_ store: Store) throws -> String {
+        try store.db.run("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence'")
+        let n = try store.db.scalar("SELECT value FROM meta WHERE key = 'sequence'")?.text ?? "0"
+        return String(Int(n) ?? 0, radix: 36)
+    }
+
+    /// The SQL of a data step; nil for a schema step.
+    static func dataStepSQL(_ step: MigrationStep, schema: Schema, env: Environment, tag: String) throws -> (String, [SQLiteValue])? {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        switch step.action {
+        case .backfill(let tn, let fn, let value, let overwrite):
+            guard let t = schema.recordType(named: tn), let f = t.field(named: fn) else { return nil }
+            let v: DataStepSQL.ValueSQL
+            do { v = try DataStepSQL.backfillValueSQL(value, field: f, recordType: t) } catch {
+                throw InputError(.error(error.rule.code, error.message, at: step.location, fix: error.fix))
+            }
+            var sql = "UPDATE records SET fields = json_set(fields, '$.\(fn)', \(v.expression)), change_tag = ? || '-' || printf('%x', id), modified_at = ? WHERE env = ? AND record_type = ?"
+            if !overwrite { sql += " AND json_extract(fields, '$.\(fn)') IS NULL" }
+            if let c = v.condition { sql += " AND \(c)" }
+            return (sql, v.parameters + [.text(tag), .integer(now), .text(env.rawValue), .text(tn)])
+        case .copy(let tn, let from, let to):
+            guard let t = schema.recordType(named: tn), let a = t.field(named: from), let b = t.field(named: to) else { return nil }
+            let conv: String
+            do { conv = try DataStepSQL.conversionSQL(from: a, to: b) } catch {
+                throw InputError(.error(error.rule.code, error.message, at: step.location, fix: error.fix))
+            }
+            let sql = "UPDATE records SET fields = json_set(fields, '$.\(to)', \(conv)), change_tag = ? || '-' || printf('%x', id), modified_at = ? WHERE env = ? AND record_type = ? AND json_extract(fields, '$.\(from)') IS NOT NULL"
+            return (sql, [.text(tag), .integer(now), .text(env.rawValue), .text(tn)])
+        default:
+            return nil
+        }
+    }
+
+    private static func runDataStep(_ step: MigrationStep, schema: Schema, store: Store, env: Environment, tag: String) throws -> Int {
+        guard let (sql, params) = try dataStepSQL(step, schema: schema, env: env, tag: tag) else { return 0 }
+        try store.db.run(sql, params)
+        return store.db.changes
+    }
+
+    /// How many records a migration's data steps would change (for dry runs).
+    private static func countTouched(_ m: Migration, schema: inout Schema, store: Store, env: Environment) throws(InputError) -> Int {
+        var n = 0
+        for step in m.steps {
+            try SchemaChanger.apply(step, to: &schema, production: false, file: m.path)
+            let s = schema
+            n += try store.guarded("count records") {
+                guard let (sql, params) = try dataStepSQL(step, schema: s, env: env, tag: "") else { return 0 }
+                let whereClause = sql[sql.range(of: " WHERE ")!.upperBound...]
+                // The UPDATE's parameters before WHERE (value, tag, time) are not in the count.
+                let skip = params.count - 2
+                return Int(try store.db.scalar("SELECT count(*) FROM records WHERE " + whereClause, Array(params[skip...]))?.integer ?? 0)
+            }
+        }
+        return n
+    }
+}
+
+/// The production rules `migrate apply --env production` enforces.
+///
+/// A minimal stand-in for the promote branch's `ProductionRules` (CK3xx), which replaces it once
+/// merged: once deployed, a record type or field is never deleted, a field's type never changes,
+/// and a field never becomes or stops being encrypted.
+/// Source: Apple, "Deploying an iCloud Container's Schema"; "Encrypting User Data".
+enum ProductionGate {
+    static func forbiddenChanges(from old: Schema, to new: Schema, migration m: Migration) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        let at = SourceLocation(file: m.path, line: 1, column: 1)
+        for t in old.recordTypes {
+            guard let nt = new.recordType(named: t.name) else {
+                out.append(.error(StoreRules.productionForbidden.code, "production never deletes record type '\(t.name)'", at: at, fix: "deprecate it instead"))
+                continue
+            }
+            for f in t.fields {
+                guard let nf = nt.field(named: f.name) else {
+                    out.append(.error(StoreRules.productionForbidden.code, "production never deletes field '\(t.name).\(f.name)'", at: at, fix: "deprecate it instead"))
+                    continue
+                }
+                if nf.type != f.type {
+                    out.append(.error(StoreRules.productionForbidden.code, "production never changes the type of '\(t.name).\(f.name)' (\(f.type) to \(nf.type))", at: at,
+                                      fix: "add a new field and `copy` into it"))
+                }
+                if nf.isEncrypted != f.isEncrypted {
+                    out.append(.error(StoreRules.productionForbidden.code, "production never changes whether '\(t.name).\(f.name)' is encrypted", at: at,
+                                      fix: "add a new \(nf.isEncrypted ? "encrypted" : "plaintext") field instead"))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Allowed steps a person should see: removing an index breaks queries that need it.
+    static func reviews(_ m: Migration) -> [Diagnostic] {
+        m.steps.compactMap { s in
+            guard case .removeIndex(let t, let f, let k) = s.action else { return nil }
+            return .warning(StoreRules.removeIndexReview.code, "removing the \(k.rawValue) index on \(t).\(f) breaks every query that filters or sorts on it", at: s.location,
+                            fix: "check the app's queries on \(t) before applying to production")
+        }
+    }
+}

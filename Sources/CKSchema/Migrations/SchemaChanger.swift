@@ -1,0 +1,168 @@
+/// Applies migration steps to a `Schema`, checking each against the schema it meets and
+/// against what CloudKit allows. Replay (`MigrationFolder.replay`) and `Migrator` share it.
+enum SchemaChanger {
+    /// Applies every step of `migration`; throws `InputError` at the first step that cannot apply.
+    static func apply(_ migration: Migration, to schema: inout Schema, production: Bool) throws(InputError) {
+        for step in migration.steps {
+            try apply(step, to: &schema, production: production, file: migration.path)
+        }
+    }
+
+    static func apply(_ step: MigrationStep, to schema: inout Schema, production: Bool, file: String) throws(InputError) {
+        let at = step.location ?? SourceLocation(file: file, line: 1, column: 1)
+        func fail(_ rule: RuleInfo, _ message: String, fix: String? = nil) -> InputError {
+            InputError(.error(rule.code, "\(step.kindName): \(message)", at: at, fix: fix))
+        }
+        func typeIndex(_ name: String) throws(InputError) -> Int {
+            guard let i = schema.recordTypes.firstIndex(where: { $0.name == name }) else {
+                throw fail(StoreRules.badTarget, "record type '\(name)' does not exist at this point of the history\(Suggest.phrase(for: name, in: schema.recordTypes.map(\.name)))",
+                           fix: "add it first with `addRecordType`, or check the name")
+            }
+            return i
+        }
+        func fieldIndex(_ t: Int, _ name: String) throws(InputError) -> Int {
+            guard let i = schema.recordTypes[t].fields.firstIndex(where: { $0.name == name }) else {
+                let type = schema.recordTypes[t]
+                throw fail(StoreRules.badTarget, "'\(type.name)' has no field '\(name)'\(Suggest.phrase(for: name, in: type.fields.map(\.name)))",
+                           fix: "add it first with `addField`, or check the name")
+            }
+            return i
+        }
+        func checkRoles(_ grants: [Grant]) throws(InputError) {
+            for g in grants where !schema.knownRoles.contains(g.role) {
+                throw fail(StoreRules.badTarget, "role '\(g.role)' does not exist\(Suggest.phrase(for: g.role, in: schema.knownRoles))",
+                           fix: "add it first with `addRole`, or use _world, _icloud or _creator")
+            }
+        }
+
+        switch step.action {
+        case .addZone(let z):
+            guard schema.zone(named: z.name) == nil, z.name != Zone.defaultZoneName else { throw fail(StoreRules.badTarget, "zone '\(z.name)' already exists") }
+            // Source: CKRecordZone: "You can create custom zones only in a private database."
+            if z.database != .private {
+                throw fail(StoreRules.notAllowed, "zone '\(z.name)' is in the \(z.database.rawValue) database; custom zones exist only in the private database",
+                           fix: "use `database: private`")
+            }
+            schema.zones.append(z)
+        case .addRole(let r):
+            guard !schema.knownRoles.contains(r) else { throw fail(StoreRules.badTarget, "role '\(r)' already exists") }
+            schema.roles.append(Role(name: r))
+        case .addRecordType(let t):
+            guard schema.recordType(named: t.name) == nil else {
+                throw fail(StoreRules.badTarget, "record type '\(t.name)' already exists", fix: "use `addField` to add fields to it")
+            }
+            if let z = t.zone, z != Zone.defaultZoneName, schema.zone(named: z) == nil {
+                throw fail(StoreRules.badTarget, "zone '\(z)' does not exist\(Suggest.phrase(for: z, in: schema.zones.map(\.name)))", fix: "add it first with `addZone`")
+            }
+            try checkRoles(t.grants)
+            var seen = Set<String>()
+            for f in t.fields {
+                guard seen.insert(f.name).inserted else { throw fail(StoreRules.badTarget, "field '\(f.name)' appears twice in '\(t.name)'") }
+                if let m = problem(with: f, in: t, schema: schema) { throw fail(StoreRules.notAllowed, m.0, fix: m.1) }
+            }
+            schema.recordTypes.append(t)
+        case .addField(let tn, let f):
+            let t = try typeIndex(tn)
+            if schema.recordTypes[t].field(named: f.name) != nil {
+                throw fail(StoreRules.badTarget, "'\(tn)' already has a field '\(f.name)'", fix: "a field's type cannot change; add a field with a new name and `copy` into it")
+            }
+            if let m = problem(with: f, in: schema.recordTypes[t], schema: schema) { throw fail(StoreRules.notAllowed, m.0, fix: m.1) }
+            schema.recordTypes[t].fields.append(f)
+        case .addIndex(let tn, let fn, let kind), .removeIndex(let tn, let fn, let kind):
+            var adding = false
+            if case .addIndex = step.action { adding = true }
+            let t = try typeIndex(tn)
+            if let sf = SystemField(rawValue: fn) {
+                var set = schema.recordTypes[t].indexes(on: sf)
+                if adding {
+                    guard !set.contains(kind) else { throw fail(StoreRules.badTarget, "\(tn).\(fn) is already \(kind.rawValue)") }
+                    // Source: CloudKit Schema Language: system fields take QUERYABLE and SORTABLE, not SEARCHABLE.
+                    if kind == .searchable { throw fail(StoreRules.notAllowed, "system field '\(fn)' cannot be searchable") }
+                    set.insert(kind)
+                } else {
+                    guard set.contains(kind) else { throw fail(StoreRules.badTarget, "\(tn).\(fn) is not \(kind.rawValue)") }
+                    set.remove(kind)
+                }
+                schema.recordTypes[t].systemIndexes[sf] = set.isEmpty ? nil : set
+            } else {
+                let i = try fieldIndex(t, fn)
+                var f = schema.recordTypes[t].fields[i]
+                if adding {
+                    guard !f.indexes.contains(kind) else { throw fail(StoreRules.badTarget, "\(tn).\(fn) is already \(kind.rawValue)") }
+                    f.indexes.insert(kind)
+                    if let m = problem(with: f, in: schema.recordTypes[t], schema: schema) { throw fail(StoreRules.notAllowed, m.0, fix: m.1) }
+                } else {
+                    guard f.indexes.contains(kind) else { throw fail(StoreRules.badTarget, "\(tn).\(fn) is not \(kind.rawValue)") }
+                    f.indexes.remove(kind)
+                }
+                schema.recordTypes[t].fields[i] = f
+            }
+        case .deprecate(let tn, let fn):
+            let t = try typeIndex(tn)
+            if let fn {
+                let i = try fieldIndex(t, fn)
+                schema.recordTypes[t].fields[i].isDeprecated = true
+            } else {
+                schema.recordTypes[t].isDeprecated = true
+            }
+        case .setGrants(let tn, let grants):
+            let t = try typeIndex(tn)
+            try checkRoles(grants)
+            schema.recordTypes[t].grants = grants
+        case .removeField(let tn, let fn):
+            let t = try typeIndex(tn)
+            let i = try fieldIndex(t, fn)
+            if production {
+                // Source: Apple, "Deploying an iCloud Container's Schema": deployed fields cannot be deleted.
+                throw fail(StoreRules.productionForbidden, "production never deletes a deployed field ('\(tn).\(fn)')",
+                           fix: "use `deprecate: { recordType: \(tn), field: \(fn) }` instead")
+            }
+            schema.recordTypes[t].fields.remove(at: i)
+        case .removeRecordType(let tn):
+            let t = try typeIndex(tn)
+            if production {
+                throw fail(StoreRules.productionForbidden, "production never deletes a deployed record type ('\(tn)')",
+                           fix: "use `deprecate: { recordType: \(tn) }` instead")
+            }
+            schema.recordTypes.remove(at: t)
+        case .backfill(let tn, let fn, let value, _):
+            let t = try typeIndex(tn)
+            let f = schema.recordTypes[t].fields[try fieldIndex(t, fn)]
+            do throws(DataStepError) { _ = try DataStepSQL.backfillValueSQL(value, field: f, recordType: schema.recordTypes[t]) } catch {
+                throw fail(error.rule, error.message, fix: error.fix)
+            }
+        case .copy(let tn, let from, let to):
+            let t = try typeIndex(tn)
+            let a = schema.recordTypes[t].fields[try fieldIndex(t, from)]
+            let b = schema.recordTypes[t].fields[try fieldIndex(t, to)]
+            do throws(DataStepError) { _ = try DataStepSQL.conversionSQL(from: a, to: b) } catch {
+                throw fail(error.rule, error.message, fix: error.fix)
+            }
+        }
+    }
+
+    /// Why CloudKit would not allow `field` as declared, with the fix; nil when it is fine.
+    static func problem(with f: Field, in t: RecordType, schema: Schema) -> (String, String)? {
+        // CloudKit field names: a letter, then letters, digits and underscores; at most 255.
+        let ok = f.name.first.map { $0.isASCII && $0.isLetter } ?? false
+            && f.name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } && f.name.count <= 255
+        if !ok { return ("field name '\(f.name)' must start with a letter and hold only letters, digits and '_'", "rename the field") }
+        // Source: Apple, "Encrypting User Data": encrypted fields cannot be indexed; references cannot be encrypted.
+        if f.isEncrypted, !f.indexes.isEmpty {
+            return ("field '\(t.name).\(f.name)' is encrypted and cannot be \(f.indexes.kinds.map(\.rawValue).joined(separator: ", "))", "remove the index, or store a plaintext copy in another field")
+        }
+        if f.isEncrypted, f.type.primitive == .reference { return ("reference field '\(t.name).\(f.name)' cannot be encrypted", "remove `encrypted: true`") }
+        if f.isEncrypted, schema.database(of: t) == .public {
+            return ("'\(t.name)' is in the public database, where no field can be encrypted", "remove `encrypted: true`")
+        }
+        // Source: CloudKit Schema Language: assets are never indexed; SEARCHABLE applies to strings; lists are not SORTABLE.
+        if f.type.primitive == .asset, !f.indexes.isEmpty { return ("asset field '\(t.name).\(f.name)' cannot be indexed", "remove its indexes") }
+        if f.indexes.contains(.searchable), f.type.primitive != .string {
+            return ("field '\(t.name).\(f.name)' is \(f.type); only string fields can be searchable", "remove `searchable`")
+        }
+        if f.indexes.contains(.sortable), f.type.isList || f.type.primitive == .location || f.type.primitive == .bytes {
+            return ("field '\(t.name).\(f.name)' is \(f.type) and cannot be sortable", "remove `sortable`")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// How a field's value is kept in the store's `fields` JSON, and how it converts from and to
+/// the CloudKit Web Services record shape (`{"value": ..., "type": "STRING"}`).
+///
+/// Storage: string, int64 and double as JSON strings and numbers; timestamp as integer
+/// milliseconds since 1970 (as Web Services sends it); bytes as base64 text; reference,
+/// location and asset as the Web Services object; a list as a JSON array of those.
+enum FieldValue {
+    /// Why a value does not fit a field's type.
+    struct Mismatch: Error { var message: String }
+
+    private static func fail(_ m: String) -> Result<StoreJSON, Mismatch> { .failure(Mismatch(message: m)) }
+
+    /// The Web Services type name of a field type (`STRING`, `INT64_LIST`).
+    static func webServicesType(_ t: FieldType) -> String {
+        let base: String = switch t.primitive {
+        case .number: t.preferred == .int64 ? "INT64" : "DOUBLE"
+        default: t.primitive.rawValue.uppercased()
+        }
+        return t.isList ? base + "_LIST" : base
+    }
+
+    /// The field type a Web Services or cktool type name stands for (`STRING_LIST`, `stringListType`).
+    static func fieldType(fromTypeName name: String) -> FieldType? {
+        var n = name.uppercased()
+        if n.hasSuffix("TYPE") { n = String(n.dropLast(4)) }
+        var list = false
+        if n.hasSuffix("_LIST") { list = true; n = String(n.dropLast(5)) } else if n.hasSuffix("LIST") { list = true; n = String(n.dropLast(4)) }
+        if n == "ASSETID" { n = "ASSET" }
+        guard let p = PrimitiveType(rawValue: n.lowercased()) else { return nil }
+        return FieldType(p, isList: list)
+    }
+
+    /// Converts a Web Services value to its stored form, or says why it does not fit `type`.
+    static func storage(fromWebServices v: StoreJSON, type: FieldType) -> Result<StoreJSON, Mismatch> {
+        if type.isList {
+            guard let items = v.arrayValue else { return fail("expected a list of \(type.primitive.rawValue), found \(v.kindName)") }
+            var out: [StoreJSON] = []
+            out.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
+                switch scalar(item, type.primitive, preferred: type.preferred) {
+                case .success(let s): out.append(s)
+                case .failure(let m): return fail("item \(i + 1): \(m.message)")
+                }
+            }
+            return .success(.array(out))
+        }
+        return scalar(v, type.primitive, preferred: type.preferred)
+    }
+
+    private static func scalar(_ v: StoreJSON, _ p: PrimitiveType, preferred: PrimitiveType?) -> Result<StoreJSON, Mismatch> {
+        switch p {
+        case .string:
+            if case .string = v { return .success(v) }
+        case .int64:
+            if case .int = v { return .success(v) }
+            if case .double(let d) = v, let i = Int64(exactly: d) { return .success(.int(i)) }
+        case .double:
+            if let d = v.doubleValue { return .success(.double(d)) }
+        case .number:
+            if preferred == .int64, case .int = v { return .success(v) }
+            if let d = v.doubleValue { return .success(preferred == .int64 ? v : .double(d)) }
+        case .timestamp:
+            if let i = v.int64Value { return .success(.int(i)) }
+            if case .double(let d) = v, d.isFinite { return .success(.int(Int64(d.rounded()))) }
+        case .bytes:
+            if case .string(let s) = v, Data(base64Encoded: s) != nil { return .success(v) }
+            if case .string = v { return fail("expected base64 bytes, found text that is not base64") }
+        case .reference:
+            if case .object = v, v["recordName"]?.stringValue != nil { return .success(v) }
+            if case .string(let s) = v { return .success(.object([("recordName", .string(s))])) }
+            return fail("expected a reference ({\"recordName\": ...}), found \(v.kindName)")
+        case .location:
+            if case .object = v, v["latitude"]?.doubleValue != nil, v["longitude"]?.doubleValue != nil { return .success(v) }
+            return fail("expected a location ({\"latitude\": ..., \"longitude\": ...}), found \(v.kindName)")
+        case .asset:
+            if case .object = v { return .success(v) }
+            return fail("expected an asset object, found \(v.kindName)")
+        }
+        return fail("expected \(p.rawValue), found \(v.kindName)")
+    }
+
+    /// The stored form of a migration constant (YAML text), or why it does not fit `type`.
+    static func storage(fromConstant text: String, quoted: Bool, type: FieldType) -> Result<StoreJSON, Mismatch> {
+        guard !type.isList else { return fail("a list field needs a list value (`value: [a, b]`)") }
+        switch type.primitive {
+        case .string:
+            return .success(.string(text))
+        case .int64:
+            guard !quoted, let i = Int64(text) else { return fail("'\(text)' is not an int64") }
+            return .success(.int(i))
+        case .double, .number:
+            guard !quoted, let d = Double(text), d.isFinite else { return fail("'\(text)' is not a number") }
+            return .success(.double(d))
+        case .timestamp:
+            if !quoted, let i = Int64(text) { return .success(.int(i)) }
+            let f = ISO8601DateFormatter()
+            if let d = f.date(from: text) { return .success(.int(Int64((d.timeIntervalSince1970 * 1000).rounded()))) }
+            f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            if let d = f.date(from: text) { return .success(.int(Int64((d.timeIntervalSince1970 * 1000).rounded()))) }
+            return fail("'\(text)' is not a timestamp (ISO 8601 like 2024-01-31T12:00:00Z, or milliseconds since 1970)")
+        case .bytes:
+            guard Data(base64Encoded: text) != nil else { return fail("'\(text)' is not base64") }
+            return .success(.string(text))
+        case .reference:
+            guard !text.isEmpty else { return fail("a reference needs a record name") }
+            return .success(.object([("recordName", .string(text))]))
+        case .location, .asset:
+            return fail("a \(type.primitive.rawValue) cannot be backfilled with a constant")
+        }
+    }
+
+    /// The Web Services `{value, type}` of a stored value.
+    static func webServices(_ stored: StoreJSON, type: FieldType?) -> StoreJSON {
+        guard let type else {
+            // A field the schema no longer has: keep its value, guess nothing.
+            return .object([("value", stored)])
+        }
+        return .object([("value", stored), ("type", .string(webServicesType(type)))])
+    }
+}
