@@ -274,10 +274,8 @@ public final class Store {
             let objects = try self.db.rows("SELECT type, name, coalesce(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
             for o in objects { h.update(Array("\(o[0].text ?? "")|\(o[1].text ?? "")|\(o[2].text ?? "")\n".utf8)) }
             for table in ["meta", "environments", "zones", "records", "migrations", "store_indexes"] {
-                for row in try self.db.rows("SELECT * FROM \(table) ORDER BY 1, 2, 3") {
-                    h.update(Array(row.map { "\($0)" }.joined(separator: "|").utf8))
-                    h.update([0x0A])
-                }
+                let lines = try self.db.rows("SELECT * FROM \(table)").map { $0.map { "\($0)" }.joined(separator: "|") }.sorted()
+                for line in lines { h.update(Array(line.utf8)); h.update([0x0A]) }
             }
             return h.finalize().map { String(format: "%02x", $0) }.joined()
         }
