@@ -1,0 +1,52 @@
+import Foundation
+
+/// `records export`: an environment's records as NDJSON in the CloudKit Web Services shape
+/// (`recordName`, `recordType`, `zoneID`, `recordChangeTag`, `created`, `modified`,
+/// `fields: {name: {value, type}}`), in the order they were first saved.
+public enum RecordExporter {
+    /// Writes every record of `environment` (of one type, when given) to `sink`, in chunks of
+    /// NDJSON lines. Returns the number of records written.
+    @discardableResult
+    public static func export(from store: Store, environment: Environment, recordType: String? = nil,
+                              to sink: (Data) throws -> Void) throws(InputError) -> Int {
+        let schema = try store.schema(environment)
+        var types: [String: [String: FieldType]] = [:]
+        for t in schema.recordTypes { types[t.name] = Dictionary(t.fields.map { ($0.name, $0.type) }, uniquingKeysWith: { a, _ in a }) }
+        return try store.guarded("export records") {
+            var sql = "SELECT record_type, record_name, zone, change_tag, created_at, modified_at, fields FROM records WHERE env = ?1"
+            if recordType != nil { sql += " AND record_type = ?2" }
+            let s = try store.db.prepare(sql + " ORDER BY id")
+            try s.bind(environment.rawValue, at: 1)
+            if let recordType { try s.bind(recordType, at: 2) }
+            var out: [UInt8] = []
+            out.reserveCapacity(1 << 20)
+            var n = 0
+            while try s.step() {
+                let type = s.string(at: 0)
+                let fieldTypes = types[type] ?? [:]
+                let stored = try s.withBytes(at: 6) { try StoreJSON.parse($0) }
+                let fields: [(String, StoreJSON)] = (stored.objectValue ?? []).map { key, value in
+                    (key, FieldValue.webServices(value, type: fieldTypes[key]))
+                }
+                let record = StoreJSON.object([
+                    ("recordName", .string(s.string(at: 1))),
+                    ("recordType", .string(type)),
+                    ("zoneID", .object([("zoneName", .string(s.string(at: 2)))])),
+                    ("recordChangeTag", .string(s.string(at: 3))),
+                    ("created", .object([("timestamp", .int(s.int64(at: 4)))])),
+                    ("modified", .object([("timestamp", .int(s.int64(at: 5)))])),
+                    ("fields", .object(fields)),
+                ])
+                record.write(to: &out)
+                out.append(0x0A)
+                n += 1
+                if out.count >= 1 << 20 {
+                    try sink(Data(out))
+                    out.removeAll(keepingCapacity: true)
+                }
+            }
+            if !out.isEmpty { try sink(Data(out)) }
+            return n
+        }
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+
+/// `records import`: saves NDJSON records (CloudKit Web Services shape) into a store
+/// environment with CloudKit's save semantics.
+///
+/// Records are checked against the environment's schema (known type and zone, each value's
+/// type; production refuses unknown fields, development adds them to its schema as CloudKit's
+/// just-in-time schema does). They are saved in batches of at most 400 (CloudKit's per-request
+/// limit); in a zone with the `atomic` capability a batch's records in that zone are saved all or
+/// none. The whole import is one SQLite transaction: a crash or kill leaves the store as it was.
+public enum RecordImporter {
+    /// `CKModifyRecordsOperation.RecordSavePolicy`.
+    public enum SavePolicy: String, Sendable, CaseIterable {
+        /// Saving over an existing record needs its current change tag; otherwise a conflict.
+        case ifServerRecordUnchanged
+        /// Overwrites only the keys the incoming record has.
+        case changedKeys
+        /// Replaces every key with the incoming record's.
+        case allKeys
+    }
+
+    public struct Options: Sendable {
+        public var environment: Environment
+        public var savePolicy: SavePolicy
+        /// At most 400: CloudKit's limit of records per modify request.
+        public var batchSize: Int
+
+        public init(environment: Environment = .development, savePolicy: SavePolicy = .ifServerRecordUnchanged, batchSize: Int = 400) {
+            self.environment = environment
+            self.savePolicy = savePolicy
+            self.batchSize = min(max(1, batchSize), 400)
+        }
+    }
+
+    public struct Result: Sendable {
+        public var saved = 0
+        public var failed = 0
+        public var batches = 0
+        /// Every record that failed (with its line), and notes for fields added in development.
+        public var diagnostics: [Diagnostic] = []
+    }
+
+    /// One parsed record of a batch.
+    private struct Incoming {
+        var line: Int
+        var file: String
+        var name: String
+        var type: String
+        var zone: String
+        var changeTag: String?
+        var fields: [(String, StoreJSON)]
+        var error: Diagnostic?
+        var storedFields: String = "{}"
+    }
+
+    /// Imports the files in order. Throws `InputError` for an unreadable file or store; records
+    /// that fail are reported in the result (exit 1), the others are saved.
+    public static func importFiles(_ paths: [String], into store: Store, options: Options) throws(InputError) -> Result {
+        var result = Result()
+        let env = options.environment
+        var schema = try store.schema(env)
+        let schemaBefore = schema
+        var addedFields: [String: SourceLocation] = [:]
+        try store.guarded("import records") {
+            try store.db.transaction {
+                try store.db.run("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence'")
+                let seq = String(Int(try store.db.scalar("SELECT value FROM meta WHERE key = 'sequence'")?.text ?? "0") ?? 0, radix: 36)
+                var counter = 0
+                let writer = try Writer(store: store, env: env)
+                for path in paths {
+                    let data: Data
+                    do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
+                        throw InputError(.error(InputRules.unreadable.code, "cannot read '\(path)'", at: SourceLocation(file: path, line: 1, column: 1)))
+                    }
+                    var batch: [Incoming] = []
+                    batch.reserveCapacity(options.batchSize)
+                    func flush() throws {
+                        guard !batch.isEmpty else { return }
+                        result.batches += 1
+                        try saveBatch(&batch, schema: schema, writer: writer, options: options, seq: seq, counter: &counter, result: &result)
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                    try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+                        var start = 0
+                        var line = 0
+                        let n = raw.count
+                        while start < n {
+                            line += 1
+                            var end = start
+                            while end < n, raw[end] != 0x0A { end += 1 }
+                            let slice = UnsafeRawBufferPointer(rebasing: raw[start..<end])
+                            start = end + 1
+                            if slice.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+                            var rec = parse(slice, line: line, file: path, schema: &schema, env: env, added: &addedFields)
+                            if rec.error == nil { rec.storedFields = StoreJSON.object(rec.fields).text }
+                            batch.append(rec)
+                            if batch.count >= options.batchSize { try flush() }
+                        }
+                    }
+                    try flush()
+                }
+                if schema != schemaBefore { try store.writeSchema(schema, env: env) }
+            }
+        }
+        for (key, at) in addedFields.sorted(by: { $0.key < $1.key }) {
+            result.diagnostics.append(Diagnostic(code: StoreRules.recordNewField.code, severity: .note, location: at,
+                                                 message: "development added field \(key) to its schema, as CloudKit does for a record with a new key",
+                                                 fix: "add it to Schemas/ and write a migration (`ckschema migrate new`), or production will refuse it"))
+        }
+        return result
+    }
+
+    /// Parses one NDJSON line into a record, checking it against the schema.
+    private static func parse(_ bytes: UnsafeRawBufferPointer, line: Int, file: String, schema: inout Schema, env: Environment,
+                              added: inout [String: SourceLocation]) -> Incoming {
+        let at = SourceLocation(file: file, line: line, column: 1)
+        var rec = Incoming(line: line, file: file, name: "", type: "", zone: Zone.defaultZoneName, changeTag: nil, fields: [])
+        func fail(_ rule: RuleInfo, _ m: String, fix: String? = nil) -> Incoming {
+            var r = rec
+            r.error = .error(rule.code, m, at: at, fix: fix)
+            return r
+        }
+        let json: StoreJSON
+        do { json = try StoreJSON.parse(bytes) } catch {
+            return fail(StoreRules.recordMalformed, "line is not JSON: \(error.message) at byte \(error.offset + 1)")
+        }
+        guard case .object = json else { return fail(StoreRules.recordMalformed, "a record is a JSON object (found \(json.kindName))") }
+        guard let name = json["recordName"]?.stringValue, !name.isEmpty else {
+            return fail(StoreRules.recordMalformed, "the record has no `recordName`")
+        }
+        rec.name = name
+        guard let type = json["recordType"]?.stringValue else { return fail(StoreRules.recordMalformed, "record '\(name)' has no `recordType`") }
+        rec.type = type
+        if let z = json["zoneID"] {
+            guard let zn = z["zoneName"]?.stringValue else { return fail(StoreRules.recordMalformed, "record '\(name)': `zoneID` needs `zoneName`") }
+            rec.zone = zn
+        }
+        rec.changeTag = json["recordChangeTag"]?.stringValue
+        guard let tIndex = schema.recordTypes.firstIndex(where: { $0.name == type }) else {
+            return fail(StoreRules.recordUnknownType, "record '\(name)' has type '\(type)', which the \(env.rawValue) schema does not have\(Suggest.phrase(for: type, in: schema.recordTypes.map(\.name)))",
+                        fix: "add the record type with a migration first")
+        }
+        if rec.zone != Zone.defaultZoneName, schema.zone(named: rec.zone) == nil {
+            return fail(StoreRules.recordUnknownZone, "record '\(name)' is in zone '\(rec.zone)', which the \(env.rawValue) schema does not have", fix: "add the zone with a migration first")
+        }
+        guard let fields = json["fields"].map({ $0.objectValue }) ?? [] else {
+            return fail(StoreRules.recordMalformed, "record '\(name)': `fields` is an object")
+        }
+        rec.fields.reserveCapacity(fields.count)
+        for (key, wrapper) in fields {
+            // Web Services shape {value, type}; a bare value is accepted too.
+            let value: StoreJSON
+            var declared: FieldType?
+            if case .object = wrapper, let v = wrapper["value"] {
+                value = v
+                if let t = wrapper["type"]?.stringValue {
+                    guard let ft = FieldValue.fieldType(fromTypeName: t) else {
+                        return fail(StoreRules.recordValueType, "record '\(name)': field '\(key)' has unknown type '\(t)'")
+                    }
+                    declared = ft
+                }
+            } else { value = wrapper }
+            var field = schema.recordTypes[tIndex].field(named: key)
+            if field == nil {
+                guard env == .development else {
+                    return fail(StoreRules.recordUnknownField, "record '\(name)' has field '\(key)', which '\(type)' does not have in production\(Suggest.phrase(for: key, in: schema.recordTypes[tIndex].fields.map(\.name)))",
+                                fix: "deploy the field to production first (a migration, then promote), or remove it from the record")
+                }
+                guard let declared else {
+                    return fail(StoreRules.recordValueType, "record '\(name)': new field '\(key)' has no `type`, so development cannot add it to the schema")
+                }
+                let f = Field(name: key, type: declared)
+                if let problem = SchemaChanger.problem(with: f, in: schema.recordTypes[tIndex], schema: schema) {
+                    return fail(StoreRules.recordValueType, "record '\(name)': \(problem.0)")
+                }
+                schema.recordTypes[tIndex].fields.append(f)
+                added["\(type).\(key) (\(declared))"] = at
+                field = f
+            }
+            guard let field else { continue }
+            if let declared {
+                let samePrimitive = declared.primitive == field.type.primitive
+                    || (field.type.primitive == .number && (declared.primitive == .int64 || declared.primitive == .double))
+                if !samePrimitive || declared.isList != field.type.isList {
+                    return fail(StoreRules.recordValueType, "record '\(name)': field '\(key)' is \(field.type) in the schema, but the record says \(FieldValue.webServicesType(declared))")
+                }
+            }
+            switch FieldValue.storage(fromWebServices: value, type: field.type) {
+            case .success(let v): rec.fields.append((key, v))
+            case .failure(let m): return fail(StoreRules.recordValueType, "record '\(name)': field '\(key)' (\(field.type)): \(m.message)")
+            }
+        }
+        return rec
+    }
+
+    /// Prepared statements reused across batches.
+    private final class Writer {
+        let insert: SQLiteStatement
+        let lookup: SQLiteStatement
+        let replace: SQLiteStatement
+        let merge: SQLiteStatement
+        let env: String
+        let store: Store
+
+        init(store: Store, env: Environment) throws {
+            self.store = store
+            self.env = env.rawValue
+            insert = try store.db.prepare("INSERT INTO records (env, zone, record_type, record_name, change_tag, created_at, modified_at, fields) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT (env, zone, record_name) DO NOTHING")
+            lookup = try store.db.prepare("SELECT record_type, change_tag FROM records WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
+            replace = try store.db.prepare("UPDATE records SET fields = ?4, change_tag = ?5, modified_at = ?6 WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
+            merge = try store.db.prepare("UPDATE records SET fields = json_patch(fields, ?4), change_tag = ?5, modified_at = ?6 WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
+        }
+    }
+
+    private static func saveBatch(_ batch: inout [Incoming], schema: Schema, writer: Writer, options: Options, seq: String, counter: inout Int, result: inout Result) throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        // Phase 1: find conflicts (existing records and their change tags) before writing anything.
+        var exists = [Bool](repeating: false, count: batch.count)
+        var inBatch = Set<String>()
+        for i in batch.indices where batch[i].error == nil {
+            let r = batch[i]
+            if !inBatch.insert(r.zone + "\u{1}" + r.name).inserted {
+                batch[i].error = .error(StoreRules.recordConflict.code, "record '\(r.name)' appears twice in one batch of \(options.batchSize)",
+                                        at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "save each record once per request")
+                continue
+            }
+            let s = writer.lookup
+            s.reset()
+            try s.bind(writer.env, at: 1)
+            try s.bind(r.zone, at: 2)
+            try s.bind(r.name, at: 3)
+            guard try s.step() else { continue }
+            exists[i] = true
+            let type = s.string(at: 0), tag = s.string(at: 1)
+            let at = SourceLocation(file: r.file, line: r.line, column: 1)
+            if type != r.type {
+                batch[i].error = .error(StoreRules.recordConflict.code, "record '\(r.name)' already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'", at: at,
+                                        fix: "a record's type cannot change; use another record name")
+            } else if options.savePolicy == .ifServerRecordUnchanged, r.changeTag != tag {
+                let m = r.changeTag.map { "its change tag is '\(tag)' in the store, '\($0)' in the file (stale)" } ?? "it already exists (change tag '\(tag)') and the file gives no recordChangeTag"
+                batch[i].error = .error(StoreRules.recordConflict.code, "conflict saving record '\(r.name)': \(m)", at: at,
+                                        fix: "export the current record and re-apply the change, or pass --save-policy changedKeys or allKeys to overwrite")
+            }
+        }
+        // In an atomic zone, one failure fails the batch's other records in that zone.
+        var failedZones = Set<String>()
+        for r in batch where r.error != nil {
+            if r.zone != Zone.defaultZoneName, schema.zone(named: r.zone)?.capabilities.contains(.atomic) == true { failedZones.insert(r.zone) }
+        }
+        for i in batch.indices {
+            if let e = batch[i].error { result.diagnostics.append(e); result.failed += 1; continue }
+            if failedZones.contains(batch[i].zone) {
+                let r = batch[i]
+                result.diagnostics.append(.error(StoreRules.recordBatchFailed.code,
+                                                 "record '\(r.name)' was not saved: another record of its batch failed in atomic zone '\(r.zone)'",
+                                                 at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "fix the failing record; the batch is saved all or nothing"))
+                result.failed += 1
+                continue
+            }
+            counter += 1
+            let tag = seq + "-" + String(counter, radix: 36)
+            let r = batch[i]
+            let s: SQLiteStatement
+            if !exists[i] {
+                s = writer.insert
+                s.reset()
+                try s.bind(writer.env, at: 1); try s.bind(r.zone, at: 2); try s.bind(r.type, at: 3); try s.bind(r.name, at: 4)
+                try s.bind(tag, at: 5); try s.bind(now, at: 6); try s.bind(r.storedFields, at: 7)
+            } else {
+                s = options.savePolicy == .changedKeys ? writer.merge : writer.replace
+                s.reset()
+                try s.bind(writer.env, at: 1); try s.bind(r.zone, at: 2); try s.bind(r.name, at: 3)
+                try s.bind(r.storedFields, at: 4); try s.bind(tag, at: 5); try s.bind(now, at: 6)
+            }
+            try s.step()
+            result.saved += 1
+        }
+    }
+}

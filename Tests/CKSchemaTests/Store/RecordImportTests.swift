@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import CKSchema
+
+@Suite struct RecordImportTests {
+    /// A store with the fixture history applied to both environments.
+    static func migrated() throws -> (MigrationSandbox, Store) {
+        let sb = try MigrationSandbox(fixtureCount: 5)
+        let store = try sb.open()
+        for env in Environment.allCases { _ = try Migrator.apply(folder: try sb.folder(), store: store, options: .init(environment: env)) }
+        return (sb, store)
+    }
+
+    static func export(_ store: Store, _ env: Environment) throws -> [StoreJSON] {
+        var data = Data()
+        try RecordExporter.export(from: store, environment: env) { data.append($0) }
+        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { try StoreJSON.parse(String($0)) }
+    }
+
+    @Test func importsWebServicesRecordsAndExportsThemBack() throws {
+        let (sb, store) = try Self.migrated()
+        defer { sb.cleanup() }
+        let r = try RecordImporter.importFiles([Paths.fixture("store/records/notes.ndjson")], into: store, options: .init(environment: .production))
+        #expect(r.saved == 3 && r.failed == 0 && r.diagnostics.isEmpty)
+        let out = try Self.export(store, .production)
+        #expect(out.map { $0["recordName"]?.stringValue } == ["n1", "n2", "t1"])
+        #expect(out[0]["zoneID"]?["zoneName"] == .string("Notes"))
+        #expect(out[0]["fields"]?["views"] == .object([("value", .int(42)), ("type", .string("INT64"))]))
+        #expect(out[1]["fields"]?["categories"]?["type"] == .string("STRING_LIST"))
+        #expect(out[2]["zoneID"]?["zoneName"] == .string("_defaultZone"))
+        #expect(out.allSatisfy { ($0["recordChangeTag"]?.stringValue?.isEmpty ?? true) == false })
+        // Indexes serve the imported records.
+        #expect(try store.strings(Store.equalityQuery(env: .production, recordType: "Note", field: "title"), "World") == ["n2"])
+    }
+
+    @Test func productionRefusesUnknownFieldsAndAnAtomicZoneFailsTheWholeBatch() throws {
+        let (sb, store) = try Self.migrated()
+        defer { sb.cleanup() }
+        let path = Paths.fixture("store/records/bad-production.ndjson")
+        let r = try RecordImporter.importFiles([path], into: store, options: .init(environment: .production))
+        #expect(r.saved == 1)
+        #expect(r.failed == 5)
+        let byLine = Dictionary(r.diagnostics.map { ($0.location?.line ?? 0, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(byLine[1]?.code == "CK555")
+        #expect(byLine[2]?.code == "CK552")
+        #expect(byLine[2]?.message == "record 'n4' has field 'titel', which 'Note' does not have in production; did you mean 'title'?")
+        #expect(byLine[4]?.code == "CK553")
+        #expect(byLine[5]?.code == "CK551")
+        #expect(byLine[6]?.code == "CK550")
+        #expect(try Self.export(store, .production).map { $0["recordName"]?.stringValue } == ["t2"])
+    }
+
+    @Test func developmentAddsANewFieldToItsSchemaAsCloudKitDoes() throws {
+        let (sb, store) = try Self.migrated()
+        defer { sb.cleanup() }
+        let file = sb.root + "/new.ndjson"
+        try Data(#"{"recordName":"t9","recordType":"Tag","fields":{"color":{"value":"blue","type":"STRING"}}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let r = try RecordImporter.importFiles([file], into: store, options: .init(environment: .development))
+        #expect(r.saved == 1)
+        #expect(r.diagnostics.map(\.code) == ["CK557"])
+        #expect(try store.schema(.development).recordType(named: "Tag")?.field(named: "color")?.type == FieldType(.string))
+        // ... and migrate status now reports the store drifting from its history.
+        let status = try MigrationStatus.check(folder: try sb.folder(), store: store, development: nil)
+        #expect(status.diagnostics.map(\.code) == ["CK534"])
+    }
+
+    @Test func aStaleChangeTagIsAConflictNamingTheRecord() throws {
+        let (sb, store) = try Self.migrated()
+        defer { sb.cleanup() }
+        _ = try RecordImporter.importFiles([Paths.fixture("store/records/notes.ndjson")], into: store, options: .init())
+        let tag = try #require(try Self.export(store, .development).first { $0["recordName"] == .string("t1") }?["recordChangeTag"]?.stringValue)
+        let file = sb.root + "/update.ndjson"
+        func write(_ tag: String?) throws {
+            let t = tag.map { #","recordChangeTag":"\#($0)""# } ?? ""
+            try Data(#"{"recordName":"t1","recordType":"Tag"\#(t),"fields":{"label":{"value":"green","type":"STRING"}}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        }
+        try write("stale")
+        var r = try RecordImporter.importFiles([file], into: store, options: .init())
+        #expect(r.saved == 0)
+        #expect(r.diagnostics.map(\.message) == ["conflict saving record 't1': its change tag is '\(tag)' in the store, 'stale' in the file (stale)"])
+        try write(nil)
+        r = try RecordImporter.importFiles([file], into: store, options: .init())
+        #expect(r.diagnostics.first?.code == "CK554")
+        try write(tag)
+        r = try RecordImporter.importFiles([file], into: store, options: .init())
+        #expect(r.saved == 1 && r.diagnostics.isEmpty)
+        let after = try Self.export(store, .development).first { $0["recordName"] == .string("t1") }
+        #expect(after?["fields"]?["label"]?["value"] == .string("green"))
+        #expect(after?["recordChangeTag"]?.stringValue != tag)
+    }
+
+    @Test func changedKeysMergesAndAllKeysReplaces() throws {
+        let (sb, store) = try Self.migrated()
+        defer { sb.cleanup() }
+        _ = try RecordImporter.importFiles([Paths.fixture("store/records/notes.ndjson")], into: store, options: .init())
+        let file = sb.root + "/partial.ndjson"
+        try Data(#"{"recordName":"n1","recordType":"Note","zoneID":{"zoneName":"Notes"},"fields":{"views":{"value":43,"type":"INT64"}}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        _ = try RecordImporter.importFiles([file], into: store, options: .init(savePolicy: .changedKeys))
+        var n1 = try MigratorTests.fields(store, "n1")
+        #expect(n1["views"] == .int(43) && n1["title"] == .string("Hello"))
+        _ = try RecordImporter.importFiles([file], into: store, options: .init(savePolicy: .allKeys))
+        n1 = try MigratorTests.fields(store, "n1")
+        #expect(n1["views"] == .int(43) && n1["title"] == nil)
+    }
+
+    @Test func aFullDiskDuringImportLeavesTheStoreAsItWas() throws {
+        let (sb, store) = try Self.migrated()
+        defer { sb.cleanup() }
+        let file = sb.root + "/many.ndjson"
+        var text = ""
+        for i in 0..<2000 { text += #"{"recordName":"r\#(i)","recordType":"Tag","fields":{"label":{"value":"label number \#(i)","type":"STRING"}}}"# + "\n" }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let before = try store.contentDigest()
+        try store.limitPages(Int(try #require(try store.db.scalar("PRAGMA page_count")?.integer)) + 3)
+        let e = try #require(throws: InputError.self) { try RecordImporter.importFiles([file], into: store, options: .init()) }
+        #expect(e.diagnostics[0].code == "CK504")
+        #expect(try store.contentDigest() == before)
+    }
+}
