@@ -5,6 +5,8 @@ import Glibc
 import Darwin
 #endif
 
+private struct LockBusy: Error {}
+
 /// Who holds the store's migration lock.
 public struct StoreLockHolder: Sendable, Hashable, CustomStringConvertible {
     public var pid: Int
@@ -39,6 +41,17 @@ final class StoreLock {
         var lastHolder: StoreLockHolder?
         while true {
             do {
+                // Read the lock row first, without a write transaction: a reader is not blocked by
+                // the holder's open migration, so the holder can be named even when it is mid-write.
+                if let row = try store.db.rows("SELECT pid, pid_start, host, command, acquired_at FROM lock WHERE id = 1").first {
+                    let holder = StoreLockHolder(pid: Int(row[0].integer ?? 0), host: row[2].text ?? "", command: row[3].text ?? "", acquiredAt: row[4].text ?? "")
+                    if holder.host != me.host || isAlive(pid: holder.pid, start: row[1].text ?? "") {
+                        lastHolder = holder
+                        if Date() >= deadline { throw LockBusy() }
+                        usleep(100_000)
+                        continue
+                    }
+                }
                 let remaining = max(0, deadline.timeIntervalSinceNow)
                 try store.db.setBusyTimeout(milliseconds: Int(remaining * 1000) + 50)
                 let result: StoreLockHolder? = try store.db.transaction {
@@ -59,6 +72,8 @@ final class StoreLock {
                     return lock
                 }
                 lastHolder = result
+            } catch is LockBusy {
+                // The deadline passed while a live holder kept the lock.
             } catch let e as SQLiteError where e.isBusy {
                 // Another process is mid-transaction; its lock row says who when we can read it.
             } catch {

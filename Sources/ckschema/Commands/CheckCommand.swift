@@ -1,3 +1,4 @@
+import Foundation
 import CKSchema
 
 /// `ckschema check`: the CI gate. Runs every check ckschema.yaml configures and exits
@@ -49,6 +50,7 @@ enum CheckCommand: Command {
     static func step(_ name: String, _ config: Configuration) -> StepResult? {
         switch name {
         case "lint": lintStep(config)
+        case "migrate": migrateStep(config)
         default: nil
         }
     }
@@ -60,5 +62,16 @@ enum CheckCommand: Command {
     static func lintStep(_ config: Configuration) -> StepResult? {
         guard let dev = config.developmentSchema else { return nil }
         return capture { () throws(InputError) in try LintCommand.lint(path: dev, config: config) }
+    }
+
+    /// `migrate status` for the development environment: sum file, changed/missing migrations, drift.
+    static func migrateStep(_ config: Configuration) -> StepResult? {
+        guard FileManager.default.fileExists(atPath: config.migrations) else { return nil }
+        return capture { () throws(InputError) in
+            let folder = try MigrationFolder.load(path: config.migrations)
+            let store = FileManager.default.fileExists(atPath: config.store) ? try Store(path: config.store, access: .read) : nil
+            let dev = try config.developmentSchema.map { (p: String) throws(InputError) in try SchemaSource.load(path: p) }
+            return try MigrationStatus.check(folder: folder, store: store, environment: .development, development: dev).diagnostics
+        }
     }
 }
