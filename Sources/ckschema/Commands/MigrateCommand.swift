@@ -112,14 +112,18 @@ enum MigrateCommand: Command {
         var options = Migrator.Options(environment: env, targetVersion: target, dryRun: dryRun, lockTimeout: timeout,
                                        progress: { line in out.write(Data((line + "\n").utf8)) })
         // For the interrupted and concurrent apply tests: CKSCHEMA_DEBUG_PAUSE=FILE:MS pauses MS
-        // milliseconds after each step of migration FILE, inside its transaction.
-        if let spec = ProcessInfo.processInfo.environment["CKSCHEMA_DEBUG_PAUSE"], let colon = spec.lastIndex(of: ":"),
-           let ms = Int(spec[spec.index(after: colon)...]) {
-            let file = String(spec[..<colon])
-            options.afterStep = { m, i in
-                guard m.fileName == file else { return }
-                out.write(Data("paused after step \(i + 1) of \(m.fileName)\n".utf8))
-                usleep(useconds_t(ms * 1000))
+        // milliseconds after each step of migration FILE (FILE:STEP:MS after step STEP only),
+        // inside the migration's transaction.
+        if let spec = ProcessInfo.processInfo.environment["CKSCHEMA_DEBUG_PAUSE"] {
+            let parts = spec.split(separator: ":").map(String.init)
+            if parts.count >= 2, let ms = Int(parts[parts.count - 1]) {
+                let file = parts[0]
+                let only = parts.count == 3 ? Int(parts[1]) : nil
+                options.afterStep = { m, i in
+                    guard m.fileName == file, only == nil || only == i + 1 else { return }
+                    out.write(Data("paused after step \(i + 1) of \(m.fileName)\n".utf8))
+                    usleep(useconds_t(ms * 1000))
+                }
             }
         }
         let result = try Migrator.apply(folder: folder, store: store, options: options)

@@ -97,9 +97,9 @@ import Testing
             let store = try sb.open()
             try MigrationSandbox.insert(store, type: "Note", name: "n1", fields: #"{"title":"Hello","body":"the quick brown fox","views":42}"#)
         }
-        let child = try Running(Self.args(sb, "migrate", "apply"), cwd: sb.root, environment: ["CKSCHEMA_DEBUG_PAUSE": "0004_copy.yaml:30000"])
+        let child = try Running(Self.args(sb, "migrate", "apply"), cwd: sb.root, environment: ["CKSCHEMA_DEBUG_PAUSE": "0004_copy.yaml:2:30000"])
         #expect(child.waitFor("paused after step 2 of 0004_copy.yaml"))
-        // 0003 is committed; 0004 is half done inside its open transaction.
+        // 0003 is committed; 0004 has added a field and copied into it inside its open transaction.
         let committed = try Store(path: sb.store, access: .read).contentDigest()
         child.kill()
         let store = try sb.open()
