@@ -226,6 +226,13 @@ private struct Args {
             }
             t.description = string("description", required: false)
             t.isDeprecated = bool("deprecated")
+            if let req = value("requires") {
+                for (n, at) in names(req, what: "`requires`") {
+                    if let cap = ZoneCapability(rawValue: n) { t.requiredCapabilities.insert(cap) } else {
+                        fail(StoreRules.invalidStep, "unknown zone capability '\(n)'; use " + ZoneCapability.allCases.map(\.rawValue).joined(separator: ", "), at)
+                    }
+                }
+            }
             if let fields = value("fields") {
                 guard let fp = fields.mapping else {
                     fail(StoreRules.invalidStep, "`fields` is a mapping of field name to type (found \(fields.kindName))", fields)

@@ -35,6 +35,10 @@ public enum MigrationGenerator {
             if ot.zone ?? Zone.defaultZoneName != t.zone ?? Zone.defaultZoneName || ot.database != t.database {
                 refuse("record type '\(t.name)' moved to another zone or database; production never moves a deployed type", "add a new record type in the new zone", t.origin)
             }
+            if ot.requiredCapabilities != t.requiredCapabilities {
+                refuse("record type '\(t.name)' changed `requires`; no migration step changes it once the type exists",
+                       "keep `requires` as the migrations have it, or add the capability to a new record type", t.origin)
+            }
             for f in t.fields {
                 guard let of = ot.field(named: f.name) else {
                     var clean = f
@@ -143,6 +147,7 @@ public enum MigrationWriter {
             if let d = t.database { out += "      database: \(d.rawValue)\n" }
             if let d = t.description { out += "      description: \(quote(d))\n" }
             if t.isDeprecated { out += "      deprecated: true\n" }
+            if !t.requiredCapabilities.isEmpty { out += "      requires: [" + t.requiredCapabilities.sorted().map(\.rawValue).joined(separator: ", ") + "]\n" }
             if !t.fields.isEmpty {
                 out += "      fields:\n"
                 for f in t.fields { out += "        \(quote(f.name)): { \(fieldSpec(f)) }\n" }

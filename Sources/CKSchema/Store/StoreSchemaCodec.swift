@@ -30,6 +30,7 @@ enum StoreSchemaCodec {
         if let d = t.database { o.append(("database", .string(d.rawValue))) }
         if let d = t.description { o.append(("description", .string(d))) }
         if t.isDeprecated { o.append(("deprecated", .bool(true))) }
+        if !t.requiredCapabilities.isEmpty { o.append(("requires", .array(t.requiredCapabilities.sorted().map { .string($0.rawValue) }))) }
         o.append(("fields", .array(t.fields.map(encode))))
         o.append(("system", .object(t.systemIndexes.sorted { $0.key.rawValue < $1.key.rawValue }.map { k, v in
             (k.rawValue, .array(v.kinds.map { .string($0.rawValue) }))
@@ -68,7 +69,8 @@ enum StoreSchemaCodec {
         for t in root["recordTypes"]?.arrayValue ?? [] {
             guard let name = t["name"]?.stringValue else { throw DecodeError(message: "stored record type has no name") }
             var rt = RecordType(name: name, zone: t["zone"]?.stringValue, database: t["database"]?.stringValue.flatMap(Database.init(rawValue:)),
-                                description: t["description"]?.stringValue, isDeprecated: t["deprecated"]?.boolValue ?? false)
+                                description: t["description"]?.stringValue, isDeprecated: t["deprecated"]?.boolValue ?? false,
+                                requiredCapabilities: Set((t["requires"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(ZoneCapability.init(rawValue:)) }))
             for f in t["fields"]?.arrayValue ?? [] {
                 guard let fname = f["name"]?.stringValue, let type = f["type"]?.stringValue.flatMap(FieldType.init(parsing:)) else {
                     throw DecodeError(message: "stored field of '\(name)' is malformed")
