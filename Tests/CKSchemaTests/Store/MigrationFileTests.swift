@@ -136,6 +136,15 @@ import Testing
         #expect(e.diagnostics.map(\.message) == ["'0004_new.yaml' is in ckschema.sum but not in the folder: it was removed or renamed"])
     }
 
+    @Test func aMissingSumFileIsReported() throws {
+        let sb = try MigrationSandbox(fixtureCount: 1)
+        defer { sb.cleanup() }
+        try FileManager.default.removeItem(atPath: sb.migrations + "/ckschema.sum")
+        let e = try #require(throws: InputError.self) { try sb.folder().verifySum() }
+        #expect(e.diagnostics.map(\.code) == ["CK521"])
+        #expect(e.diagnostics[0].fix == "run `ckschema migrate hash` to write it, and commit it with the migrations")
+    }
+
     @Test func aHandEditedSumFileIsCaught() throws {
         let sb = try MigrationSandbox(fixtureCount: 2)
         defer { sb.cleanup() }

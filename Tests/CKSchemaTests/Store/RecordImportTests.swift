@@ -64,6 +64,17 @@ import Testing
         #expect(status.diagnostics.map(\.code) == ["CK534"])
     }
 
+    @Test func aRecordInAZoneTheSchemaDoesNotHaveIsRefused() throws {
+        let (sb, store) = try Self.migrated()
+        defer { sb.cleanup() }
+        let file = sb.root + "/zone.ndjson"
+        try Data(#"{"recordName":"t9","recordType":"Tag","zoneID":{"zoneName":"Elsewhere"},"fields":{}}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let r = try RecordImporter.importFiles([file], into: store, options: .init())
+        #expect(r.saved == 0)
+        #expect(r.diagnostics.map(\.code) == ["CK556"])
+        #expect(r.diagnostics.first?.message == "record 't9' is in zone 'Elsewhere', which the development schema does not have")
+    }
+
     @Test func aStaleChangeTagIsAConflictNamingTheRecord() throws {
         let (sb, store) = try Self.migrated()
         defer { sb.cleanup() }
