@@ -128,3 +128,40 @@ import Testing
         #expect(try store.contentDigest() == before)
     }
 }
+
+@Suite struct StoreDeployerTests {
+    @Test func deploysTheDevelopmentSchemaToProductionWithoutRecords() throws {
+        let sb = try MigrationSandbox(fixtureCount: 5)
+        defer { sb.cleanup() }
+        let store = try sb.open()
+        _ = try Migrator.apply(folder: try sb.folder(), store: store, options: .init(environment: .production, targetVersion: 4))
+        _ = try Migrator.apply(folder: try sb.folder(), store: store, options: .init(environment: .development))
+        _ = try RecordImporter.importFiles([Paths.fixture("store/records/notes.ndjson")], into: store, options: .init(environment: .development))
+        let prod = try sb.folder().replay(upTo: 4)
+        let dev = try store.schema(.development)
+        let result = try StoreDeployer.deploy(expectedProduction: prod, development: dev, store: store)
+        #expect(result.toHash == dev.canonicalHash)
+        #expect(try store.schema(.production).storeNormalized == dev.storeNormalized)
+        #expect(try store.recordCount(.production) == 0)
+        #expect(try store.indexes(.production).contains { $0.recordType == "Tag" })
+        // The same plan again is stale: production has moved on.
+        let e = try #require(throws: InputError.self) { try StoreDeployer.deploy(expectedProduction: prod, development: dev, store: store) }
+        #expect(e.diagnostics[0].message.hasPrefix("the store's production schema is not the one the plan was computed from"))
+    }
+
+    @Test func refusesWhatProductionWouldRefuseAndChangesNothing() throws {
+        let sb = try MigrationSandbox(fixtureCount: 5)
+        defer { sb.cleanup() }
+        let store = try sb.open()
+        _ = try Migrator.apply(folder: try sb.folder(), store: store, options: .init(environment: .production))
+        var dev = try store.schema(.production)
+        let i = try #require(dev.recordTypes.firstIndex { $0.name == "Note" })
+        dev.recordTypes[i].fields.removeAll { $0.name == "views" }
+        let before = try store.contentDigest()
+        let e = try #require(throws: InputError.self) {
+            try StoreDeployer.deploy(expectedProduction: try store.schema(.production), development: dev, store: store)
+        }
+        #expect(e.diagnostics.map(\.message) == ["production never deletes field 'Note.views'"])
+        #expect(try store.contentDigest() == before)
+    }
+}
