@@ -91,6 +91,10 @@ public enum Migrator {
         }
         var applied: [AppliedMigration] = []
         var changed = 0
+        // A 64 MB page cache keeps a data step over many records from spilling pages mid-transaction.
+        let cache = (try? store.db.scalar("PRAGMA cache_size")?.integer) ?? -2000
+        try? store.db.execute("PRAGMA cache_size = -65536")
+        defer { try? store.db.execute("PRAGMA cache_size = \(cache)") }
         for m in pending {
             options.progress?("applying \(m.fileName) to \(env.rawValue)")
             let started = Date()

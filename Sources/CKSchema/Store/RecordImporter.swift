@@ -62,6 +62,10 @@ public enum RecordImporter {
         let schemaBefore = schema
         var addedFields: [String: SourceLocation] = [:]
         try store.guarded("import records") {
+            // A 64 MB page cache keeps a large import from spilling dirty pages to disk mid-transaction.
+            let cache = try store.db.scalar("PRAGMA cache_size")?.integer ?? -2000
+            try store.db.execute("PRAGMA cache_size = -65536")
+            defer { try? store.db.execute("PRAGMA cache_size = \(cache)") }
             try store.db.transaction {
                 try store.db.run("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence'")
                 let seq = String(Int(try store.db.scalar("SELECT value FROM meta WHERE key = 'sequence'")?.text ?? "0") ?? 0, radix: 36)
@@ -214,66 +218,78 @@ public enum RecordImporter {
 
     private static func saveBatch(_ batch: inout [Incoming], schema: Schema, writer: Writer, options: Options, seq: String, counter: inout Int, result: inout Result) throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        // Phase 1: find conflicts (existing records and their change tags) before writing anything.
-        var exists = [Bool](repeating: false, count: batch.count)
         var inBatch = Set<String>()
         for i in batch.indices where batch[i].error == nil {
             let r = batch[i]
             if !inBatch.insert(r.zone + "\u{1}" + r.name).inserted {
                 batch[i].error = .error(StoreRules.recordConflict.code, "record '\(r.name)' appears twice in one batch of \(options.batchSize)",
                                         at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "save each record once per request")
-                continue
-            }
-            let s = writer.lookup
-            s.reset()
-            try s.bind(writer.env, at: 1)
-            try s.bind(r.zone, at: 2)
-            try s.bind(r.name, at: 3)
-            guard try s.step() else { continue }
-            exists[i] = true
-            let type = s.string(at: 0), tag = s.string(at: 1)
-            let at = SourceLocation(file: r.file, line: r.line, column: 1)
-            if type != r.type {
-                batch[i].error = .error(StoreRules.recordConflict.code, "record '\(r.name)' already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'", at: at,
-                                        fix: "a record's type cannot change; use another record name")
-            } else if options.savePolicy == .ifServerRecordUnchanged, r.changeTag != tag {
-                let m = r.changeTag.map { "its change tag is '\(tag)' in the store, '\($0)' in the file (stale)" } ?? "it already exists (change tag '\(tag)') and the file gives no recordChangeTag"
-                batch[i].error = .error(StoreRules.recordConflict.code, "conflict saving record '\(r.name)': \(m)", at: at,
-                                        fix: "export the current record and re-apply the change, or pass --save-policy changedKeys or allKeys to overwrite")
             }
         }
-        // In an atomic zone, one failure fails the batch's other records in that zone.
-        var failedZones = Set<String>()
-        for r in batch where r.error != nil {
-            if r.zone != Zone.defaultZoneName, schema.zone(named: r.zone)?.capabilities.contains(.atomic) == true { failedZones.insert(r.zone) }
+        func isAtomic(_ zone: String) -> Bool {
+            zone != Zone.defaultZoneName && schema.zone(named: zone)?.capabilities.contains(.atomic) == true
         }
-        for i in batch.indices {
-            if let e = batch[i].error { result.diagnostics.append(e); result.failed += 1; continue }
-            if failedZones.contains(batch[i].zone) {
-                let r = batch[i]
+        // Write optimistically inside a savepoint: insert, and only when the record exists look up
+        // its change tag. If a record fails in an atomic zone, roll the batch back and write it
+        // again without that zone's records (CloudKit saves an atomic zone's batch all or none).
+        try writer.store.db.execute("SAVEPOINT batch")
+        var skip = Set<String>()
+        var written = 0
+        while true {
+            written = 0
+            for i in batch.indices where batch[i].error == nil && !skip.contains(batch[i].zone) {
+                if try write(&batch[i], writer: writer, options: options, seq: seq, counter: &counter, now: now) { written += 1 }
+            }
+            let failed = Set(batch.filter { $0.error != nil && isAtomic($0.zone) }.map(\.zone)).subtracting(skip)
+            if failed.isEmpty { break }
+            try writer.store.db.execute("ROLLBACK TO batch")
+            skip.formUnion(failed)
+        }
+        try writer.store.db.execute("RELEASE batch")
+        for r in batch {
+            if let e = r.error { result.diagnostics.append(e); result.failed += 1 } else if skip.contains(r.zone) {
                 result.diagnostics.append(.error(StoreRules.recordBatchFailed.code,
                                                  "record '\(r.name)' was not saved: another record of its batch failed in atomic zone '\(r.zone)'",
                                                  at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "fix the failing record; the batch is saved all or nothing"))
                 result.failed += 1
-                continue
             }
-            counter += 1
-            let tag = seq + "-" + String(counter, radix: 36)
-            let r = batch[i]
-            let s: SQLiteStatement
-            if !exists[i] {
-                s = writer.insert
-                s.reset()
-                try s.bind(writer.env, at: 1); try s.bind(r.zone, at: 2); try s.bind(r.type, at: 3); try s.bind(r.name, at: 4)
-                try s.bind(tag, at: 5); try s.bind(now, at: 6); try s.bind(r.storedFields, at: 7)
-            } else {
-                s = options.savePolicy == .changedKeys ? writer.merge : writer.replace
-                s.reset()
-                try s.bind(writer.env, at: 1); try s.bind(r.zone, at: 2); try s.bind(r.name, at: 3)
-                try s.bind(r.storedFields, at: 4); try s.bind(tag, at: 5); try s.bind(now, at: 6)
-            }
-            try s.step()
-            result.saved += 1
         }
+        result.saved += written
+    }
+
+    /// Saves one record with the save policy; false (and `r.error` set) on a conflict.
+    private static func write(_ r: inout Incoming, writer: Writer, options: Options, seq: String, counter: inout Int, now: Int64) throws -> Bool {
+        counter += 1
+        let tag = seq + "-" + String(counter, radix: 36)
+        let ins = writer.insert
+        ins.reset()
+        try ins.bind(writer.env, at: 1); try ins.bind(r.zone, at: 2); try ins.bind(r.type, at: 3); try ins.bind(r.name, at: 4)
+        try ins.bind(tag, at: 5); try ins.bind(now, at: 6); try ins.bind(r.storedFields, at: 7)
+        try ins.step()
+        if writer.store.db.changes == 1 { return true }
+        // The record exists: the save policy decides.
+        let s = writer.lookup
+        s.reset()
+        try s.bind(writer.env, at: 1); try s.bind(r.zone, at: 2); try s.bind(r.name, at: 3)
+        guard try s.step() else { return false }
+        let type = s.string(at: 0), current = s.string(at: 1)
+        let at = SourceLocation(file: r.file, line: r.line, column: 1)
+        if type != r.type {
+            r.error = .error(StoreRules.recordConflict.code, "record '\(r.name)' already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'", at: at,
+                             fix: "a record's type cannot change; use another record name")
+            return false
+        }
+        if options.savePolicy == .ifServerRecordUnchanged, r.changeTag != current {
+            let m = r.changeTag.map { "its change tag is '\(current)' in the store, '\($0)' in the file (stale)" } ?? "it already exists (change tag '\(current)') and the file gives no recordChangeTag"
+            r.error = .error(StoreRules.recordConflict.code, "conflict saving record '\(r.name)': \(m)", at: at,
+                             fix: "export the current record and re-apply the change, or pass --save-policy changedKeys or allKeys to overwrite")
+            return false
+        }
+        let u = options.savePolicy == .changedKeys ? writer.merge : writer.replace
+        u.reset()
+        try u.bind(writer.env, at: 1); try u.bind(r.zone, at: 2); try u.bind(r.name, at: 3)
+        try u.bind(r.storedFields, at: 4); try u.bind(tag, at: 5); try u.bind(now, at: 6)
+        try u.step()
+        return true
     }
 }

@@ -107,7 +107,10 @@ enum MigrateCommand: Command {
         let dryRun = args.flag("dry-run")
         let folder = try MigrationFolder.load(path: migrations)
         // A dry run never creates the store: a missing one is planned against an empty store in memory.
-        let store = dryRun && !FileManager.default.fileExists(atPath: storePath) ? try Store(path: ":memory:") : try Store(path: storePath)
+        let store: Store
+        if !dryRun { store = try Store(path: storePath) }
+        else if FileManager.default.fileExists(atPath: storePath) { store = try Store(path: storePath, access: .read) }
+        else { store = try Store(path: ":memory:") }
         let out = io.out
         var options = Migrator.Options(environment: env, targetVersion: target, dryRun: dryRun, lockTimeout: timeout,
                                        progress: { line in out.write(Data((line + "\n").utf8)) })
