@@ -255,7 +255,7 @@ private struct Args {
             guard let rt = string("recordType"), let name = string("name") else { return nil }
             var spec: [YAMLPair] = []
             for p in pairs where p.name != "recordType" && p.name != "name" { spec.append(p); used.insert(p.name) }
-            guard let f = field(name: name, spec: YAMLNode(.mapping(spec), line: node.line, column: node.column)) else { return nil }
+            guard let f = field(name: name, pairs: spec, at: node) else { return nil }
             return .addField(recordType: rt, field: f)
         case "addIndex", "removeIndex":
             guard let rt = string("recordType"), let f = string("field"), let k = string("kind") else { return nil }
@@ -348,6 +348,12 @@ private struct Args {
             fail(StoreRules.invalidStep, "field '\(name)' is a type or a mapping with `type:` (found \(spec.kindName))", spec)
             return nil
         }
+        return field(name: name, pairs: sp, at: spec)
+    }
+
+    /// A field from the keys of a mapping (`type`, `encrypted`, `indexes`, ...); `spec` is where it is written.
+    mutating func field(name: String, pairs sp: [YAMLPair], at spec: YAMLNode) -> Field? {
+        let at = Origin(parser.loc(spec))
         var f: Field?
         var encrypted = false, deprecated = false
         var indexes = IndexSet()

@@ -69,6 +69,26 @@ import Testing
         #expect(sb.fileBytes() == before)
     }
 
+    @Test func migrateNewWritesTheNextFileAndRefusesWhatProductionRefuses() throws {
+        let sb = try MigrationSandbox(fixtureCount: 4)
+        defer { sb.cleanup() }
+        let dev = Paths.fixture("store/development.yaml")
+        var r = try runCLI(Self.args(sb, "migrate", "new", "retire", "--schema", dev), cwd: sb.root)
+        #expect(r.code == 0)
+        #expect(r.stdout.hasPrefix("wrote \(sb.migrations)/0005_retire.yaml and updated ckschema.sum"))
+        r = try runCLI(Self.args(sb, "migrate", "status", "--schema", dev), cwd: sb.root)
+        #expect(r.code == 0)
+        #expect(!r.stdout.contains("CK533"))
+        // A schema that drops a deployed field: nothing is written, exit 2, the fix is named.
+        let bad = sb.root + "/bad.yaml"
+        try Data(try read(dev).replacingOccurrences(of: "      viewsText: string\n", with: "").utf8).write(to: URL(fileURLWithPath: bad))
+        r = try runCLI(Self.args(sb, "migrate", "new", "drop", "--schema", bad), cwd: sb.root)
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("field 'Note.viewsText' is gone from the development schema; production never deletes a deployed field [CK540]"))
+        #expect(r.stderr.contains("fix: put it back with `deprecated: true`"))
+        #expect(!FileManager.default.fileExists(atPath: sb.migrations + "/0006_drop.yaml"))
+    }
+
     @Test func anUnknownStepExitsTwoAndNamesTheLine() throws {
         let sb = try MigrationSandbox(fixtureCount: 1)
         defer { sb.cleanup() }
