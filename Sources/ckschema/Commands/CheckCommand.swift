@@ -65,8 +65,10 @@ enum CheckCommand: Command {
     }
 
     /// `migrate status` for the development environment: sum file, changed/missing migrations, drift.
+    /// A repository with no migration yet (an empty or absent folder) is not checked.
     static func migrateStep(_ config: Configuration) -> StepResult? {
-        guard FileManager.default.fileExists(atPath: config.migrations) else { return nil }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: config.migrations),
+              names.contains(where: { Migration.parseFileName($0) != nil }) else { return nil }
         return capture { () throws(InputError) in
             let folder = try MigrationFolder.load(path: config.migrations)
             let store = FileManager.default.fileExists(atPath: config.store) ? try Store(path: config.store, access: .read) : nil
