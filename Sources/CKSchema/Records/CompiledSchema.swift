@@ -1,0 +1,85 @@
+/// A schema prepared for validation: record types and their fields in byte-keyed hash
+/// tables, built once and shared read-only by every validating thread.
+final class CompiledSchema: Sendable {
+    struct FieldInfo: Sendable {
+        var name: String
+        var type: FieldType
+        var isEncrypted: Bool
+        var isDeprecated: Bool
+        /// The record type a reference must point to, when the schema says.
+        var referenceTarget: String?
+    }
+
+    struct TypeInfo: Sendable {
+        var name: String
+        /// The zone records of this type live in (`_defaultZone` when the schema says none).
+        var zone: String
+        var isDeprecated: Bool
+        var fields: [FieldInfo]
+        var fieldTable: ByteTable
+    }
+
+    let schema: Schema
+    let types: [TypeInfo]
+    let typeTable: ByteTable
+
+    init(_ schema: Schema) {
+        self.schema = schema
+        var types: [TypeInfo] = []
+        for rt in schema.recordTypes {
+            let fields = rt.fields.map {
+                FieldInfo(name: $0.name, type: $0.type, isEncrypted: $0.isEncrypted, isDeprecated: $0.isDeprecated, referenceTarget: $0.referenceTarget)
+            }
+            let table = ByteTable(fields.enumerated().map { (key: $0.element.name, value: $0.offset) })
+            types.append(TypeInfo(name: rt.name, zone: rt.zone ?? Zone.defaultZoneName, isDeprecated: rt.isDeprecated, fields: fields, fieldTable: table))
+        }
+        self.types = types
+        self.typeTable = ByteTable(types.enumerated().map { (key: $0.element.name, value: $0.offset) })
+    }
+}
+
+/// A value's declared `type` tag in any of the three record shapes, decoded.
+struct TypeTag: Sendable {
+    /// nil for an empty list (`EMPTY_LIST`, `emptyListType`), which fits any list type.
+    var primitive: PrimitiveType?
+    var isList: Bool
+    var isEncrypted: Bool
+
+    /// Every spelling the reader accepts: Web Services (`STRING`, `INT64_LIST`,
+    /// `ENCRYPTED_STRING`), cktool (`stringType`, `int64ListType`, `encryptedStringType`).
+    static let all: [(String, TypeTag)] = {
+        var out: [(String, TypeTag)] = []
+        let ws: [(String, PrimitiveType)] = [
+            ("STRING", .string), ("INT64", .int64), ("DOUBLE", .double), ("BYTES", .bytes), ("TIMESTAMP", .timestamp),
+            ("LOCATION", .location), ("REFERENCE", .reference), ("ASSET", .asset), ("ASSETID", .asset), ("NUMBER", .number),
+        ]
+        for (name, p) in ws {
+            out.append((name, TypeTag(primitive: p, isList: false, isEncrypted: false)))
+            out.append((name + "_LIST", TypeTag(primitive: p, isList: true, isEncrypted: false)))
+            out.append(("ENCRYPTED_" + name, TypeTag(primitive: p, isList: false, isEncrypted: true)))
+            out.append(("ENCRYPTED_" + name + "_LIST", TypeTag(primitive: p, isList: true, isEncrypted: true)))
+        }
+        let ck: [(String, PrimitiveType)] = [
+            ("string", .string), ("int64", .int64), ("double", .double), ("bytes", .bytes), ("timestamp", .timestamp),
+            ("location", .location), ("reference", .reference), ("asset", .asset), ("number", .number),
+        ]
+        for (name, p) in ck {
+            let cap = name.prefix(1).uppercased() + name.dropFirst()
+            out.append((name + "Type", TypeTag(primitive: p, isList: false, isEncrypted: false)))
+            out.append((name + "ListType", TypeTag(primitive: p, isList: true, isEncrypted: false)))
+            out.append(("encrypted" + cap + "Type", TypeTag(primitive: p, isList: false, isEncrypted: true)))
+            out.append(("encrypted" + cap + "ListType", TypeTag(primitive: p, isList: true, isEncrypted: true)))
+        }
+        out.append(("EMPTY_LIST", TypeTag(primitive: nil, isList: true, isEncrypted: false)))
+        out.append(("emptyListType", TypeTag(primitive: nil, isList: true, isEncrypted: false)))
+        return out
+    }()
+
+    static let table = ByteTable(all.enumerated().map { (key: $0.element.0, value: $0.offset) })
+
+    /// The Web Services spelling of a schema type, for messages.
+    static func webServicesName(_ t: FieldType) -> String {
+        let base = t.primitive == .asset ? "ASSETID" : t.primitive.rawValue.uppercased()
+        return t.isList ? base + "_LIST" : base
+    }
+}
