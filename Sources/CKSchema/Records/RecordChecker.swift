@@ -328,16 +328,16 @@ struct RecordChecker {
         let f = schema.types[ctx.typeIndex].fields[fi]
         if f.isDeprecated {
             report(&r, ctx, RecordsRules.deprecatedWritten, at: Int(tk[key].start), field: f.name,
-                   "field '\(f.name)' is deprecated", fix: "stop writing it; the schema keeps it only because production cannot delete it")
+                   "the field is deprecated", fix: "stop writing it; the schema keeps it only because production cannot delete it")
         }
         if encrypted != f.isEncrypted {
             if f.isEncrypted {
                 report(&r, ctx, RecordsRules.encryptionMismatch, at: Int(tk[key].start), field: f.name,
-                       "field '\(f.name)' is encrypted in the schema but written in plaintext form",
+                       "encrypted in the schema but written in plaintext form",
                        fix: "write it as encrypted: type ENCRYPTED_\(TypeTag.webServicesName(f.type)), cktool's encrypted…Type, or under encryptedValues")
             } else {
                 report(&r, ctx, RecordsRules.encryptionMismatch, at: Int(tk[key].start), field: f.name,
-                       "field '\(f.name)' is not encrypted in the schema but written as encrypted",
+                       "not encrypted in the schema but written as encrypted",
                        fix: "write it in plaintext form, or add a new encrypted field (CloudKit cannot encrypt an existing field)")
             }
         }
@@ -466,7 +466,7 @@ struct RecordChecker {
             let given = Self.text(p, Int(tk[rt].start), Int(tk[rt].end), escaped: tk[rt].flags & JSONToken.escaped != 0)
             if given != target {
                 report(&r, ctx, RecordsRules.referenceTargetType, at: Int(tk[rt].start), field: f.name,
-                       "the reference points at a '\(given)' record but the schema says '\(f.name)' points at '\(target)'",
+                       "the reference points at a '\(given)' record but the schema says the field points at '\(target)'",
                        fix: "point it at a '\(target)' record")
             }
         }

@@ -5,12 +5,6 @@ import Glibc
 import Darwin
 #endif
 
-/// The environment records are headed for: development grows its schema from records,
-/// production refuses what its schema lacks.
-public enum ValidationEnvironment: String, Sendable, Hashable, CaseIterable {
-    case development, production
-}
-
 /// How a record file is written. `docs/records.md` describes each.
 public enum RecordFormat: String, Sendable, Hashable, CaseIterable {
     /// One JSON record a line (`.ndjson`, `.jsonl`).
@@ -100,11 +94,11 @@ public struct RecordValidator: Sendable {
     public static let maxBatchBytes = 2 * 1_048_576
 
     public let schema: Schema
-    public let environment: ValidationEnvironment
+    public let environment: Environment
     public let options: Options
     let compiled: CompiledSchema
 
-    public init(schema: Schema, environment: ValidationEnvironment, options: Options = Options()) {
+    public init(schema: Schema, environment: Environment, options: Options = Options()) {
         self.schema = schema
         self.environment = environment
         self.options = options
@@ -452,7 +446,7 @@ final class ValidationRun {
 
     private func compose(_ index: Int, _ name: String?, _ field: String?, _ message: String) -> String {
         var s = "record #\(baseRecord + index + 1)"
-        if let name { s += " '\(name)'" }
+        if let name { s += " '\(name.count > 64 ? name.prefix(61) + "..." : name)'" }
         if let field { s += ", field '\(field)'" }
         return s + ": " + message
     }
