@@ -133,23 +133,28 @@ public struct RecordValidator: Sendable {
     /// Checks one chunk (called on a pool thread, or inline with one job).
     static func check(_ chunk: RecordChunk, with checker: inout RecordChecker) -> ChunkResult {
         var r = ChunkResult()
-        for problem in chunk.readerProblems {
-            r.diagnostics.append(PendingDiagnostic(code: problem.code.code, severity: problem.code.defaultSeverity, recordIndex: r.records,
-                                                   line: problem.line, column: problem.column, message: problem.message))
-            if problem.code == RecordsRules.syntax { r.syntaxErrors += 1 }
-            if problem.countsAsRecord { r.records += 1 }
-        }
         let p = UnsafePointer(chunk.bytes)
+        // Problems the reader found go between the records, in line order.
+        let problems = chunk.readerProblems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        var next = 0
+        func flushProblems(before line: Int?, _ r: inout ChunkResult) {
+            while next < problems.count, line == nil || problems[next].line <= line! {
+                let problem = problems[next]
+                r.diagnostics.append(PendingDiagnostic(code: problem.code.code, severity: problem.code.defaultSeverity,
+                                                       recordIndex: problem.countsAsRecord ? r.records : -1,
+                                                       line: problem.line, column: problem.column, message: problem.message))
+                if problem.code == RecordsRules.syntax { r.syntaxErrors += 1 }
+                if problem.countsAsRecord { r.records += 1 }
+                next += 1
+            }
+        }
         if let spans = chunk.spans {
             for s in spans {
+                flushProblems(before: s.line - 1, &r)
                 checker.check(p + s.start, s.end - s.start, index: r.records, position: .bytes(line: s.line, column: s.column), into: &r)
             }
+            flushProblems(before: nil, &r)
             r.lines = chunk.lines
-            if !chunk.readerProblems.isEmpty {
-                r.diagnostics = r.diagnostics.enumerated().sorted {
-                    ($0.element.line, $0.offset) < ($1.element.line, $1.offset)
-                }.map(\.element)
-            }
             return r
         }
         // NDJSON: one record a line; blank lines are skipped.
@@ -389,7 +394,7 @@ final class ValidationRun {
         } catch {
             for d in error.diagnostics {
                 summary.malformedRecords += 1
-                deliver(Diagnostic(code: RecordsRules.syntax.code, severity: .error, location: d.location, message: d.message + " [\(d.code)]", fix: d.fix))
+                deliver(Diagnostic(code: RecordsRules.syntax.code, severity: .error, location: d.location, message: d.message, fix: d.fix))
             }
             return
         }
@@ -445,6 +450,7 @@ final class ValidationRun {
     }
 
     private func compose(_ index: Int, _ name: String?, _ field: String?, _ message: String) -> String {
+        if index < 0 { return message }
         var s = "record #\(baseRecord + index + 1)"
         if let name { s += " '\(name.count > 64 ? name.prefix(61) + "..." : name)'" }
         if let field { s += ", field '\(field)'" }
