@@ -60,9 +60,7 @@ struct RecordChecker {
             report(&result, ctx, RecordsRules.syntax, at: error.offset, field: nil, error.message, fix: nil, named: false)
             return
         }
-        tape.tokens.withUnsafeBufferPointer { tk in
-            checkRecord(tk, &ctx, &result)
-        }
+        checkRecord(tape.tokens, &ctx, &result)
     }
 
     // MARK: - Record
@@ -646,9 +644,16 @@ struct RecordChecker {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// A JSON number token's value (strtod over a stack copy: no String per value).
     static func double(_ p: UnsafePointer<UInt8>, _ t: JSONToken) -> Double {
-        let s = text(p, Int(t.start), Int(t.end), escaped: false)
-        return Double(s) ?? .nan
+        let n = Int(t.end - t.start)
+        guard n < 64 else { return Double(text(p, Int(t.start), Int(t.end), escaped: false)) ?? .nan }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { buf in
+            let b = buf.baseAddress!
+            UnsafeMutableRawPointer(b).copyMemory(from: p + Int(t.start), byteCount: n)
+            b[n] = 0
+            return strtod(b, nil)
+        }
     }
 
     /// The decoded length of standard base64 (padding optional), or nil when it is not base64.
