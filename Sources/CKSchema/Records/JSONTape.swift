@@ -261,15 +261,15 @@ struct JSONTape {
                     continue
                 }
                 if !"\"\\/bfnrt".utf8.contains(e) {
-                    return JSONSyntaxError(offset: i, message: "invalid escape '\\\(Character(Unicode.Scalar(e < 0x80 ? e : 0x3F)))'")
+                    return JSONSyntaxError(offset: i, message: "invalid escape sequence in a string")
                 }
                 i += 2
                 continue
             }
-            if c < 0x20 { return JSONSyntaxError(offset: i, message: "control character 0x\(String(c, radix: 16)) inside a string; escape it") }
+            if c < 0x20 { return JSONSyntaxError(offset: i, message: "an unescaped control character inside a string; escape it") }
             if c >= 0x80 {
                 let len = JSONTape.utf8SequenceLength(p + i, n - i)
-                if len == 0 { return JSONSyntaxError(offset: i, message: "invalid UTF-8 (byte 0x\(String(c, radix: 16, uppercase: true)))") }
+                if len == 0 { return JSONSyntaxError(offset: i, message: "invalid UTF-8 inside a string; the file must be UTF-8") }
                 i += len
                 continue
             }
@@ -331,9 +331,18 @@ struct JSONTape {
         return nil
     }
 
+    /// Names an unexpected byte without quoting record content (it may be part of an
+    /// encrypted field's value): structural characters by themselves, others by class.
     private func describe(_ c: UInt8) -> String {
-        if c >= 0x21, c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
-        return "byte 0x\(String(c, radix: 16, uppercase: true))"
+        switch c {
+        case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "\""):
+            return "'\(Character(Unicode.Scalar(c)))'"
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return "a digit"
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): return "a letter"
+        case 0x80...: return "a non-ASCII character"
+        case ..<0x20: return "a control character"
+        default: return "a punctuation character"
+        }
     }
 
     // MARK: - Byte helpers shared by the checker

@@ -310,9 +310,16 @@ struct RecordChecker {
                 ti = TypeTag.table.lookup(p + Int(t.start), Int(t.end - t.start))
             }
             if ti < 0 {
-                let shown = t.kind == .string ? "'" + Self.text(p, Int(t.start), Int(t.end), escaped: t.flags & JSONToken.escaped != 0) + "'" : "a \(Self.kindName(t))"
+                // Quote the tag only when it looks like a type name and the field is not
+                // encrypted: whatever sits beside an encrypted value stays out of messages.
+                var shown = t.kind == .string ? "" : " (a \(Self.kindName(t)))"
+                let schemaEncrypted = fi >= 0 && schema.types[ctx.typeIndex].fields[fi].isEncrypted
+                if t.kind == .string, !encrypted, !schemaEncrypted, t.flags & JSONToken.escaped == 0, t.end - t.start <= 40,
+                   (Int(t.start)..<Int(t.end)).allSatisfy({ p[$0] < 0x80 && (p[$0] == 0x5F || (p[$0] | 0x20 >= 0x61 && p[$0] | 0x20 <= 0x7A)) }) {
+                    shown = " '" + Self.text(p, Int(t.start), Int(t.end), escaped: false) + "'"
+                }
                 report(&r, ctx, RecordsRules.typeTagMismatch, at: Int(t.start), field: fieldName(key, tk, p),
-                       "type tag \(shown) is not a CloudKit field type", fix: "use a Web Services type (STRING, INT64, ...) or a cktool type (stringType, ...)")
+                       "the type tag\(shown) is not a CloudKit field type", fix: "use a Web Services type (STRING, INT64, ...) or a cktool type (stringType, ...)")
                 return
             }
             tag = TypeTag.all[ti].1
@@ -426,8 +433,9 @@ struct RecordChecker {
                   tk[lat].kind == .number, tk[lon].kind == .number else {
                 return "a location needs numeric latitude and longitude"
             }
-            let la = Self.double(p, tk[lat]), lo = Self.double(p, tk[lon])
-            guard abs(la) <= 90, abs(lo) <= 180 else { return "latitude must be within ±90 and longitude within ±180" }
+            guard Self.within(p, tk[lat], 90), Self.within(p, tk[lon], 180) else {
+                return "latitude must be within ±90 and longitude within ±180"
+            }
             ctx.size += 8 * Int(t.count)
         case .reference:
             return checkReference(tk, v, f, &ctx, &r)
@@ -642,6 +650,22 @@ struct RecordChecker {
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether a JSON number token lies within ±limit, reading its integer digits (no
+    /// conversion to Double unless it has an exponent or is exactly at the limit).
+    @inline(__always) static func within(_ p: UnsafePointer<UInt8>, _ t: JSONToken, _ limit: Int) -> Bool {
+        var i = Int(t.start)
+        let e = Int(t.end)
+        if p[i] == UInt8(ascii: "-") { i += 1 }
+        var v = 0
+        while i < e, p[i] >= 0x30, p[i] <= 0x39, v <= limit { v = v * 10 + Int(p[i] - 0x30); i += 1 }
+        if i < e, p[i] >= 0x30, p[i] <= 0x39 { return false }  // more digits: too large
+        if v < limit {
+            if i < e, p[i] == UInt8(ascii: ".") { i += 1; while i < e, p[i] >= 0x30, p[i] <= 0x39 { i += 1 } }
+            if i == e { return true }
+        }
+        return abs(double(p, t)) <= Double(limit)
     }
 
     /// A JSON number token's value (strtod over a stack copy: no String per value).
