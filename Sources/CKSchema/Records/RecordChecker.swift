@@ -69,7 +69,7 @@ struct RecordChecker {
         let p = ctx.p
         let root = tk[0]
         guard root.kind == .object else {
-            report(&r, ctx, RecordsRules.recordShape, at: Int(root.start), field: nil, "a record must be a mapping with recordType and fields", fix: nil, named: false)
+            report(&r, ctx, RecordsRules.recordShape, at: Self.at(root), field: nil, "a record must be a mapping with recordType and fields", fix: nil, named: false)
             return
         }
         var typeTok = -1, fieldsTok = -1, encTok = -1, parentTok = -1
@@ -87,7 +87,7 @@ struct RecordChecker {
                     if t.kind == .string {
                         ctx.nameStart = Int(t.start); ctx.nameEnd = Int(t.end); ctx.nameEscaped = t.flags & JSONToken.escaped != 0
                     } else if t.kind != .null {
-                        report(&r, ctx, RecordsRules.recordName, at: Int(t.start), field: nil, "recordName must be a string", fix: nil, named: false)
+                        report(&r, ctx, RecordsRules.recordName, at: Self.at(t), field: nil, "recordName must be a string", fix: nil, named: false)
                     }
                 } else if Self.equals(k, "recordType") {
                     typeTok = v
@@ -105,7 +105,7 @@ struct RecordChecker {
         if ctx.nameStart >= 0 { checkName(&ctx, &r) }
 
         guard typeTok >= 0, tk[typeTok].kind == .string else {
-            report(&r, ctx, RecordsRules.recordShape, at: typeTok >= 0 ? Int(tk[typeTok].start) : Int(root.start), field: nil,
+            report(&r, ctx, RecordsRules.recordShape, at: typeTok >= 0 ? Self.at(tk[typeTok]) : Int(root.start), field: nil,
                    typeTok >= 0 ? "recordType must be a string" : "the record has no recordType", fix: "add \"recordType\": \"<type>\"")
             return
         }
@@ -120,17 +120,17 @@ struct RecordChecker {
             let name = Self.text(p, Int(tt.start), Int(tt.end), escaped: tt.flags & JSONToken.escaped != 0)
             ctx.typeName = name
             if production {
-                report(&r, ctx, RecordsRules.unknownRecordType, at: Int(tt.start), field: nil,
+                report(&r, ctx, RecordsRules.unknownRecordType, at: Self.at(tt), field: nil,
                        "record type '\(name)' is not in the production schema",
                        fix: "add the record type to the schema and promote it, or fix the type name")
                 return
             }
             // Development creates the record type on first save; record what it would hold.
-            observe(&r, ctx, type: name, field: nil, fieldType: nil, encrypted: false, newType: true, at: Int(tt.start))
+            observe(&r, ctx, type: name, field: nil, fieldType: nil, encrypted: false, newType: true, at: Self.at(tt))
         } else {
             ctx.typeName = schema.types[ctx.typeIndex].name
             if schema.types[ctx.typeIndex].isDeprecated {
-                report(&r, ctx, RecordsRules.deprecatedWritten, at: Int(tt.start), field: nil,
+                report(&r, ctx, RecordsRules.deprecatedWritten, at: Self.at(tt), field: nil,
                        "record type '\(schema.types[ctx.typeIndex].name)' is deprecated", fix: "stop writing records of this type")
             }
         }
@@ -140,7 +140,7 @@ struct RecordChecker {
             if ft.kind == .object {
                 checkFields(tk, fieldsTok, encryptedForm: false, &ctx, &r)
             } else if ft.kind != .null {
-                report(&r, ctx, RecordsRules.recordShape, at: Int(ft.start), field: nil, "fields must be a mapping of field names to values", fix: nil)
+                report(&r, ctx, RecordsRules.recordShape, at: Self.at(ft), field: nil, "fields must be a mapping of field names to values", fix: nil)
             }
         }
         if encTok >= 0 {
@@ -148,7 +148,7 @@ struct RecordChecker {
             if et.kind == .object {
                 checkFields(tk, encTok, encryptedForm: true, &ctx, &r)
             } else if et.kind != .null {
-                report(&r, ctx, RecordsRules.recordShape, at: Int(et.start), field: nil, "encryptedValues must be a mapping of field names to values", fix: nil)
+                report(&r, ctx, RecordsRules.recordShape, at: Self.at(et), field: nil, "encryptedValues must be a mapping of field names to values", fix: nil)
             }
         }
         var parentName: String?
@@ -158,7 +158,7 @@ struct RecordChecker {
             parentName = checkParent(tk, parentTok, &ctx, &r)
         }
         if ctx.size > Self.maxRecordBytes {
-            report(&r, ctx, RecordsRules.recordTooLarge, at: Int(root.start), field: nil,
+            report(&r, ctx, RecordsRules.recordTooLarge, at: Self.at(root), field: nil,
                    "the record holds \(Self.formatSize(ctx.size)) of non-asset data; CloudKit's limit is 1 MB per record",
                    fix: "move large values into an asset field")
         }
@@ -198,13 +198,13 @@ struct RecordChecker {
             for i in s..<e where p[i] >= 0x80 { ascii = false; length = String(decoding: UnsafeBufferPointer(start: p + s, count: e - s), as: UTF8.self).unicodeScalars.count; break }
         }
         if length == 0 {
-            report(&r, ctx, RecordsRules.recordName, at: s, field: nil, "the record name is empty", fix: "omit recordName to let CloudKit assign one, or give a name")
+            report(&r, ctx, RecordsRules.recordName, at: s - 1, field: nil, "the record name is empty", fix: "omit recordName to let CloudKit assign one, or give a name")
         } else if !ascii {
-            report(&r, ctx, RecordsRules.recordName, at: s, field: nil, "the record name is not ASCII; CloudKit accepts only ASCII record names", fix: "use ASCII characters only")
+            report(&r, ctx, RecordsRules.recordName, at: s - 1, field: nil, "the record name is not ASCII; CloudKit accepts only ASCII record names", fix: "use ASCII characters only")
         } else if length > 255 {
-            report(&r, ctx, RecordsRules.recordName, at: s, field: nil, "the record name is \(length) characters long; CloudKit allows at most 255", fix: "shorten the record name")
+            report(&r, ctx, RecordsRules.recordName, at: s - 1, field: nil, "the record name is \(length) characters long; CloudKit allows at most 255", fix: "shorten the record name")
         } else if p[s] == UInt8(ascii: "_") {
-            report(&r, ctx, RecordsRules.recordName, at: s, field: nil, "the record name starts with an underscore, which CloudKit reserves", fix: "rename the record without the leading underscore")
+            report(&r, ctx, RecordsRules.recordName, at: s - 1, field: nil, "the record name starts with an underscore, which CloudKit reserves", fix: "rename the record without the leading underscore")
         }
     }
 
@@ -228,10 +228,10 @@ struct RecordChecker {
             if let z = member(tk, p, target, "zoneID") { zone(of: z, tk, p, &zs, &ze) }
         }
         if name == nil {
-            report(&r, ctx, RecordsRules.recordShape, at: Int(t.start), field: "parent", "parent must be a reference: a record name or {recordName, zoneID}", fix: nil)
+            report(&r, ctx, RecordsRules.recordShape, at: Self.at(t), field: "parent", "parent must be a reference: a record name or {recordName, zoneID}", fix: nil)
         }
         if zs >= 0, !sameZone(ctx, zs, ze) {
-            report(&r, ctx, RecordsRules.referenceCrossZone, at: zs, field: "parent",
+            report(&r, ctx, RecordsRules.referenceCrossZone, at: zs - 1, field: "parent",
                    "the parent is in zone '\(Self.text(ctx.p, zs, ze, escaped: false))' but the record is in zone '\(recordZone(ctx))'; a parent must be in the record's zone",
                    fix: "save the record in its parent's zone")
         }
@@ -318,7 +318,7 @@ struct RecordChecker {
                    (Int(t.start)..<Int(t.end)).allSatisfy({ p[$0] < 0x80 && (p[$0] == 0x5F || (p[$0] | 0x20 >= 0x61 && p[$0] | 0x20 <= 0x7A)) }) {
                     shown = " '" + Self.text(p, Int(t.start), Int(t.end), escaped: false) + "'"
                 }
-                report(&r, ctx, RecordsRules.typeTagMismatch, at: Int(t.start), field: fieldName(key, tk, p),
+                report(&r, ctx, RecordsRules.typeTagMismatch, at: Self.at(t), field: fieldName(key, tk, p),
                        "the type tag\(shown) is not a CloudKit field type", fix: "use a Web Services type (STRING, INT64, ...) or a cktool type (stringType, ...)")
                 return
             }
@@ -332,16 +332,16 @@ struct RecordChecker {
         }
         let f = schema.types[ctx.typeIndex].fields[fi]
         if f.isDeprecated {
-            report(&r, ctx, RecordsRules.deprecatedWritten, at: Int(tk[key].start), field: f.name,
+            report(&r, ctx, RecordsRules.deprecatedWritten, at: Self.at(tk[key]), field: f.name,
                    "the field is deprecated", fix: "stop writing it; the schema keeps it only because production cannot delete it")
         }
         if encrypted != f.isEncrypted {
             if f.isEncrypted {
-                report(&r, ctx, RecordsRules.encryptionMismatch, at: Int(tk[key].start), field: f.name,
+                report(&r, ctx, RecordsRules.encryptionMismatch, at: Self.at(tk[key]), field: f.name,
                        "encrypted in the schema but written in plaintext form",
                        fix: "write it as encrypted: type ENCRYPTED_\(TypeTag.webServicesName(f.type)), cktool's encrypted…Type, or under encryptedValues")
             } else {
-                report(&r, ctx, RecordsRules.encryptionMismatch, at: Int(tk[key].start), field: f.name,
+                report(&r, ctx, RecordsRules.encryptionMismatch, at: Self.at(tk[key]), field: f.name,
                        "not encrypted in the schema but written as encrypted",
                        fix: "write it in plaintext form, or add a new encrypted field (CloudKit cannot encrypt an existing field)")
             }
@@ -356,14 +356,14 @@ struct RecordChecker {
             }
             if !fits {
                 let t = tk[tagTok]
-                report(&r, ctx, RecordsRules.typeTagMismatch, at: Int(t.start), field: f.name,
+                report(&r, ctx, RecordsRules.typeTagMismatch, at: Self.at(t), field: f.name,
                        "type tag '\(Self.text(p, Int(t.start), Int(t.end), escaped: false))' disagrees with the schema, which declares \(f.type)",
                        fix: "write it as \(TypeTag.webServicesName(f.type)), or change the schema")
                 return
             }
         }
         guard v >= 0 else {
-            report(&r, ctx, RecordsRules.wrongValueType, at: Int(tk[value].start), field: f.name, "the field has a type but no value", fix: "add \"value\"")
+            report(&r, ctx, RecordsRules.wrongValueType, at: Self.at(tk[value]), field: f.name, "the field has a type but no value", fix: "add \"value\"")
             return
         }
         let plain = !wrapped
@@ -371,7 +371,7 @@ struct RecordChecker {
         if t.kind == .null { return }
         if f.type.isList {
             guard t.kind == .array else {
-                report(&r, ctx, RecordsRules.wrongListElement, at: Int(t.start), field: f.name,
+                report(&r, ctx, RecordsRules.wrongListElement, at: Self.at(t), field: f.name,
                        "expected a list (\(f.type)) but found \(Self.article(t))", fix: "wrap the value in a list")
                 return
             }
@@ -380,7 +380,7 @@ struct RecordChecker {
             let end = Int(t.end)
             while e < end {
                 if let problem = checkValue(tk, e, f, plain: plain, &ctx, &r) {
-                    report(&r, ctx, RecordsRules.wrongListElement, at: Int(tk[e].start), field: f.name,
+                    report(&r, ctx, RecordsRules.wrongListElement, at: Self.at(tk[e]), field: f.name,
                            "element \(n) of the \(f.type) list: \(problem)", fix: nil)
                     return
                 }
@@ -388,7 +388,7 @@ struct RecordChecker {
                 e = Self.skip(tk, e)
             }
         } else if let problem = checkValue(tk, v, f, plain: plain, &ctx, &r) {
-            report(&r, ctx, RecordsRules.wrongValueType, at: Int(t.start), field: f.name, problem, fix: nil)
+            report(&r, ctx, RecordsRules.wrongValueType, at: Self.at(t), field: f.name, problem, fix: nil)
         }
     }
 
@@ -463,7 +463,7 @@ struct RecordChecker {
             var zs = -1, ze = -1
             zone(of: z, tk, p, &zs, &ze)
             if zs >= 0, !sameZone(ctx, zs, ze) {
-                report(&r, ctx, RecordsRules.referenceCrossZone, at: zs, field: f.name,
+                report(&r, ctx, RecordsRules.referenceCrossZone, at: zs - 1, field: f.name,
                        "the reference points into zone '\(Self.text(p, zs, ze, escaped: false))' but the record is in zone '\(recordZone(ctx))'; CloudKit references stay within one zone",
                        fix: "store both records in one zone")
             }
@@ -471,7 +471,7 @@ struct RecordChecker {
         if let target = f.referenceTarget, let rt = member(tk, p, v, "recordType"), tk[rt].kind == .string {
             let given = Self.text(p, Int(tk[rt].start), Int(tk[rt].end), escaped: tk[rt].flags & JSONToken.escaped != 0)
             if given != target {
-                report(&r, ctx, RecordsRules.referenceTargetType, at: Int(tk[rt].start), field: f.name,
+                report(&r, ctx, RecordsRules.referenceTargetType, at: Self.at(tk[rt]), field: f.name,
                        "the reference points at a '\(given)' record but the schema says the field points at '\(target)'",
                        fix: "point it at a '\(target)' record")
             }
@@ -494,7 +494,7 @@ struct RecordChecker {
         let typeName = ctx.typeName ?? "?"
         if production {
             // The exact refusal CloudKit gives for a key the production schema lacks.
-            report(&r, ctx, RecordsRules.unknownFieldProduction, at: Int(tk[key].start), field: name,
+            report(&r, ctx, RecordsRules.unknownFieldProduction, at: Self.at(tk[key]), field: name,
                    "Cannot create or modify field '\(name)' in record '\(typeName)' in production schema",
                    fix: "add the field in development and promote the schema before writing it")
             return
@@ -507,7 +507,7 @@ struct RecordChecker {
             let f = CompiledSchema.FieldInfo(name: name, type: type, isEncrypted: encrypted, isDeprecated: false, referenceTarget: nil)
             _ = checkValue(tk, v, f, plain: tag == nil, &ctx, &r)
         }
-        observe(&r, ctx, type: typeName, field: name, fieldType: type, encrypted: encrypted, newType: false, at: Int(tk[key].start))
+        observe(&r, ctx, type: typeName, field: name, fieldType: type, encrypted: encrypted, newType: false, at: Self.at(tk[key]))
     }
 
     private func observe(_ r: inout ChunkResult, _ ctx: Context, type: String, field: String?, fieldType: FieldType?, encrypted: Bool, newType: Bool, at offset: Int) {
@@ -577,6 +577,9 @@ struct RecordChecker {
     }
 
     // MARK: - Byte helpers
+
+    /// Where a token starts in the record, for messages: a string at its opening quote.
+    @inline(__always) static func at(_ t: JSONToken) -> Int { t.kind == .string ? Int(t.start) - 1 : Int(t.start) }
 
     @inline(__always) static func skip(_ tk: UnsafeBufferPointer<JSONToken>, _ v: Int) -> Int {
         let t = tk[v]
