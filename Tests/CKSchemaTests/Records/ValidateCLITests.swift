@@ -101,4 +101,28 @@ import Testing
         let enc = try #require((props["encryptedValues"] as? [String: Any])?["properties"] as? [String: Any])
         #expect(Array(enc.keys) == ["notes"])
     }
+
+    @Test func checkValidatesTheConfiguredRecordFiles() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: Paths.fixture("records/schema.yaml"), toPath: dir + "/schema.yaml")
+        try FileManager.default.copyItem(atPath: Paths.fixture("records/CK402.fail.ndjson"), toPath: dir + "/bad.ndjson")
+        try FileManager.default.copyItem(atPath: Paths.fixture("records/CK416.fail.ndjson"), toPath: dir + "/dev.ndjson")
+        let config = """
+            ckschema: 1
+            schemas: { development: schema.yaml, production: schema.yaml }
+            records:
+              - { path: bad.ndjson, env: production }
+              - { path: dev.ndjson, env: development }
+            check: [validate]
+            """
+        try Data(config.utf8).write(to: URL(fileURLWithPath: dir + "/ckschema.yaml"))
+        let r = try runCLI(["check"], cwd: dir)
+        #expect(r.code == 1)
+        #expect(r.stdout.contains("bad.ndjson:1:94: error: record #1 't1', field 'subtitle': Cannot create or modify field 'subtitle'"))
+        #expect(r.stdout.contains("dev.ndjson:1:94: note:"))
+        // The repository's own example validates clean.
+        let own = try runCLI(["check"])
+        #expect(own.code == 0)
+    }
 }
