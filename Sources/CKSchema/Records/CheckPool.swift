@@ -6,7 +6,6 @@ import Foundation
 final class CheckPool: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [(seq: Int, chunk: RecordChunk)] = []
-    private var head = 0
     private var results: [Int: ChunkResult] = [:]
     private var closed = false
     private var running = 0
@@ -27,16 +26,16 @@ final class CheckPool: @unchecked Sendable {
     private func work(_ checker: inout RecordChecker) {
         while true {
             condition.lock()
-            while head >= queue.count && !closed { condition.wait() }
-            if head >= queue.count {
+            while queue.isEmpty && !closed { condition.wait() }
+            if queue.isEmpty {
                 running -= 1
                 condition.broadcast()
                 condition.unlock()
                 return
             }
-            let (seq, chunk) = queue[head]
-            head += 1
-            if head > 64 && head * 2 > queue.count { queue.removeFirst(head); head = 0 }
+            // The queue holds at most a few chunks (the caller bounds those in flight), and a
+            // taken chunk must not stay referenced: each one holds a megabyte.
+            let (seq, chunk) = queue.removeFirst()
             let skip = stopFlag
             condition.unlock()
             let result = skip ? ChunkResult() : RecordValidator.check(chunk, with: &checker)

@@ -28,10 +28,33 @@ final class RecordChunk: @unchecked Sendable {
 
     init(capacity: Int) {
         self.capacity = capacity
-        bytes = .allocate(capacity: capacity)
+        bytes = capacity == RecordChunkReader.blockSize ? BlockPool.shared.take() : .allocate(capacity: capacity)
     }
 
-    deinit { bytes.deallocate() }
+    deinit {
+        if capacity == RecordChunkReader.blockSize { BlockPool.shared.give(bytes) } else { bytes.deallocate() }
+    }
+}
+
+/// Recycles the reader's 1 MB blocks. Blocks are freed on checking threads and taken on
+/// the reading thread; without recycling, glibc's per-thread arenas and its moving mmap
+/// threshold let resident memory creep up with every block.
+final class BlockPool: @unchecked Sendable {
+    static let shared = BlockPool()
+    private let lock = NSLock()
+    private var free: [UnsafeMutablePointer<UInt8>] = []
+
+    func take() -> UnsafeMutablePointer<UInt8> {
+        lock.lock()
+        defer { lock.unlock() }
+        return free.popLast() ?? .allocate(capacity: RecordChunkReader.blockSize)
+    }
+
+    func give(_ p: UnsafeMutablePointer<UInt8>) {
+        lock.lock()
+        defer { lock.unlock() }
+        if free.count < 64 { free.append(p) } else { p.deallocate() }
+    }
 }
 
 /// Reads a file or a pipe in blocks that end on a record boundary: the last newline for
