@@ -17,7 +17,8 @@ struct RecordChecker {
     let infer: Bool
     private var tape = JSONTape()
 
-    /// 1 MB of non-asset data per record (CKRecord: "Storing Records").
+    /// 1 MB of non-asset data per record (CloudKit Web Services Reference, "Data Size
+    /// Limits": "Maximum record size (not including Asset fields): 1 MB").
     static let maxRecordBytes = 1_048_576
     static let zoneDefault = Array(Zone.defaultZoneName.utf8)
 

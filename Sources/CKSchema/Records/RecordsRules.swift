@@ -10,7 +10,8 @@ public enum RecordsRules {
     // - CloudKit Web Services Reference, "Types and Dictionaries" (Record Field Dictionary,
     //   Reference Dictionary, Location Dictionary).
     // - CKRecord.encryptedValues; CKTool JS "Field Values" (CKDBRecordFieldEncrypted*Value).
-    // - CKRecord "Storing Records": a record holds at most 1 MB of data, assets excluded.
+    // - CloudKit Web Services Reference, "Data Size Limits": "Maximum record size (not
+    //   including Asset fields): 1 MB".
 
     public static let syntax = RuleInfo(code: "CK400", name: "record-syntax", summary: "A record is not well-formed JSON or YAML (truncated, invalid UTF-8, NaN, too deep, too long); reported at its line, validation continues with the next.", defaultSeverity: .error)
     public static let unknownRecordType = RuleInfo(code: "CK401", name: "unknown-record-type", summary: "The record's type is not in the schema.", defaultSeverity: .error, source: "CKRecord (record types are created only in development)")
@@ -22,7 +23,7 @@ public enum RecordsRules {
     public static let referenceTargetType = RuleInfo(code: "CK407", name: "reference-target-type", summary: "A reference points at a record of a type other than the one the schema names.", defaultSeverity: .error, source: "CKRecord.Reference")
     public static let referenceCrossZone = RuleInfo(code: "CK408", name: "reference-cross-zone", summary: "A reference (or parent) points into another zone than the record's own.", defaultSeverity: .error, source: "CKRecord.Reference (\"must be in the same zone\")")
     public static let recordName = RuleInfo(code: "CK409", name: "invalid-record-name", summary: "A record name that is empty, not ASCII, longer than 255 characters, or starts with an underscore.", defaultSeverity: .error, source: "CKRecord.ID init(recordName:)")
-    public static let recordTooLarge = RuleInfo(code: "CK410", name: "record-too-large", summary: "A record's non-asset data exceeds 1 MB.", defaultSeverity: .error, source: "CKRecord (1 MB per record, assets excluded)")
+    public static let recordTooLarge = RuleInfo(code: "CK410", name: "record-too-large", summary: "A record's non-asset data exceeds 1 MB.", defaultSeverity: .error, source: "CloudKit Web Services Reference, Data Size Limits")
     public static let deprecatedWritten = RuleInfo(code: "CK411", name: "deprecated-written", summary: "A record writes a deprecated field or is of a deprecated record type.", defaultSeverity: .warning)
     public static let batchTooManyItems = RuleInfo(code: "CK412", name: "batch-too-many-items", summary: "A batch (`--batch N`) holds more than 400 records: the modify operation fails with limitExceeded.", defaultSeverity: .error, source: "CKError.Code.limitExceeded")
     public static let batchTooLarge = RuleInfo(code: "CK413", name: "batch-too-large", summary: "A batch's non-asset data exceeds 2 MB: the request fails with limitExceeded.", defaultSeverity: .error, source: "CKError.Code.limitExceeded")
