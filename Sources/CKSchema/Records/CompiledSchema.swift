@@ -1,22 +1,40 @@
 /// A schema prepared for validation: record types and their fields in byte-keyed hash
 /// tables, built once and shared read-only by every validating thread.
 final class CompiledSchema: Sendable {
-    struct FieldInfo: Sendable {
-        var name: String
-        var type: FieldType
-        var isEncrypted: Bool
-        var isDeprecated: Bool
+    // Classes, not structs: the checker touches these for every field of every record,
+    // and passing one reference costs one retain where a struct of strings costs several.
+    final class FieldInfo: Sendable {
+        let name: String
+        let type: FieldType
+        let isEncrypted: Bool
+        let isDeprecated: Bool
         /// The record type a reference must point to, when the schema says.
-        var referenceTarget: String?
+        let referenceTarget: String?
+
+        init(name: String, type: FieldType, isEncrypted: Bool, isDeprecated: Bool, referenceTarget: String?) {
+            self.name = name
+            self.type = type
+            self.isEncrypted = isEncrypted
+            self.isDeprecated = isDeprecated
+            self.referenceTarget = referenceTarget
+        }
     }
 
-    struct TypeInfo: Sendable {
-        var name: String
+    final class TypeInfo: Sendable {
+        let name: String
         /// The zone records of this type live in (`_defaultZone` when the schema says none).
-        var zone: String
-        var isDeprecated: Bool
-        var fields: [FieldInfo]
-        var fieldTable: ByteTable
+        let zone: String
+        let isDeprecated: Bool
+        let fields: [FieldInfo]
+        let fieldTable: ByteTable
+
+        init(name: String, zone: String, isDeprecated: Bool, fields: [FieldInfo], fieldTable: ByteTable) {
+            self.name = name
+            self.zone = zone
+            self.isDeprecated = isDeprecated
+            self.fields = fields
+            self.fieldTable = fieldTable
+        }
     }
 
     let schema: Schema

@@ -587,8 +587,11 @@ struct RecordChecker {
         return t.kind == .object || t.kind == .array ? Int(t.end) : v + 1
     }
 
+    /// Compares `s.count` bytes at `p` with a short constant (inlined: no memcmp call).
     @inline(__always) static func equals(_ p: UnsafePointer<UInt8>, _ s: StaticString) -> Bool {
-        memcmp(p, s.utf8Start, s.utf8CodeUnitCount) == 0
+        let q = s.utf8Start
+        for i in 0..<s.utf8CodeUnitCount where p[i] != q[i] { return false }
+        return true
     }
 
     /// The value token of `key` in the object at `obj`, or nil.
