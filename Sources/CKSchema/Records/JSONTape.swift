@@ -206,13 +206,17 @@ struct JSONTape {
         let raw = UnsafeRawPointer(p)
         while true {
             while j + 8 <= n {
-                let v = raw.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                let v = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
                 let ones: UInt64 = 0x0101_0101_0101_0101
                 let highs: UInt64 = 0x8080_8080_8080_8080
                 let q = v ^ (ones &* 0x22)
                 let b = v ^ (ones &* 0x5C)
-                let special = ((q &- ones) & ~q) | ((b &- ones) & ~b) | (v &- (ones &* 0x20)) | v
-                if special & highs == 0 { j += 8 } else { break }
+                // High bit set in each byte that is '"', '\\', a control byte or non-ASCII. Borrows
+                // can only mark bytes above a true hit, so the lowest mark is a real one.
+                let special = (((q &- ones) & ~q) | ((b &- ones) & ~b) | (v &- (ones &* 0x20)) | v) & highs
+                if special == 0 { j += 8; continue }
+                j += special.trailingZeroBitCount >> 3
+                break
             }
             guard j < n else { return nil }
             let c = p[j]
