@@ -1,55 +1,53 @@
-/// A diagnostic found while checking one chunk of records, with positions relative to the
-/// chunk; the validator turns it into a `Diagnostic` once it knows where the chunk starts.
-struct PendingDiagnostic: Sendable {
-    var code: String
-    var severity: Severity
-    /// Index of the record within its chunk (0-based).
-    var recordIndex: Int
-    /// Line within the chunk (0-based) and 1-based column of the offending byte.
-    var line: Int
-    var column: Int
-    /// An absolute line (YAML records carry their own).
-    var absoluteLine: Bool = false
-    var recordName: String?
-    var field: String?
-    var message: String
-    var fix: String?
-}
+import Foundation
 
-/// What the batch checks need of one record (kept only with `--batch`).
-struct BatchEntry: Sendable {
-    var recordIndex: Int
-    var line: Int
-    var absoluteLine: Bool
-    var size: Int
-    var name: String?
-    var parent: String?
-    var parentLine: Int
-    var parentColumn: Int
-}
+/// A block of whole records read from one input, handed to one checking thread.
+final class RecordChunk: @unchecked Sendable {
+    /// Where a record of a JSON array (or a sequence of JSON values) sits in `bytes`.
+    struct Span: Sendable {
+        var start: Int
+        var end: Int
+        var line: Int
+        var column: Int
+    }
 
-/// A field CloudKit's development schema would add, as seen in one chunk.
-struct InferredObservation: Sendable {
-    var recordType: String
-    var field: String?
-    var type: FieldType?
-    var isEncrypted: Bool
-    var isNewType: Bool
-    var recordIndex: Int
-    var line: Int
-    var column: Int
-    var absoluteLine: Bool
-    var recordName: String?
-}
-
-/// The result of checking one chunk of input: its diagnostics in input order and counts.
-struct ChunkResult: Sendable {
-    var diagnostics: [PendingDiagnostic] = []
+    let capacity: Int
+    let bytes: UnsafeMutablePointer<UInt8>
+    var count = 0
+    /// NDJSON: nil (the checker splits lines). JSON arrays: the records' spans.
+    var spans: [Span]?
+    /// Newlines in the chunk, when the reader counted them (JSON arrays).
     var lines = 0
-    var records = 0
-    var syntaxErrors = 0
-    var batch: [BatchEntry] = []
-    var inferred: [InferredObservation] = []
-    /// Keys of `inferred` already recorded in this chunk (type, field, type description).
-    var inferredSeen: Set<String> = []
+    /// Problems the reader found (bytes between records that are not records, an
+    /// over-long line): offset within the chunk's lines, message.
+    var readerProblems: [(line: Int, column: Int, code: RuleInfo, message: String, countsAsRecord: Bool)] = []
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        bytes = capacity == RecordChunkReader.blockSize ? BlockPool.shared.take() : .allocate(capacity: capacity)
+    }
+
+    deinit {
+        if capacity == RecordChunkReader.blockSize { BlockPool.shared.give(bytes) } else { bytes.deallocate() }
+    }
+}
+
+/// Recycles the reader's 1 MB blocks. Blocks are freed on checking threads and taken on
+/// the reading thread; without recycling, glibc's per-thread arenas and its moving mmap
+/// threshold let resident memory creep up with every block.
+final class BlockPool: @unchecked Sendable {
+    static let shared = BlockPool()
+    private let lock = NSLock()
+    private var free: [UnsafeMutablePointer<UInt8>] = []
+
+    func take() -> UnsafeMutablePointer<UInt8> {
+        lock.lock()
+        defer { lock.unlock() }
+        return free.popLast() ?? .allocate(capacity: RecordChunkReader.blockSize)
+    }
+
+    func give(_ p: UnsafeMutablePointer<UInt8>) {
+        lock.lock()
+        defer { lock.unlock() }
+        if free.count < 64 { free.append(p) } else { p.deallocate() }
+    }
 }
