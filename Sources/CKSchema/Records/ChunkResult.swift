@@ -26,6 +26,21 @@ struct BatchEntry: Sendable {
     var parent: String?
     var parentLine: Int
     var parentColumn: Int
+    /// The record's type, so references to it can be checked once every record is seen.
+    var recordType: String?
+}
+
+/// A reference whose target's type is checked after the last file (`--batch` only):
+/// the schema says what it must point at, the files say what the target is.
+struct ReferenceCheck: Sendable {
+    var target: String
+    var expectedType: String
+    var recordIndex: Int
+    var line: Int
+    var column: Int
+    var absoluteLine: Bool
+    var recordName: String?
+    var field: String
 }
 
 /// A field CloudKit's development schema would add, as seen in one chunk.
@@ -49,6 +64,7 @@ struct ChunkResult: Sendable {
     var records = 0
     var syntaxErrors = 0
     var batch: [BatchEntry] = []
+    var references: [ReferenceCheck] = []
     var inferred: [InferredObservation] = []
     /// Keys of `inferred` already recorded in this chunk (type, field, type description).
     var inferredSeen: Set<String> = []

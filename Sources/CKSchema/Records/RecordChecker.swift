@@ -167,7 +167,7 @@ struct RecordChecker {
             let (line, _, abs) = locate(ctx, Int(root.start))
             let (pl, pc, _) = locate(ctx, parentOffset)
             r.batch.append(BatchEntry(recordIndex: ctx.index, line: line, absoluteLine: abs, size: ctx.size, name: ctx.recordName(),
-                                      parent: parentName, parentLine: pl, parentColumn: pc))
+                                      parent: parentName, parentLine: pl, parentColumn: pc, recordType: ctx.typeName))
         }
     }
 
@@ -455,6 +455,12 @@ struct RecordChecker {
         let p = ctx.p
         if t.kind == .string {
             ctx.size += Int(t.end - t.start)
+            if collectBatch, let target = f.referenceTarget {
+                let (line, column, abs) = locate(ctx, Self.at(t))
+                r.references.append(ReferenceCheck(target: Self.text(p, Int(t.start), Int(t.end), escaped: t.flags & JSONToken.escaped != 0),
+                                                   expectedType: target, recordIndex: ctx.index, line: line, column: column,
+                                                   absoluteLine: abs, recordName: ctx.recordName(), field: f.name))
+            }
             return nil
         }
         guard t.kind == .object else { return "expected a reference {recordName, zoneID, action} but found \(Self.article(t))" }
@@ -468,6 +474,14 @@ struct RecordChecker {
                        "the reference points into zone '\(Self.text(p, zs, ze, escaped: false))' but the record is in zone '\(recordZone(ctx))'; CloudKit references stay within one zone",
                        fix: "store both records in one zone")
             }
+        }
+        if collectBatch, let target = f.referenceTarget, member(tk, p, v, "recordType") == nil {
+            // The reference does not say what it points at: check against the target
+            // record's own type once every file has been read.
+            let (line, column, abs) = locate(ctx, Self.at(tk[rn]))
+            r.references.append(ReferenceCheck(target: Self.text(p, Int(tk[rn].start), Int(tk[rn].end), escaped: tk[rn].flags & JSONToken.escaped != 0),
+                                               expectedType: target, recordIndex: ctx.index, line: line, column: column,
+                                               absoluteLine: abs, recordName: ctx.recordName(), field: f.name))
         }
         if let target = f.referenceTarget, let rt = member(tk, p, v, "recordType"), tk[rt].kind == .string {
             let given = Self.text(p, Int(tk[rt].start), Int(tk[rt].end), escaped: tk[rt].flags & JSONToken.escaped != 0)

@@ -25,7 +25,9 @@ final class ValidationRun {
     private var batchReportedItems = false
     private var batchReportedBytes = false
     private var batchNumber = 0
-    private var names: Set<String> = []
+    /// Every record name seen, with its type (`--batch` only).
+    private var names: [String: String] = [:]
+    private var references: [(check: ReferenceCheck, diagnostic: Diagnostic)] = []
     private var parents: [(name: String, diagnostic: Diagnostic)] = []
 
     init(validator: RecordValidator, onDiagnostic: @escaping (Diagnostic) -> Void) {
@@ -284,6 +286,12 @@ final class ValidationRun {
     }
 
     private func batches(_ r: ChunkResult, size: Int, into out: inout [(line: Int, diagnostic: Diagnostic)]) {
+        for c in r.references {
+            let line = c.absoluteLine ? c.line : baseLine + c.line + 1
+            references.append((c, .error(RecordsRules.referenceTargetType.code, compose(c.recordIndex, c.recordName, c.field, ""),
+                                         at: SourceLocation(file: file, line: line, column: c.column),
+                                         fix: "point it at a '\(c.expectedType)' record")))
+        }
         for e in r.batch {
             let line = e.absoluteLine ? e.line : baseLine + e.line + 1
             if batchCount == size {
@@ -306,7 +314,7 @@ final class ValidationRun {
                     "\(label)batch \(batchNumber + 1) carries more than 2 MB of non-asset data; CloudKit refuses the request with limitExceeded",
                     at: loc, fix: "write fewer records per batch")))
             }
-            if let name = e.name { names.insert(name) }
+            if let name = e.name, names[name] == nil { names[name] = e.recordType ?? "" }
             if let parent = e.parent {
                 let pl = e.absoluteLine ? e.parentLine : baseLine + e.parentLine + 1
                 parents.append((parent, .error(RecordsRules.parentNotFound.code,
@@ -354,8 +362,15 @@ final class ValidationRun {
 
     func finish() {
         guard !stopped else { return }
-        for (name, d) in parents where !names.contains(name) {
+        for (name, d) in parents where names[name] == nil {
             if stopped { break }
+            deliver(d)
+        }
+        for (check, d) in references {
+            guard let actual = names[check.target], !actual.isEmpty, actual != check.expectedType else { continue }
+            if stopped { break }
+            var d = d
+            d.message += "the reference points at '\(check.target)', a '\(actual)' record, but the schema says the field points at '\(check.expectedType)'"
             deliver(d)
         }
     }

@@ -198,4 +198,15 @@ enum RecordFixtures {
         #expect(r.diagnostics[2].message.contains("256 characters"))
         #expect(r.diagnostics[3].message.contains("empty"))
     }
+
+    /// With --batch, a reference's target found in the files must be of the schema's type.
+    @Test func referenceTargetTypeFromTheFiles() throws {
+        let file = Paths.fixture("records/CK407.batch.fail.ndjson")
+        let r = try RecordFixtures.run([file], options: .init(batchSize: 10))
+        #expect(r.diagnostics.map(\.code) == ["CK407"])
+        #expect(r.diagnostics.first?.message == "record #1 'w1', field 'trip': the reference points at 'w2', a 'Waypoint' record, but the schema says the field points at 'Trip'")
+        #expect(r.diagnostics.first?.location?.line == 1)
+        // Without --batch, record names are not kept and only an explicit recordType is checked.
+        #expect(try RecordFixtures.run([file]).diagnostics.isEmpty)
+    }
 }
