@@ -41,8 +41,13 @@ struct RecordChecker {
         var zoneStart = -1
         var zoneEnd = -1
         var typeIndex = -1
-        var typeName: String?
+        /// The record's type when the schema has it (fetched once per record).
+        var type: CompiledSchema.TypeInfo?
+        /// The type's name when the schema does not have it.
+        var unknownTypeName: String?
         var size = 0
+
+        var typeName: String? { type?.name ?? unknownTypeName }
 
         func recordName() -> String? {
             guard nameStart >= 0 else { return nil }
@@ -119,7 +124,7 @@ struct RecordChecker {
         }
         if ctx.typeIndex < 0 {
             let name = Self.text(p, Int(tt.start), Int(tt.end), escaped: tt.flags & JSONToken.escaped != 0)
-            ctx.typeName = name
+            ctx.unknownTypeName = name
             if production {
                 report(&r, ctx, RecordsRules.unknownRecordType, at: Self.at(tt), field: nil,
                        "record type '\(name)' is not in the production schema",
@@ -129,10 +134,11 @@ struct RecordChecker {
             // Development creates the record type on first save; record what it would hold.
             observe(&r, ctx, type: name, field: nil, fieldType: nil, encrypted: false, newType: true, at: Self.at(tt))
         } else {
-            ctx.typeName = schema.types[ctx.typeIndex].name
-            if schema.types[ctx.typeIndex].isDeprecated {
+            let type = schema.types[ctx.typeIndex]
+            ctx.type = type
+            if type.isDeprecated {
                 report(&r, ctx, RecordsRules.deprecatedWritten, at: Self.at(tt), field: nil,
-                       "record type '\(schema.types[ctx.typeIndex].name)' is deprecated", fix: "stop writing records of this type")
+                       "record type '\(type.name)' is deprecated", fix: "stop writing records of this type")
             }
         }
 
@@ -261,17 +267,17 @@ struct RecordChecker {
         let p = ctx.p
         let end = Int(tk[obj].end)
         var i = obj + 1
-        let known = ctx.typeIndex >= 0
+        let type = ctx.type
         while i < end {
             let key = tk[i]
             let v = i + 1
             var fi = -1
-            if known {
+            if let type {
                 if key.flags & JSONToken.escaped != 0 {
                     let name = Array(Self.text(p, Int(key.start), Int(key.end), escaped: true).utf8)
-                    fi = name.withUnsafeBufferPointer { b in schema.types[ctx.typeIndex].fieldTable.lookup(b.baseAddress ?? p, b.count) }
+                    fi = name.withUnsafeBufferPointer { b in type.fieldTable.lookup(b.baseAddress ?? p, b.count) }
                 } else {
-                    fi = schema.types[ctx.typeIndex].fieldTable.lookup(p + Int(key.start), Int(key.end - key.start))
+                    fi = type.fieldTable.lookup(p + Int(key.start), Int(key.end - key.start))
                 }
             }
             checkField(tk, fieldIndex: fi, key: i, value: v, encryptedForm: encryptedForm, &ctx, &r)
@@ -314,7 +320,7 @@ struct RecordChecker {
                 // Quote the tag only when it looks like a type name and the field is not
                 // encrypted: whatever sits beside an encrypted value stays out of messages.
                 var shown = t.kind == .string ? "" : " (a \(Self.kindName(t)))"
-                let schemaEncrypted = fi >= 0 && schema.types[ctx.typeIndex].fields[fi].isEncrypted
+                let schemaEncrypted = fi >= 0 && ctx.type!.fields[fi].isEncrypted
                 if t.kind == .string, !encrypted, !schemaEncrypted, t.flags & JSONToken.escaped == 0, t.end - t.start <= 40,
                    (Int(t.start)..<Int(t.end)).allSatisfy({ p[$0] < 0x80 && (p[$0] == 0x5F || (p[$0] | 0x20 >= 0x61 && p[$0] | 0x20 <= 0x7A)) }) {
                     shown = " '" + Self.text(p, Int(t.start), Int(t.end), escaped: false) + "'"
@@ -323,7 +329,7 @@ struct RecordChecker {
                        "the type tag\(shown) is not a CloudKit field type", fix: "use a Web Services type (STRING, INT64, ...) or a cktool type (stringType, ...)")
                 return
             }
-            tag = TypeTag.all[ti].1
+            tag = TypeTag(encoded: ti)
             if tag!.isEncrypted { encrypted = true }
         }
 
@@ -331,7 +337,7 @@ struct RecordChecker {
             unknownField(tk, key: key, value: v, tag: tag, encrypted: encrypted, &ctx, &r)
             return
         }
-        let f = schema.types[ctx.typeIndex].fields[fi]
+        let f = ctx.type!.fields[fi]
         if f.isDeprecated {
             report(&r, ctx, RecordsRules.deprecatedWritten, at: Self.at(tk[key]), field: f.name,
                    "the field is deprecated", fix: "stop writing it; the schema keeps it only because production cannot delete it")

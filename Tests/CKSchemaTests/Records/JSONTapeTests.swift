@@ -48,4 +48,14 @@ import Testing
         let error = bytes.withUnsafeBufferPointer { tape.parse($0.baseAddress!, $0.count) }
         #expect(error?.message.contains(says) == true, "\(error?.message ?? "no error")")
     }
+
+    @Test func typeTagsRoundTripThroughTheirEncoding() {
+        for (spelling, tag) in TypeTag.all {
+            let back = TypeTag(encoded: tag.encoded)
+            #expect(back.primitive == tag.primitive && back.isList == tag.isList && back.isEncrypted == tag.isEncrypted, "\(spelling)")
+            let found = Array(spelling.utf8).withUnsafeBufferPointer { TypeTag.table.lookup($0.baseAddress!, $0.count) }
+            #expect(found == tag.encoded, "\(spelling)")
+        }
+        #expect(TypeTag.all.count == 78)  // 10 Web Services and 9 cktool types, each plain, list, encrypted, encrypted list; two empty lists
+    }
 }
