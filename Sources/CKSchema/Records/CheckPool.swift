@@ -11,11 +11,11 @@ final class CheckPool: @unchecked Sendable {
     private var running = 0
     private var stopFlag = false
 
-    init(jobs: Int, schema: CompiledSchema, production: Bool, collectBatch: Bool, infer: Bool) {
+    init(jobs: Int, schema: CompiledSchema, production: Bool, collectBatch: Bool) {
         running = jobs
         for _ in 0..<jobs {
             let thread = Thread { [self] in
-                var checker = RecordChecker(schema: schema, production: production, collectBatch: collectBatch, infer: infer)
+                var checker = RecordChecker(schema: schema, production: production, collectBatch: collectBatch)
                 self.work(&checker)
             }
             thread.stackSize = 1 << 20

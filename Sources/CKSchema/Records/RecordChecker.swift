@@ -14,7 +14,6 @@ struct RecordChecker {
     let schema: CompiledSchema
     let production: Bool
     let collectBatch: Bool
-    let infer: Bool
     private var tape = JSONTape()
 
     /// 1 MB of non-asset data per record (CloudKit Web Services Reference, "Data Size
@@ -22,11 +21,10 @@ struct RecordChecker {
     static let maxRecordBytes = 1_048_576
     static let zoneDefault = Array(Zone.defaultZoneName.utf8)
 
-    init(schema: CompiledSchema, production: Bool, collectBatch: Bool, infer: Bool) {
+    init(schema: CompiledSchema, production: Bool, collectBatch: Bool) {
         self.schema = schema
         self.production = production
         self.collectBatch = collectBatch
-        self.infer = infer
     }
 
     /// Per-record state while checking.

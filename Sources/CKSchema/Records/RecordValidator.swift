@@ -28,6 +28,7 @@ public struct RecordValidator: Sendable {
         /// Called from the validating thread about every megabyte of input.
         public var progress: (@Sendable (ValidationProgress) -> Void)?
 
+        /// Options with CloudKit's defaults: no batches, no error limit, one job per core.
         public init(batchSize: Int? = nil, maxErrors: Int? = nil, infer: Bool = false, jobs: Int = RecordValidator.defaultJobs,
                     format: RecordFormat? = nil, progress: (@Sendable (ValidationProgress) -> Void)? = nil) {
             self.batchSize = batchSize
@@ -52,6 +53,8 @@ public struct RecordValidator: Sendable {
     public let options: Options
     let compiled: CompiledSchema
 
+    /// A validator for records headed for `environment`, whose schema is `schema`. The
+    /// schema is compiled into lookup tables once, here.
     public init(schema: Schema, environment: Environment, options: Options = Options()) {
         self.schema = schema
         self.environment = environment

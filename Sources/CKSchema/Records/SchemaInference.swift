@@ -12,8 +12,10 @@ public struct SchemaInference: Sendable {
     /// Record types that gain fields (or are new), in the order first seen.
     public private(set) var recordTypes: [(name: String, isNew: Bool, fields: [NewField])] = []
 
+    /// No change.
     public init() {}
 
+    /// True when the records add nothing to the schema.
     public var isEmpty: Bool { recordTypes.isEmpty }
 
     enum Outcome { case new, known, conflict(String) }

@@ -175,7 +175,7 @@ final class ValidationRun {
         let opts = validator.options
         let production = validator.environment == .production
         if opts.jobs <= 1 {
-            var checker = RecordChecker(schema: validator.compiled, production: production, collectBatch: opts.batchSize != nil, infer: opts.infer)
+            var checker = RecordChecker(schema: validator.compiled, production: production, collectBatch: opts.batchSize != nil)
             while !stopped {
                 let chunk: RecordChunk?
                 do { chunk = try reader.next() } catch { unreadable(file, "cannot read '\(file)': \(error.message)"); return }
@@ -186,7 +186,7 @@ final class ValidationRun {
             }
             return
         }
-        let pool = CheckPool(jobs: opts.jobs, schema: validator.compiled, production: production, collectBatch: opts.batchSize != nil, infer: opts.infer)
+        let pool = CheckPool(jobs: opts.jobs, schema: validator.compiled, production: production, collectBatch: opts.batchSize != nil)
         defer { pool.shutdown() }
         var submitted = 0
         var emitted = 0
@@ -236,7 +236,7 @@ final class ValidationRun {
             if !root.isNull { records = [root] }
         }
         var checker = RecordChecker(schema: validator.compiled, production: validator.environment == .production,
-                                    collectBatch: validator.options.batchSize != nil, infer: validator.options.infer)
+                                    collectBatch: validator.options.batchSize != nil)
         summary.bytes += data.count
         for node in records {
             if stopped { return }

@@ -125,4 +125,14 @@ import Testing
         let own = try runCLI(["check"])
         #expect(own.code == 0)
     }
+
+    /// On a terminal the text report shows source lines; never a record file's.
+    @Test func sourceLinesOfRecordFilesAreNeverShown() throws {
+        let file = Paths.fixture("records/leak.ndjson")
+        let r = try RecordFixtures.run([file])
+        #expect(!r.diagnostics.isEmpty)
+        let text = DiagnosticRenderer(format: .text, command: "check", showSource: true).render(r.diagnostics)
+        #expect(text.contains("CK406"))
+        #expect(!text.contains("S3CRET"))
+    }
 }
