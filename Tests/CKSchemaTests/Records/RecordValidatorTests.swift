@@ -32,7 +32,7 @@ enum RecordFixtures {
         ("CK400", .production, nil), ("CK401", .production, nil), ("CK402", .production, nil),
         ("CK403", .production, nil), ("CK404", .production, nil), ("CK405", .production, nil),
         ("CK406", .production, nil), ("CK407", .production, nil), ("CK408", .production, nil),
-        ("CK409", .production, nil), ("CK411", .production, nil), ("CK414", .production, 10),
+        ("CK409", .production, nil), ("CK411", .production, nil), ("CK412", .production, 500), ("CK414", .production, 10),
         ("CK415", .production, nil), ("CK416", .development, nil), ("CK417", .development, nil),
     ]
 
