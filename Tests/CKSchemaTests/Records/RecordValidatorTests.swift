@@ -209,4 +209,11 @@ enum RecordFixtures {
         // Without --batch, record names are not kept and only an explicit recordType is checked.
         #expect(try RecordFixtures.run([file]).diagnostics.isEmpty)
     }
+
+    @Test func malformedYAMLIsReportedAtItsLine() throws {
+        let d = try RecordFixtures.run(text: "- recordName: a\n  recordType: [Trip\n", format: .yaml)
+        #expect(d.count == 1)
+        #expect(d.first?.code == "CK400")
+        #expect(d.first?.location?.line == 3)
+    }
 }
