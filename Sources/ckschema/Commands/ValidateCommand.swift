@@ -42,7 +42,7 @@ enum ValidateCommand: Command {
         Exit: 0 clean, 1 findings, 2 a file could not be read or a record is malformed.
 
         example:
-          ckschema validate --env production Schemas/fixtures/seed.ndjson
+          ckschema validate --env production Schemas/fixtures/seed-trips.ndjson
           cat export.ndjson | ckschema validate --env development --infer -
         """
 
