@@ -89,10 +89,11 @@ public enum JSONSchemaExporter {
         var wrapped: [(String, JSONText)] = [("value", nullable(value(f.type, plain: false, target: f.referenceTarget)))]
         if f.isEncrypted {
             tags = [.string("ENCRYPTED_" + ws), .string("encrypted" + ck.prefix(1).uppercased() + ck.dropFirst())]
-            // Either an encrypted tag, or a plaintext tag with isEncrypted: true.
-            wrapped.append(("type", .object([("enum", .array(tags + [.string(ws), .string(ck)]))])))
+            // Either an encrypted tag, or a plaintext tag (or an empty list) with isEncrypted: true.
+            var any = tags + [.string(ws), .string(ck)]
+            if f.type.isList { any.append(contentsOf: [.string("EMPTY_LIST"), .string("emptyListType")]) }
+            wrapped.append(("type", .object([("enum", .array(any))])))
             wrapped.append(("isEncrypted", .object([("type", .string("boolean"))])))
-            if f.type.isList { tags.append(contentsOf: [.string("EMPTY_LIST"), .string("emptyListType")]) }
             return .object([
                 ("type", .string("object")),
                 ("required", .array([.string("value")])),

@@ -43,12 +43,13 @@ final class ValidationRun {
         if path == "-" {
             fd = 0
         } else {
-            var st = stat()
-            if stat(path, &st) != 0 {
-                unreadable(path, "cannot read '\(path)': \(String(cString: strerror(errno)))")
+            // FileManager rather than stat(2): mode_t and S_IFMT differ between Glibc and Darwin.
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                unreadable(path, "cannot read '\(path)': no such file")
                 return
             }
-            if (st.st_mode & S_IFMT) == S_IFDIR {
+            if isDirectory.boolValue {
                 unreadable(path, "'\(path)' is a folder where a record file was expected")
                 return
             }
