@@ -231,7 +231,11 @@ final class RecordChunkReader {
         carryColumn = carried
         out.count = lastEnd
         scanPos -= lastEnd
-        if elementStart >= 0 { elementStart -= lastEnd }
+        if elementStart >= 0 {
+            // An element already begun moves to the next block, with its line.
+            elementStart -= lastEnd
+            elementLine -= linesAtLastEnd
+        }
         line -= linesAtLastEnd
         lineStart -= lastEnd
         return out

@@ -216,4 +216,39 @@ enum RecordFixtures {
         #expect(d.first?.code == "CK400")
         #expect(d.first?.location?.line == 3)
     }
+
+    /// A JSON array larger than one read block: elements cut across blocks keep their
+    /// lines, columns and indexes, also those that start in the middle of a line.
+    @Test func largeJSONArraysKeepPositionsAcrossBlocks() throws {
+        var lines = ["["]
+        var expected: [String] = []
+        func mark(_ needle: String, _ index: Int) {
+            let l = lines.last!
+            let col = l.utf8.count - (l.components(separatedBy: needle).last!.utf8.count + needle.utf8.count) + 1
+            expected.append("\(lines.count):\(col) #\(index)")
+        }
+        for i in stride(from: 1, through: 20_000, by: 2) {
+            // Two records a line, then the rest of the second on the next line.
+            let steps = i % 1000 == 1 ? "\"x1\"" : "\(i)"
+            var first = #"  {"recordName": "r\#(i)", "recordType": "Trip", "zoneID": {"zoneName": "Journal"}, "fields": {"title": "a title", "steps": \#(steps)}}, "#
+            // Every second record's type is unknown: its diagnostic sits mid-line, so each
+            // block that starts mid-line is checked for its columns.
+            let type = "Nope"
+            first += #"{"recordName": "r\#(i + 1)", "recordType": "\#(type)","#
+            lines.append(first)
+            if i % 1000 == 1 { mark("\"x1\"", i) }
+            if type == "Nope" { mark("\"Nope\"", i + 1) }
+            let steps2 = (i + 1) % 1000 == 0 ? "\"x2\"" : "\(i + 1)"
+            lines.append(#"   "fields": {"steps": \#(steps2)}}"# + (i + 1 == 20_000 ? "" : ","))
+            // (x2 is not reported: a record of an unknown type is not checked further.)
+        }
+        lines.append("]")
+        let text = lines.joined(separator: "\n") + "\n"
+        for jobs in [1, 2] {
+            let d = try RecordFixtures.run(text: text, format: .json, options: .init(jobs: jobs))
+            let got = d.map { "\($0.location!.line):\($0.location!.column) \($0.message.split(separator: " ")[1])" }
+            #expect(got == expected, "jobs \(jobs): \(Array(zip(got, expected).filter { $0 != $1 }.prefix(3)))")
+            #expect(got.count == 10_020)
+        }
+    }
 }
