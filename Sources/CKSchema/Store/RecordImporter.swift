@@ -25,6 +25,10 @@ public enum RecordImporter {
         /// At most 400: CloudKit's limit of records per modify request.
         public var batchSize: Int
 
+        /// Runs the validate command's record checks (CK4xx) before the importer's own (CK55x).
+        /// Only tests switch it off, to reach the importer's own checks.
+        var runsRecordChecks = true
+
         public init(environment: Environment = .development, savePolicy: SavePolicy = .ifServerRecordUnchanged, batchSize: Int = 400) {
             self.environment = environment
             self.savePolicy = savePolicy
@@ -71,6 +75,9 @@ public enum RecordImporter {
                 let seq = String(Int(try store.db.scalar("SELECT value FROM meta WHERE key = 'sequence'")?.text ?? "0") ?? 0, radix: 36)
                 var counter = 0
                 let writer = try Writer(store: store, env: env)
+                // The validate command's checks run first on every record (names, value types,
+                // encryption, references, size; CK4xx); the importer's own checks follow.
+                var checker = RecordChecker(schema: CompiledSchema(schema), production: env == .production, collectBatch: false)
                 for path in paths {
                     let data: Data
                     do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
@@ -95,7 +102,27 @@ public enum RecordImporter {
                             let slice = UnsafeRawBufferPointer(rebasing: raw[start..<end])
                             start = end + 1
                             if slice.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-                            var rec = parse(slice, line: line, file: path, schema: &schema, env: env, added: &addedFields)
+                            var checked = ChunkResult()
+                            if options.runsRecordChecks, let base = slice.baseAddress {
+                                checker.check(base.assumingMemoryBound(to: UInt8.self), slice.count, index: 0,
+                                              position: .bytes(line: 0, column: 1), into: &checked)
+                            }
+                            var validatorErrors: [Diagnostic] = []
+                            for d in checked.diagnostics where d.severity != .note {
+                                let diag = Diagnostic(code: d.code, severity: d.severity, location: SourceLocation(file: path, line: line + d.line, column: d.column),
+                                                      message: d.message, fix: d.fix)
+                                if d.severity == .error { validatorErrors.append(diag) } else { result.diagnostics.append(diag) }
+                            }
+                            var rec: Incoming
+                            if let first = validatorErrors.first {
+                                // Parsed only for its zone (atomic batches); a failed record adds nothing to the schema.
+                                var scratch = schema, scratchAdded: [String: SourceLocation] = [:]
+                                rec = parse(slice, line: line, file: path, schema: &scratch, env: env, added: &scratchAdded)
+                                rec.error = first
+                                result.diagnostics += validatorErrors.dropFirst()
+                            } else {
+                                rec = parse(slice, line: line, file: path, schema: &schema, env: env, added: &addedFields)
+                            }
                             if rec.error == nil { rec.storedFields = StoreJSON.object(rec.fields).text }
                             batch.append(rec)
                             if batch.count >= options.batchSize { try flush() }

@@ -17,7 +17,7 @@ enum RecordsCommand: Command {
         import reads records in the CloudKit Web Services shape, one JSON object a line:
           {"recordName": "n1", "recordType": "Note", "zoneID": {"zoneName": "Notes"},
            "recordChangeTag": "...", "fields": {"title": {"value": "Hi", "type": "STRING"}}}
-        and saves them as CloudKit does: batches of at most 400, all or nothing per batch in a
+        checks each with the validate command's rules (CK4xx) and saves them as CloudKit does: batches of at most 400, all or nothing per batch in a
         zone with the atomic capability, a stale change tag is a conflict. Production refuses
         unknown fields; development adds them to its schema (just-in-time schema). The whole
         import is one transaction. Exit 1 when any record failed (they are listed).

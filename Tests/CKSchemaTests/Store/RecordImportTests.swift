@@ -33,11 +33,30 @@ import Testing
         #expect(try store.strings(Store.equalityQuery(env: .production, recordType: "Note", field: "title"), "World") == ["n2"])
     }
 
-    @Test func productionRefusesUnknownFieldsAndAnAtomicZoneFailsTheWholeBatch() throws {
+    @Test func productionRefusesUnknownFieldsWithTheValidatorsRules() throws {
         let (sb, store) = try Self.migrated()
         defer { sb.cleanup() }
         let path = Paths.fixture("store/records/bad-production.ndjson")
         let r = try RecordImporter.importFiles([path], into: store, options: .init(environment: .production))
+        #expect(r.saved == 1)
+        #expect(r.failed == 5)
+        let byLine = Dictionary(r.diagnostics.map { ($0.location?.line ?? 0, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(byLine[1]?.code == "CK555")
+        #expect(byLine[2]?.code == "CK402")
+        #expect(byLine[2]?.message == "Cannot create or modify field 'titel' in record 'Note' in production schema")
+        #expect(byLine[4]?.code == "CK405")
+        #expect(byLine[5]?.code == "CK401")
+        #expect(byLine[6]?.code == "CK400")
+        #expect(try Self.export(store, .production).map { $0["recordName"]?.stringValue } == ["t2"])
+    }
+
+    @Test func theImportersOwnChecksBackUpTheValidator() throws {
+        let (sb, store) = try Self.migrated()
+        defer { sb.cleanup() }
+        let path = Paths.fixture("store/records/bad-production.ndjson")
+        var options = RecordImporter.Options(environment: .production)
+        options.runsRecordChecks = false
+        let r = try RecordImporter.importFiles([path], into: store, options: options)
         #expect(r.saved == 1)
         #expect(r.failed == 5)
         let byLine = Dictionary(r.diagnostics.map { ($0.location?.line ?? 0, $0) }, uniquingKeysWith: { a, _ in a })
