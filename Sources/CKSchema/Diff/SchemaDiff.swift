@@ -1,3 +1,5 @@
+import Foundation
+
 /// The structural difference between two schemas (production -> development, usually),
 /// change by change, in a stable order grouped by record type.
 ///
@@ -261,5 +263,33 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
 }
 
 extension SchemaDiff {
-    private enum CodingKeys: String, CodingKey { case changes }
+    /// The `format` value of `diff --format json`.
+    public static let format = "ckschema-diff"
+    /// The version of the diff JSON format.
+    public static let version = 1
+
+    private enum CodingKeys: String, CodingKey { case format, version, changes }
+
+    /// Writes `{"format": "ckschema-diff", "version": 1, "changes": [...]}`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(Self.format, forKey: .format)
+        try c.encode(Self.version, forKey: .version)
+        try c.encode(changes, forKey: .changes)
+    }
+
+    /// Reads what `encode(to:)` wrote.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(changes: try c.decode([SchemaChange].self, forKey: .changes))
+    }
+
+    /// The JSON `diff --format json` prints (documented in docs/output.md), ending in a newline.
+    public var jsonData: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard var data = try? encoder.encode(self) else { preconditionFailure("a diff always encodes") }
+        data.append(0x0A)
+        return data
+    }
 }
