@@ -318,6 +318,7 @@ public enum ProductionRules {
         case .undeprecateField: return "field '\(c.fieldPath)' is no longer deprecated"
         case .changeRecordTypeDescription: return "changes the description of record type '\(t)'"
         case .changeFieldDescription: return "changes the description of field '\(c.fieldPath)'"
+        case .changeRequiredCapabilities: return "record type '\(t)' now requires zone capabilities [\(c.after ?? "")]; lint checks its zone has them"
         default: return c.description
         }
     }

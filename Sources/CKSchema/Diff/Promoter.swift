@@ -1,12 +1,15 @@
 /// The library entry point of `ckschema promote` and of the promote part of
-/// `ckschema check`: lint both schemas, and only when they are sound, plan.
+/// `ckschema check`: lint the development schema, and only when it is sound, plan.
+///
+/// Only the `to` (development) schema is linted: the production schema is what is
+/// deployed, and nothing in this repository can change it.
 public enum Promoter {
     /// What a promote check found.
     public struct Result: Sendable, Hashable {
-        /// Lint errors in either schema. When there are any, `plan` is nil: no plan is
+        /// Lint errors in the `to` schema. When there are any, `plan` is nil: no plan is
         /// computed from a broken model.
         public var lintErrors: [Diagnostic]
-        /// The plan, when both schemas lint clean of errors.
+        /// The plan, when the `to` schema lints clean of errors.
         public var plan: PromotionPlan?
 
         /// Lint errors first, then the plan's steps at or above `minimum`.
@@ -20,12 +23,15 @@ public enum Promoter {
         }
     }
 
-    /// Lints `from` and `to` with `lint` (errors only count), then plans `from` -> `to`.
-    ///
-    /// - Parameter lint: the linter to run on each schema (the executable passes
-    ///   `Linter.lint`); it returns diagnostics of every severity, of which only errors stop the plan.
-    public static func check(from: Schema, to: Schema, lint: (Schema) -> [Diagnostic]) -> Result {
-        let errors = (lint(from) + lint(to)).filter { $0.severity == .error }
+    /// Lints `to` with the lint rules (as `lint` configures them), then plans `from` -> `to`.
+    public static func check(from: Schema, to: Schema, lint: LintConfiguration = LintConfiguration()) -> Result {
+        let linter = Linter(configuration: lint)
+        return check(from: from, to: to, linter: linter.lint)
+    }
+
+    /// Lints `to` with `linter` (only errors stop the plan), then plans `from` -> `to`.
+    public static func check(from: Schema, to: Schema, linter: (Schema) -> [Diagnostic]) -> Result {
+        let errors = linter(to).filter { $0.severity == .error }
         guard errors.isEmpty else { return Result(lintErrors: errors, plan: nil) }
         return Result(lintErrors: [], plan: PromotionPlan.compute(from: from, to: to))
     }

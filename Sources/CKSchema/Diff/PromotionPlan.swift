@@ -131,11 +131,11 @@ extension PromotionPlan: Codable {
         guard fromStale || toStale else { return }
         let which: String
         switch (fromStale, toStale) {
-        case (true, true): which = "both schemas have changed"
-        case (true, false): which = "the production (from) schema has changed: sha256 \(short(fromHash)) in the plan, \(short(nowFrom)) now"
-        default: which = "the development (to) schema has changed: sha256 \(short(toHash)) in the plan, \(short(nowTo)) now"
+        case (true, true): which = "both schemas have changed since the plan was computed"
+        case (true, false): which = "the production (from) schema has changed since the plan was computed (sha256 \(short(fromHash)) in the plan, \(short(nowFrom)) now)"
+        default: which = "the development (to) schema has changed since the plan was computed (sha256 \(short(toHash)) in the plan, \(short(nowTo)) now)"
         }
-        throw InputError(.error(PromotionRules.planStale.code, "'\(file)' is stale: \(which) since the plan was computed", at: SourceLocation(file: file, line: 1, column: 1),
+        throw InputError(.error(PromotionRules.planStale.code, "'\(file)' is stale: \(which)", at: SourceLocation(file: file, line: 1, column: 1),
                                 fix: "review and compute the plan again: `ckschema promote --plan \(file)`"))
     }
 

@@ -13,7 +13,7 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
         case addZone, removeZone, changeZoneDatabase, addZoneCapability, removeZoneCapability
         case addRole, removeRole
         case addRecordType, removeRecordType, changeRecordTypeZone, changeRecordTypeDatabase
-        case deprecateRecordType, undeprecateRecordType, changeRecordTypeDescription
+        case deprecateRecordType, undeprecateRecordType, changeRecordTypeDescription, changeRequiredCapabilities
         case addField, removeField, changeFieldType, encryptField, decryptField
         case changeReferenceTarget, changeReferenceAction, deprecateField, undeprecateField, changeFieldDescription
         case addIndex, removeIndex
@@ -106,6 +106,7 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
         case .changeRecordTypeDatabase: return "~ record type \(recordType ?? "") database: \(b) -> \(a)"
         case .deprecateRecordType: return "~ record type \(recordType ?? "") deprecated"
         case .undeprecateRecordType: return "~ record type \(recordType ?? "") no longer deprecated"
+        case .changeRequiredCapabilities: return "~ record type \(recordType ?? "") requires: [\(b)] -> [\(a)]"
         case .changeRecordTypeDescription: return "~ record type \(recordType ?? "") description: \(quoted(before)) -> \(quoted(after))"
         case .addField: return "+ \(fieldPath) \(a)"
         case .removeField: return "- \(fieldPath) \(b)"

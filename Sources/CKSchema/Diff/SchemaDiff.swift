@@ -140,6 +140,10 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
         if let da = a.description, let db = b.description, da != db {
             out.append(SchemaChange(.changeRecordTypeDescription, recordType: name, before: da, after: db, origin: b.origin, fromOrigin: a.origin))
         }
+        if a.requiredCapabilities != b.requiredCapabilities {
+            let text = { (c: Set<ZoneCapability>) in c.sorted().map(\.rawValue).joined(separator: ", ") }
+            out.append(SchemaChange(.changeRequiredCapabilities, recordType: name, before: text(a.requiredCapabilities), after: text(b.requiredCapabilities), origin: b.origin, fromOrigin: a.origin))
+        }
         if a.systemIndexes != b.systemIndexes {
             for sys in SystemField.allCases {
                 diffIndexes(a.indexes(on: sys), b.indexes(on: sys), recordType: name, field: sys.rawValue, isSystem: true,

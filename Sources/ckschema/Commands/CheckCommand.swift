@@ -49,12 +49,24 @@ enum CheckCommand: Command {
     static func step(_ name: String, _ config: Configuration) -> StepResult? {
         switch name {
         case "lint": lintStep(config)
+        case "promote": promoteStep(config)
         default: nil
         }
     }
 
     static func capture(_ body: () throws(InputError) -> [Diagnostic]) -> StepResult {
         do { return StepResult(diagnostics: try body()) } catch { return StepResult(diagnostics: error.diagnostics, failed: true) }
+    }
+
+    /// Production -> development: forbidden changes are errors, review ones warnings. Lint
+    /// errors stop the plan; the lint step reports them, unless it is not configured.
+    static func promoteStep(_ config: Configuration) -> StepResult? {
+        guard let dev = config.developmentSchema, let prod = config.productionSchema else { return nil }
+        return capture { () throws(InputError) in
+            let result = Promoter.check(from: try SchemaSource.load(path: prod), to: try SchemaSource.load(path: dev), lint: config.lint)
+            let lintRuns = (config.checks ?? Configuration.checkNames).contains("lint")
+            return (lintRuns ? [] : result.lintErrors) + (result.plan?.diagnostics(minimum: .review) ?? [])
+        }
     }
 
     static func lintStep(_ config: Configuration) -> StepResult? {

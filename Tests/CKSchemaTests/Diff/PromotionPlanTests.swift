@@ -45,7 +45,7 @@ import CKSchema
         let error = try #require(throws: InputError.self) { try plan.verify(from: F.production(), to: editedDev, file: "plan.json") }
         let d = try #require(error.diagnostics.first)
         #expect(d.code == "CK392")
-        #expect(d.message == "'plan.json' is stale: the development (to) schema has changed: sha256 \(plan.toHash.prefix(12)) in the plan, \(editedDev.canonicalHash.prefix(12)) now since the plan was computed")
+        #expect(d.message == "'plan.json' is stale: the development (to) schema has changed since the plan was computed (sha256 \(plan.toHash.prefix(12)) in the plan, \(editedDev.canonicalHash.prefix(12)) now)")
         #expect(d.location == SourceLocation(file: "plan.json", line: 1, column: 1))
 
         var editedProd = F.production()
@@ -55,7 +55,7 @@ import CKSchema
         let e3 = try #require(throws: InputError.self) {
             try plan.verify(from: editedProd, to: F.developmentField("count") { $0.type = FieldType(.string) }, file: "plan.json")
         }
-        #expect(e3.diagnostics.first?.message.hasPrefix("'plan.json' is stale: the production (from) schema has changed: sha256 ") == true)
+        #expect(e3.diagnostics.first?.message.hasPrefix("'plan.json' is stale: the production (from) schema has changed since the plan was computed (sha256 ") == true)
     }
 
     @Test func aFileThatIsNotJSONIsRefused() throws {
@@ -88,12 +88,12 @@ import CKSchema
         let lintError = Diagnostic.error("CK101", "field 'body' is encrypted and cannot be queryable", at: SourceLocation(file: "dev.yaml", line: 12, column: 5))
         let lintWarning = Diagnostic.warning("CK150", "a warning", at: nil)
         let to = F.developmentField("count") { $0.type = FieldType(.string) }
-        let broken = Promoter.check(from: F.production(), to: to) { s in s == to ? [lintError, lintWarning] : [] }
+        let broken = Promoter.check(from: F.production(), to: to, linter: { _ in [lintError, lintWarning] })
         #expect(broken.plan == nil)
         #expect(broken.diagnostics() == [lintError])
         #expect(broken.fails())
 
-        let sound = Promoter.check(from: F.production(), to: to) { _ in [lintWarning] }
+        let sound = Promoter.check(from: F.production(), to: to, linter: { _ in [lintWarning] })
         #expect(sound.lintErrors.isEmpty)
         #expect(sound.plan?.steps.count == 1)
         #expect(sound.diagnostics().map(\.code) == ["CK303"])
