@@ -2,35 +2,16 @@ import Foundation
 import Testing
 import CKSchema
 
-/// Runs the built `ckschema` binary (until the shared `runCLI` helper is on main).
+/// Helpers for the promote end-to-end tests, over the shared `runCLI`.
 enum PromoteCLI {
     struct Run { var status: Int32; var stdout: String; var stderr: String }
 
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let repoRoot = URL(fileURLWithPath: Paths.root)
 
-    static var binary: URL {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("ckschema")
-        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        return repoRoot.appendingPathComponent(".build/debug/ckschema")
-    }
-
+    /// Runs the built binary in `folder`, as CI would (no terminal decorations).
     static func run(_ args: [String], in folder: URL) throws -> Run {
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = args
-        p.currentDirectoryURL = folder
-        var env = ProcessInfo.processInfo.environment
-        env["CI"] = "1"
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        let r = try runCLI(args, cwd: folder.path, environment: ["CI": "1"])
+        return Run(status: r.code, stdout: r.stdout, stderr: r.stderr)
     }
 
     /// A temporary copy of the repository's example: ckschema.yaml and Schemas/.

@@ -5,9 +5,7 @@ import CKSchema
 /// Promotion plans of real schema pairs from public repositories (`../shared/corpus/ckdb`),
 /// read through the `.ckdb` parser. Every change is listed and classified.
 @Suite struct RealPairsTests {
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/corpus/ckdb")
+    static let corpus = URL(fileURLWithPath: Paths.corpus)
 
     private func plan(_ from: String, _ to: String) throws -> PromotionPlan {
         let a = try SchemaSource.load(path: Self.corpus.appendingPathComponent(from).path)
