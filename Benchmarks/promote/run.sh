@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The promote benchmark: diff + plan of generated schema pairs that differ in 1% of
 # their fields, at 500, 1,000, 2,000 and 4,000 record types.
-#   end to end: `ckschema promote FROM TO --plan plan.json` (parse both, lint, diff, plan,
-#               hash both, write the plan), with hyperfine and /usr/bin/time -v
-#   the diff's own cost: Benchmarks/promote/harness (SchemaDiff / PromotionPlan alone)
+#   end to end: `ckschema promote FROM TO --check` (parse both, lint, diff, classify) and
+#               `... --plan plan.json` (also hash both schemas and write the plan), and
+#               `ckschema lint TO` (parse and lint one file) for scale, with hyperfine;
+#               peak memory of the --plan run with /usr/bin/time -v
+#   the diff's own cost: Benchmarks/promote/harness (SchemaDiff / PromotionPlan alone, in
+#               thread CPU seconds, steady on a shared machine)
 # Usage: bash Benchmarks/promote/run.sh      (from the repository root)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -27,7 +30,9 @@ for n in 500 1000 2000 4000; do
   echo "== $n record types"
   "$bench" "$dir/production.yaml" "$dir/development.yaml" 9
   hyperfine --warmup 1 --runs 10 --style basic -i \
-    "$bin promote $dir/production.yaml $dir/development.yaml --plan $dir/plan.json" 2>&1 | grep -E "Time|Range"
+    "$bin promote $dir/production.yaml $dir/development.yaml --check" \
+    "$bin promote $dir/production.yaml $dir/development.yaml --plan $dir/plan.json" \
+    "$bin lint $dir/development.yaml" 2>&1 | grep -E "Benchmark|Time|Range"
   /usr/bin/time -v "$bin" promote "$dir/production.yaml" "$dir/development.yaml" --plan "$dir/plan.json" 2>&1 >/dev/null \
     | grep -E "Maximum resident|Elapsed" | sed 's/^\s*/  /'
 done

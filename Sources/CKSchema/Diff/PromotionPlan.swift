@@ -26,16 +26,20 @@ public struct PromotionPlan: Sendable, Hashable {
     }
 
     /// Computes the plan that takes `from` to `to`.
-    public static func compute(from: Schema, to: Schema) -> PromotionPlan {
+    ///
+    /// - Parameter hashing: compute both schemas' `canonicalHash` (needed to write or
+    ///   verify a plan file). Without it `fromHash` and `toHash` are empty: a check that
+    ///   writes no file saves emitting both schemas, most of a plan's own cost.
+    public static func compute(from: Schema, to: Schema, hashing: Bool = true) -> PromotionPlan {
         let diff = SchemaDiff.compute(from: from, to: to)
-        return compute(diff: diff, from: from, to: to)
+        return compute(diff: diff, from: from, to: to, hashing: hashing)
     }
 
     /// Classifies the changes of a diff already computed from `from` to `to`.
-    public static func compute(diff: SchemaDiff, from: Schema, to: Schema) -> PromotionPlan {
+    public static func compute(diff: SchemaDiff, from: Schema, to: Schema, hashing: Bool = true) -> PromotionPlan {
         let context = PromotionContext(from: from, to: to)
         let steps = diff.changes.map { ProductionRules.classify($0, in: context) }
-        return PromotionPlan(fromHash: from.canonicalHash, toHash: to.canonicalHash, steps: steps)
+        return PromotionPlan(fromHash: hashing ? from.canonicalHash : "", toHash: hashing ? to.canonicalHash : "", steps: steps)
     }
 
     /// The number of steps of a class.

@@ -45,7 +45,8 @@ enum PromoteCommand: Command {
             let plan = try PromotionPlan.load(path: path)
             try plan.verify(from: from, to: to, file: path)
         }
-        let result = Promoter.check(from: from, to: to, lint: config?.lint ?? LintConfiguration())
+        // Hashes are needed only for a plan file; emitting both schemas is most of a plan's cost.
+        let result = Promoter.check(from: from, to: to, lint: config?.lint ?? LintConfiguration(), hashing: args.value("plan") != nil)
         guard let plan = result.plan else {
             io.report(result.lintErrors, format: format, command: name)
             return .findings

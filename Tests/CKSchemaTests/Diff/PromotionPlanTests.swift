@@ -100,3 +100,14 @@ import CKSchema
         #expect(sound.fails(on: .forbidden))
     }
 }
+
+@Suite struct PromotionPlanHashingTests {
+    @Test func aPlanWithoutHashingHasTheSameStepsAndNoHashes() {
+        let to = PromoteFixtures.developmentField("count") { $0.type = FieldType(.string) }
+        let hashed = PromotionPlan.compute(from: PromoteFixtures.production(), to: to)
+        let bare = PromotionPlan.compute(from: PromoteFixtures.production(), to: to, hashing: false)
+        #expect(bare.steps == hashed.steps)
+        #expect(bare.fromHash.isEmpty && bare.toHash.isEmpty)
+        #expect(!hashed.fromHash.isEmpty)
+    }
+}
