@@ -85,10 +85,7 @@ struct Suppressions {
         if let cached = byFile[file] { return cached }
         var result: [Int: [(codes: Set<String>, reasoned: Bool, column: Int)]] = [:]
         if let data = try? YAMLReader.readFile(path: file, limit: YAMLReader.maxFileSize) {
-            let text = String(decoding: data, as: UTF8.self)
-            var lineNo = 0
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                lineNo += 1
+            for (lineNo, line) in Self.linesContainingMarker(data) {
                 guard let r = line.range(of: Self.marker) else { continue }
                 let rest = line[r.upperBound...]
                 let (codesPart, reason): (Substring, Substring) = {
@@ -110,6 +107,35 @@ struct Suppressions {
         }
         byFile[file] = result
         return result
+    }
+
+    /// The lines (number and text) that contain the marker, found by a byte scan so that
+    /// a large file without suppressions costs one pass and no string work.
+    static func linesContainingMarker(_ data: Data) -> [(Int, String)] {
+        let marker = Array(marker.utf8)
+        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [(Int, String)] in
+            let b = raw.bindMemory(to: UInt8.self)
+            var out: [(Int, String)] = []
+            var line = 1, lineStart = 0, i = 0
+            let n = b.count, m = marker.count
+            while i < n {
+                let c = b[i]
+                if c == 0x0A { line += 1; lineStart = i + 1; i += 1; continue }
+                if c == marker[0] && i + m <= n {
+                    var k = 1
+                    while k < m && b[i + k] == marker[k] { k += 1 }
+                    if k == m {
+                        var end = i
+                        while end < n && b[end] != 0x0A { end += 1 }
+                        out.append((line, String(decoding: UnsafeBufferPointer(rebasing: b[lineStart..<end]), as: UTF8.self)))
+                        i = end
+                        continue
+                    }
+                }
+                i += 1
+            }
+            return out
+        }
     }
 }
 
