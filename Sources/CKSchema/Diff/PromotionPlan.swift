@@ -39,7 +39,9 @@ public struct PromotionPlan: Sendable, Hashable {
     public static func compute(diff: SchemaDiff, from: Schema, to: Schema, hashing: Bool = true) -> PromotionPlan {
         let context = PromotionContext(from: from, to: to)
         let steps = diff.changes.map { ProductionRules.classify($0, in: context) }
-        return PromotionPlan(fromHash: hashing ? from.canonicalHash : "", toHash: hashing ? to.canonicalHash : "", steps: steps)
+        guard hashing else { return PromotionPlan(fromHash: "", toHash: "", steps: steps) }
+        let hashes = Concurrently.both({ from.canonicalHash }, { to.canonicalHash })
+        return PromotionPlan(fromHash: hashes.0, toHash: hashes.1, steps: steps)
     }
 
     /// The number of steps of a class.

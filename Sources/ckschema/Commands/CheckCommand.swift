@@ -63,7 +63,8 @@ enum CheckCommand: Command {
     static func promoteStep(_ config: Configuration) -> StepResult? {
         guard let dev = config.developmentSchema, let prod = config.productionSchema else { return nil }
         return capture { () throws(InputError) in
-            let result = Promoter.check(from: try SchemaSource.load(path: prod), to: try SchemaSource.load(path: dev), lint: config.lint, hashing: false)
+            let (from, to) = try Promoter.load(from: prod, to: dev)
+            let result = Promoter.check(from: from, to: to, lint: config.lint, hashing: false)
             let lintRuns = (config.checks ?? Configuration.checkNames).contains("lint")
             return (lintRuns ? [] : result.lintErrors) + (result.plan?.diagnostics(minimum: .review) ?? [])
         }

@@ -80,6 +80,6 @@ enum PromoteCommand: Command {
         if p.count > 2 { throw UsageError("expected at most two schemas, FROM and TO; got \(p.count)") }
         let fromPath = try SchemaArguments.production(p.first, config: config)
         let toPath = try SchemaArguments.development(p.count > 1 ? p[1] : nil, config: config)
-        return (try SchemaSource.load(path: fromPath), try SchemaSource.load(path: toPath))
+        return try Promoter.load(from: fromPath, to: toPath)
     }
 }
