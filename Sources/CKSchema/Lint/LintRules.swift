@@ -1,3 +1,10 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The lint rules' codes and what `docs/rules.md` says of each.
 public enum LintRules {
     /// Every rule the linter runs, in code order.
@@ -114,29 +121,45 @@ struct Suppressions {
     static func linesContainingMarker(_ data: Data) -> [(Int, String)] {
         let marker = Array(marker.utf8)
         return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [(Int, String)] in
-            let b = raw.bindMemory(to: UInt8.self)
+            guard raw.count >= marker.count else { return [] }
             var out: [(Int, String)] = []
-            var line = 1, lineStart = 0, i = 0
-            let n = b.count, m = marker.count
-            while i < n {
-                let c = b[i]
-                if c == 0x0A { line += 1; lineStart = i + 1; i += 1; continue }
-                if c == marker[0] && i + m <= n {
-                    var k = 1
-                    while k < m && b[i + k] == marker[k] { k += 1 }
-                    if k == m {
-                        var end = i
-                        while end < n && b[end] != 0x0A { end += 1 }
-                        out.append((line, String(decoding: UnsafeBufferPointer(rebasing: b[lineStart..<end]), as: UTF8.self)))
-                        i = end
-                        continue
-                    }
-                }
-                i += 1
+            var searchFrom = 0, line = 1, counted = 0
+            while let offset = Self.find(marker, in: raw, from: searchFrom) {
+                // Count newlines up to the hit to learn its line and where the line starts.
+                let bytes = raw.bindMemory(to: UInt8.self)
+                for j in counted..<offset where bytes[j] == 0x0A { line += 1 }
+                let lineStart = Self.startOfLine(bytes, before: offset)
+                var end = offset
+                while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+                out.append((line, String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), as: UTF8.self)))
+                counted = offset
+                searchFrom = end
             }
             return out
         }
     }
+
+    /// The offset of `needle` in `haystack` at or after `from`: memchr to the needle's
+    /// rarest-looking byte ('k' of "ckschema"), then a compare.
+    static func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard let base = haystack.baseAddress else { return nil }
+        let anchor = 1  // needle[1] == "k"
+        var at = from + anchor
+        while at < haystack.count {
+            guard let p = memchr(base + at, Int32(needle[anchor]), haystack.count - at) else { return nil }
+            let hit = base.distance(to: UnsafeRawPointer(p))
+            let start = hit - anchor
+            if start >= from, start + needle.count <= haystack.count,
+               memcmp(base + start, needle, needle.count) == 0 { return start }
+            at = hit + 1
+        }
+        return nil
+    }
+
+    private static func startOfLine(_ bytes: UnsafeBufferPointer<UInt8>, before offset: Int) -> Int {
+        var j = offset
+        while j > 0 && bytes[j - 1] != 0x0A { j -= 1 }
+        return j
+    }
 }
 
-import Foundation

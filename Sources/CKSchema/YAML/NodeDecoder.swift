@@ -87,5 +87,18 @@ public struct NodeDecoder {
         return nil
     }
 
+    /// A list of raw-value enum values (a single value counts as a list of one), each
+    /// unknown one reported with the allowed values and a did-you-mean.
+    public mutating func enumSet<E: RawRepresentable & CaseIterable & Hashable>(_ node: YAMLNode, what: @autoclosure () -> String, as: E.Type) -> Set<E> where E.RawValue == String {
+        var out = Set<E>()
+        for (name, item) in stringList(node, what: "a list of \(what())s") {
+            if let v = E(rawValue: name) { out.insert(v); continue }
+            let all = E.allCases.map(\.rawValue)
+            report(InputRules.invalidValue, "'\(name)' is not a \(what())\(Suggest.phrase(for: name, in: all))", at: item,
+                   fix: "use one of: " + all.joined(separator: ", "))
+        }
+        return out
+    }
+
     public func location(_ node: YAMLNode) -> SourceLocation { node.location(in: file) }
 }

@@ -64,13 +64,7 @@ struct SchemaDecoder {
             case "database":
                 if let db = d.enumValue(q.value, what: "database", as: Database.self) { zone.database = db }
             case "capabilities":
-                for (name, node) in d.stringList(q.value, what: "'capabilities'") {
-                    if let c = ZoneCapability(rawValue: name) { zone.capabilities.insert(c) } else {
-                        let all = ZoneCapability.allCases.map(\.rawValue)
-                        d.report(InputRules.invalidValue, "'\(name)' is not a zone capability\(Suggest.phrase(for: name, in: all))", at: node,
-                                 fix: "use one of: " + all.joined(separator: ", "))
-                    }
-                }
+                zone.capabilities = d.enumSet(q.value, what: "zone capability", as: ZoneCapability.self)
             default: break
             }
         }
@@ -89,13 +83,7 @@ struct SchemaDecoder {
             case "database": rt.database = d.enumValue(q.value, what: "database", as: Database.self)
             case "deprecated": rt.isDeprecated = d.bool(q.value, what: "'deprecated'") ?? false
             case "requires":
-                for (name, node) in d.stringList(q.value, what: "'requires'") {
-                    if let c = ZoneCapability(rawValue: name) { rt.requiredCapabilities.insert(c) } else {
-                        let all = ZoneCapability.allCases.map(\.rawValue)
-                        d.report(InputRules.invalidValue, "'\(name)' is not a zone capability\(Suggest.phrase(for: name, in: all))", at: node,
-                                 fix: "use one of: " + all.joined(separator: ", "))
-                    }
-                }
+                rt.requiredCapabilities = d.enumSet(q.value, what: "zone capability", as: ZoneCapability.self)
             case "system":
                 guard let sys = d.pairs(q.value, what: "'system' of '\(p.name)'") else { continue }
                 for s in sys {
@@ -114,14 +102,7 @@ struct SchemaDecoder {
             case "grants":
                 guard let grants = d.pairs(q.value, what: "'grants' of '\(p.name)'") else { continue }
                 for g in grants {
-                    var perms = Set<Permission>()
-                    for (name, node) in d.stringList(g.value, what: "permissions of '\(g.name)'") {
-                        if let perm = Permission(rawValue: name) { perms.insert(perm) } else {
-                            let all = Permission.allCases.map(\.rawValue)
-                            d.report(InputRules.invalidValue, "'\(name)' is not a permission\(Suggest.phrase(for: name, in: all))", at: node,
-                                     fix: "use one of: " + all.joined(separator: ", "))
-                        }
-                    }
+                    let perms = d.enumSet(g.value, what: "permission", as: Permission.self)
                     rt.grants.append(Grant(role: g.name, permissions: perms, origin: Origin(d.location(g.key))))
                 }
             default: break
