@@ -9,8 +9,9 @@ import Foundation
 /// by name through dictionaries, so the cost is linear in the size of the schemas.
 ///
 /// A property that one side does not state is not a change: a `.ckdb` file carries no
-/// zones of record types, descriptions or reference targets, and a schema with no grants
-/// on a record type says nothing of its grants.
+/// zones of record types, descriptions or reference targets, a schema with no grants
+/// on a record type says nothing of its grants, and a schema that omits a system record
+/// type (`Users`, `cloudkit.share`) says nothing of it (CloudKit always has them).
 public struct SchemaDiff: Sendable, Hashable, Codable {
     /// The changes, in the stable order described above.
     public var changes: [SchemaChange]
@@ -62,6 +63,11 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
         for name in names.sorted() {
             let a = fromTypes[name], b = toTypes[name]
             switch (a, b) {
+            case let (nil, b?) where b.isSystemType:
+                // CloudKit always has its system types: one the other side omits is unstated, not new.
+                diffType(RecordType(name: b.name), b, into: &out)
+            case (_?, nil) where RecordType.systemTypeNames.contains(name):
+                break
             case let (nil, b?): diffAddedType(b, into: &out)
             case let (a?, nil):
                 out.append(SchemaChange(.removeRecordType, recordType: name, before: placement(a), origin: a.origin, fromOrigin: a.origin))

@@ -177,3 +177,29 @@ import CKSchema
             """)
     }
 }
+
+@Suite struct SystemRecordTypeDiffTests {
+    @Test func aSystemTypeOneSideOmitsIsNotDeletedOrAdded() {
+        var from = PromoteFixtures.production()
+        from.recordTypes.append(RecordType(name: "Users", fields: [Field(name: "roles", type: .list(.int64))]))
+        // Development omits Users: CloudKit still has it, so nothing changes.
+        #expect(SchemaDiff.compute(from: from, to: PromoteFixtures.development()).isEmpty)
+        // Development lists Users with a field production does not know: only the field is new.
+        var to = PromoteFixtures.development()
+        to.recordTypes.append(RecordType(name: "Users", fields: [Field(name: "nickname", type: FieldType(.string))]))
+        let plan = PromotionPlan.compute(from: PromoteFixtures.production(), to: to)
+        #expect(plan.steps.map(\.change.description) == ["+ Users.nickname string"])
+        #expect(plan.steps.map(\.changeClass) == [.safe])
+        // Both list Users and development drops its field: a forbidden deletion as for any type.
+        let dropped = PromotionPlan.compute(from: from, to: PromoteFixtures.development().withUsers([]))
+        #expect(dropped.steps.map(\.code) == ["CK302"])
+    }
+}
+
+private extension Schema {
+    func withUsers(_ fields: [Field]) -> Schema {
+        var s = self
+        s.recordTypes.append(RecordType(name: "Users", fields: fields))
+        return s
+    }
+}
