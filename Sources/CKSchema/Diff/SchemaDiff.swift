@@ -64,8 +64,9 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
             let a = fromTypes[name], b = toTypes[name]
             switch (a, b) {
             case let (nil, b?) where b.isSystemType:
-                // CloudKit always has its system types: one the other side omits is unstated, not new.
-                diffType(RecordType(name: b.name), b, into: &out)
+                // CloudKit always has its system types: one the other side omits is unstated,
+                // not new; compare with what every container has.
+                diffType(implicitSystemType(b.name), b, into: &out)
             case (_?, nil) where RecordType.systemTypeNames.contains(name):
                 break
             case let (nil, b?): diffAddedType(b, into: &out)
@@ -241,6 +242,13 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
         for q in added.sorted(by: { $0.label < $1.label }) {
             out.append(SchemaChange(.addQuery, recordType: q.recordType, query: q.label, origin: q.origin))
         }
+    }
+
+    /// A system record type as every container has it: `Users` with `roles: list<int64>`
+    /// (what `cktool export-schema` writes for a Users type never changed), with its
+    /// grants unstated; `cloudkit.share` with no custom field.
+    static func implicitSystemType(_ name: String) -> RecordType {
+        name == "Users" ? RecordType(name: name, fields: [Field(name: "roles", type: .list(.int64))]) : RecordType(name: name)
     }
 
     // MARK: - Text of elements

@@ -181,18 +181,21 @@ import CKSchema
 @Suite struct SystemRecordTypeDiffTests {
     @Test func aSystemTypeOneSideOmitsIsNotDeletedOrAdded() {
         var from = PromoteFixtures.production()
-        from.recordTypes.append(RecordType(name: "Users", fields: [Field(name: "roles", type: .list(.int64))]))
+        from.recordTypes.append(RecordType(name: "Users", fields: [Field(name: "roles", type: .list(.int64)), Field(name: "handle", type: FieldType(.string))]))
         // Development omits Users: CloudKit still has it, so nothing changes.
         #expect(SchemaDiff.compute(from: from, to: PromoteFixtures.development()).isEmpty)
         // Development lists Users with a field production does not know: only the field is new.
         var to = PromoteFixtures.development()
-        to.recordTypes.append(RecordType(name: "Users", fields: [Field(name: "nickname", type: FieldType(.string))]))
+        to.recordTypes.append(RecordType(name: "Users", fields: [Field(name: "nickname", type: FieldType(.string)), Field(name: "roles", type: .list(.int64))]))
         let plan = PromotionPlan.compute(from: PromoteFixtures.production(), to: to)
         #expect(plan.steps.map(\.change.description) == ["+ Users.nickname string"])
         #expect(plan.steps.map(\.changeClass) == [.safe])
+        // Every container's Users has `roles`: a Users type listed without it deletes it.
+        let noRoles = PromotionPlan.compute(from: PromoteFixtures.production(), to: PromoteFixtures.development().withUsers([]))
+        #expect(noRoles.steps.map(\.reason) == ["field 'Users.roles' is in production and cannot be deleted"])
         // Both list Users and development drops its field: a forbidden deletion as for any type.
         let dropped = PromotionPlan.compute(from: from, to: PromoteFixtures.development().withUsers([]))
-        #expect(dropped.steps.map(\.code) == ["CK302"])
+        #expect(dropped.steps.map(\.code) == ["CK302", "CK302"])
     }
 }
 
