@@ -27,7 +27,8 @@ enum PromoteCommand: Command {
           --plan PATH              write the plan as JSON (with both schemas' SHA-256)
           --verify-plan PATH       refuse (exit 2) a plan file that is not JSON, is from another
                                    format version, or was computed from other schemas
-          --fail-on review|forbidden  lowest class that fails --check (default: forbidden)
+          --fail-on review|forbidden  lowest class that fails --check (default: forbidden, or
+                                   review when ckschema.yaml's lint.failOn is warning)
           --format text|json|github|sarif  report format (default: text)
           --config PATH            use this ckschema.yaml instead of searching for one
 
@@ -38,8 +39,8 @@ enum PromoteCommand: Command {
 
     static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         let format = try CommonOptions.outputFormat(args)
-        let failOn = try changeClass(args.value("fail-on"))
         let config = try CommonOptions.configuration(args)
+        let failOn = try changeClass(args.value("fail-on") ?? (config?.failOn == .warning ? "review" : nil))
         let (from, to) = try schemas(args, config: config)
         if let path = args.value("verify-plan") {
             let plan = try PromotionPlan.load(path: path)
