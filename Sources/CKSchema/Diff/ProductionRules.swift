@@ -80,21 +80,37 @@ public enum ProductionRules {
 
     // MARK: Rule infos
 
+    /// CK300 safe-change, as docs/rules.md lists it.
     public static let safeInfo = RuleInfo(code: "CK300", name: "safe-change", summary: "A change production accepts as is: an added record type, field, zone, role or declared query, an index on a new record type, a deprecation or a description.", defaultSeverity: .note, source: deploying)
+    /// CK301 record-type-deleted, as docs/rules.md lists it.
     public static let recordTypeDeletedInfo = RuleInfo(code: "CK301", name: "record-type-deleted", summary: "A record type in production is missing from the new schema.", defaultSeverity: .error, source: deploying)
+    /// CK302 field-deleted, as docs/rules.md lists it.
     public static let fieldDeletedInfo = RuleInfo(code: "CK302", name: "field-deleted", summary: "A field in production is missing from the new schema.", defaultSeverity: .error, source: deploying)
+    /// CK303 field-type-changed, as docs/rules.md lists it.
     public static let fieldRetypedInfo = RuleInfo(code: "CK303", name: "field-type-changed", summary: "A field in production has a different type in the new schema.", defaultSeverity: .error, source: textSchema)
+    /// CK304 field-encrypted, as docs/rules.md lists it.
     public static let fieldEncryptedInfo = RuleInfo(code: "CK304", name: "field-encrypted", summary: "A field in production becomes encrypted.", defaultSeverity: .error, source: encryptedValues)
+    /// CK305 field-decrypted, as docs/rules.md lists it.
     public static let fieldDecryptedInfo = RuleInfo(code: "CK305", name: "field-decrypted", summary: "An encrypted field in production stops being encrypted.", defaultSeverity: .error, source: textSchema)
+    /// CK306 public-database-encryption, as docs/rules.md lists it.
     public static let publicEncryptionInfo = RuleInfo(code: "CK306", name: "public-database-encryption", summary: "An encrypted field on a record type in the public database (added, or by moving the type there).", defaultSeverity: .error, source: encryptedValues)
+    /// CK307 public-database-zone, as docs/rules.md lists it.
     public static let publicZoneInfo = RuleInfo(code: "CK307", name: "public-database-zone", summary: "A custom zone in the public database, which has only its default zone.", defaultSeverity: .error, source: recordZone)
+    /// CK310 index-removed, as docs/rules.md lists it.
     public static let indexRemovedInfo = RuleInfo(code: "CK310", name: "index-removed", summary: "An index is removed; the plan names the declared queries that need it.", defaultSeverity: .warning, source: indexes)
+    /// CK311 index-added-to-existing-type, as docs/rules.md lists it.
     public static let indexAddedInfo = RuleInfo(code: "CK311", name: "index-added-to-existing-type", summary: "An index is added to a record type already in production, whose existing records it must cover.", defaultSeverity: .warning, source: indexes)
+    /// CK312 grants-changed, as docs/rules.md lists it.
     public static let grantsChangedInfo = RuleInfo(code: "CK312", name: "grants-changed", summary: "Who may read, create or write a record type in production changes.", defaultSeverity: .warning, source: security)
+    /// CK313 reference-changed, as docs/rules.md lists it.
     public static let referenceChangedInfo = RuleInfo(code: "CK313", name: "reference-changed", summary: "A reference field in production points to another record type or uses another delete action.", defaultSeverity: .warning, source: reference)
+    /// CK314 record-type-moved, as docs/rules.md lists it.
     public static let recordTypeMovedInfo = RuleInfo(code: "CK314", name: "record-type-moved", summary: "A record type in production moves to another zone or database; its existing records do not move.", defaultSeverity: .warning, source: recordZone)
+    /// CK315 zone-changed, as docs/rules.md lists it.
     public static let zoneChangedInfo = RuleInfo(code: "CK315", name: "zone-changed", summary: "A zone is removed, moves database or changes capabilities; zones already created keep what they were created with.", defaultSeverity: .warning, source: recordZone)
+    /// CK316 role-removed, as docs/rules.md lists it.
     public static let roleRemovedInfo = RuleInfo(code: "CK316", name: "role-removed", summary: "A custom security role in production is removed.", defaultSeverity: .warning, source: security)
+    /// CK317 container-changed, as docs/rules.md lists it.
     public static let containerChangedInfo = RuleInfo(code: "CK317", name: "container-changed", summary: "The two schemas name different containers.", defaultSeverity: .warning, source: deploying)
 
     // MARK: Rules

@@ -7,6 +7,7 @@ public enum ChangeClass: String, Sendable, Hashable, Codable, CaseIterable, Comp
     /// Production refuses it: the deploy fails, or data becomes unreachable.
     case forbidden
 
+    /// safe < review < forbidden.
     public static func < (a: ChangeClass, b: ChangeClass) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }

@@ -26,6 +26,7 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
     public var recordType: String?
     /// The custom field, or the system field (`recordName`, `createdAt`, ...) when `isSystemField`.
     public var field: String?
+    /// True when `field` names a system field (`recordName`, `createdAt`, ...).
     public var isSystemField: Bool
     /// The index kind added or removed (`addIndex`, `removeIndex`).
     public var index: IndexKind?
