@@ -93,4 +93,22 @@ import CKSchema
     func aSchemaAgainstItselfHasNoChanges(file: String) throws {
         #expect(try plan(file, file).steps.isEmpty)
     }
+
+    /// Every corpus file against its own YAML import (`ckschema import`): no change either
+    /// way, so a production `.ckdb` export diffs cleanly against the YAML it became.
+    @Test func everyCorpusFileDiffsCleanAgainstItsYAMLImport() throws {
+        let dir = try makeTempDir("ckschema-import-diff")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path).filter { $0.hasSuffix(".ckdb") }.sorted()
+        #expect(files.count >= 15)
+        for file in files {
+            let ckdb = Self.corpus.appendingPathComponent(file).path
+            let yaml = dir + "/" + file + ".yaml"
+            let run = try runCLI(["import", ckdb, "-o", yaml])
+            try #require(run.code == 0, "\(file): \(run.stderr)")
+            let a = try SchemaSource.load(path: ckdb), b = try SchemaSource.load(path: yaml)
+            #expect(SchemaDiff.compute(from: a, to: b).changes.map(\.description) == [], "\(file)")
+            #expect(SchemaDiff.compute(from: b, to: a).changes.map(\.description) == [], "\(file)")
+        }
+    }
 }
