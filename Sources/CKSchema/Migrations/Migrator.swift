@@ -68,7 +68,7 @@ public enum Migrator {
         var diagnostics: [Diagnostic] = []
         for m in pending {
             let before = schema
-            try SchemaChanger.apply(m, to: &schema, production: env == .production)
+            try SchemaChanger.apply(m, to: &schema, production: env == .production, adoptingFields: env == .development)
             if env == .production {
                 let refused = ProductionGate.forbiddenChanges(from: before, to: schema, migration: m)
                 if !refused.isEmpty { throw InputError(refused) }
@@ -109,7 +109,7 @@ public enum Migrator {
                     var schema = current
                     let tag = try nextSequence(store)
                     for (i, step) in m.steps.enumerated() {
-                        try SchemaChanger.apply(step, to: &schema, production: env == .production, file: m.path)
+                        try SchemaChanger.apply(step, to: &schema, production: env == .production, file: m.path, adoptingFields: env == .development)
                         changed += try runDataStep(step, schema: schema, store: store, env: env, tag: tag)
                         options.afterStep?(m, i)
                     }
@@ -168,7 +168,7 @@ public enum Migrator {
     private static func countTouched(_ m: Migration, schema: inout Schema, store: Store, env: Environment) throws(InputError) -> Int {
         var n = 0
         for step in m.steps {
-            try SchemaChanger.apply(step, to: &schema, production: false, file: m.path)
+            try SchemaChanger.apply(step, to: &schema, production: false, file: m.path, adoptingFields: env == .development)
             let s = schema
             n += try store.guarded("count records") {
                 guard let (sql, params) = try dataStepSQL(step, schema: s, env: env, tag: "") else { return 0 }
@@ -182,37 +182,28 @@ public enum Migrator {
     }
 }
 
-/// The production rules `migrate apply --env production` enforces.
-///
-/// A minimal stand-in for the promote branch's `ProductionRules` (CK3xx), which replaces it once
-/// merged: once deployed, a record type or field is never deleted, a field's type never changes,
-/// and a field never becomes or stops being encrypted.
+/// The production rules `migrate apply --env production` and `promote --apply` enforce: the
+/// promote subsystem's `PromotionPlan` between the schema before and after, keeping its
+/// forbidden steps (a record type or field deleted, a field retyped, encryption changed).
 /// Source: Apple, "Deploying an iCloud Container's Schema"; "Encrypting User Data".
 enum ProductionGate {
     static func forbiddenChanges(from old: Schema, to new: Schema, migration m: Migration) -> [Diagnostic] {
-        var out: [Diagnostic] = []
-        let at = SourceLocation(file: m.path, line: 1, column: 1)
-        for t in old.recordTypes {
-            guard let nt = new.recordType(named: t.name) else {
-                out.append(.error(StoreRules.productionForbidden.code, "production never deletes record type '\(t.name)'", at: at, fix: "deprecate it instead"))
-                continue
-            }
-            for f in t.fields {
-                guard let nf = nt.field(named: f.name) else {
-                    out.append(.error(StoreRules.productionForbidden.code, "production never deletes field '\(t.name).\(f.name)'", at: at, fix: "deprecate it instead"))
-                    continue
-                }
-                if nf.type != f.type {
-                    out.append(.error(StoreRules.productionForbidden.code, "production never changes the type of '\(t.name).\(f.name)' (\(f.type) to \(nf.type))", at: at,
-                                      fix: "add a new field and `copy` into it"))
-                }
-                if nf.isEncrypted != f.isEncrypted {
-                    out.append(.error(StoreRules.productionForbidden.code, "production never changes whether '\(t.name).\(f.name)' is encrypted", at: at,
-                                      fix: "add a new \(nf.isEncrypted ? "encrypted" : "plaintext") field instead"))
-                }
-            }
+        forbiddenChanges(from: old, to: new).map { d in
+            var d = d
+            d.message = "\(m.fileName): \(d.message)"
+            d.location = SourceLocation(file: m.path, line: 1, column: 1)
+            return d
         }
-        return out
+    }
+
+    /// The forbidden steps of the promotion from `old` to `new`, as diagnostics without a location.
+    static func forbiddenChanges(from old: Schema, to new: Schema) -> [Diagnostic] {
+        let plan = PromotionPlan.compute(from: old.storeNormalized, to: new.storeNormalized)
+        return plan.steps.filter { $0.changeClass == .forbidden }.map { step in
+            var d = step.diagnostic
+            d.location = nil
+            return d
+        }
     }
 
     /// Allowed steps a person should see: removing an index breaks queries that need it.

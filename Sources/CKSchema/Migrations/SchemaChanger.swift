@@ -2,13 +2,17 @@
 /// against what CloudKit allows. Replay (`MigrationFolder.replay`) and `Migrator` share it.
 enum SchemaChanger {
     /// Applies every step of `migration`; throws `InputError` at the first step that cannot apply.
-    static func apply(_ migration: Migration, to schema: inout Schema, production: Bool) throws(InputError) {
+    ///
+    /// `adoptingFields`: a store's development schema may already hold a field that CloudKit's
+    /// just-in-time schema added (`records import`); an `addField` with the same type and
+    /// encryption then adopts it instead of failing. Replay never adopts.
+    static func apply(_ migration: Migration, to schema: inout Schema, production: Bool, adoptingFields: Bool = false) throws(InputError) {
         for step in migration.steps {
-            try apply(step, to: &schema, production: production, file: migration.path)
+            try apply(step, to: &schema, production: production, file: migration.path, adoptingFields: adoptingFields)
         }
     }
 
-    static func apply(_ step: MigrationStep, to schema: inout Schema, production: Bool, file: String) throws(InputError) {
+    static func apply(_ step: MigrationStep, to schema: inout Schema, production: Bool, file: String, adoptingFields: Bool = false) throws(InputError) {
         let at = step.location ?? SourceLocation(file: file, line: 1, column: 1)
         func fail(_ rule: RuleInfo, _ message: String, fix: String? = nil) -> InputError {
             InputError(.error(rule.code, "\(step.kindName): \(message)", at: at, fix: fix))
@@ -63,6 +67,12 @@ enum SchemaChanger {
             schema.recordTypes.append(t)
         case .addField(let tn, let f):
             let t = try typeIndex(tn)
+            if adoptingFields, let i = schema.recordTypes[t].fields.firstIndex(where: { $0.name == f.name }),
+               schema.recordTypes[t].fields[i].type == f.type, schema.recordTypes[t].fields[i].isEncrypted == f.isEncrypted {
+                if let m = problem(with: f, in: schema.recordTypes[t], schema: schema) { throw fail(StoreRules.notAllowed, m.0, fix: m.1) }
+                schema.recordTypes[t].fields[i] = f
+                return
+            }
             if schema.recordTypes[t].field(named: f.name) != nil {
                 throw fail(StoreRules.badTarget, "'\(tn)' already has a field '\(f.name)'", fix: "a field's type cannot change; add a field with a new name and `copy` into it")
             }

@@ -18,7 +18,8 @@ public enum StoreDeployer {
     ///   - expectedProduction: the production schema the plan was computed from.
     ///   - development: the schema to deploy.
     /// - Throws: `InputError` — CK534 when the store's production schema is not
-    ///   `expectedProduction` (the plan is stale), CK540 when production would refuse a change.
+    ///   `expectedProduction` (the plan is stale); the promote rules' forbidden codes when
+    ///   production would refuse a change.
     public static func deploy(expectedProduction: Schema, development: Schema, store: Store) throws(InputError) -> Result {
         let current = try store.schema(.production)
         if current.storeNormalized != expectedProduction.storeNormalized {
@@ -28,11 +29,8 @@ public enum StoreDeployer {
                                     "the store's production schema is not the one the plan was computed from (the plan is stale)\(what.isEmpty ? "" : ": \(what)")",
                                     at: nil, fix: "compute the plan again against the store's production schema, review it, then apply it"))
         }
-        let refused = ProductionGate.forbiddenChanges(from: current, to: development,
-                                                      migration: Migration(version: 0, name: "promote", fileName: "promote", path: store.path, checksum: "", steps: []))
-        if !refused.isEmpty {
-            throw InputError(refused.map { var d = $0; d.location = nil; return d })
-        }
+        let refused = ProductionGate.forbiddenChanges(from: current, to: development)
+        if !refused.isEmpty { throw InputError(refused) }
         try store.guarded("deploy the schema to production") {
             try store.db.transaction { try store.writeSchema(development, env: .production) }
         }

@@ -5,11 +5,13 @@ import Foundation
 enum PromoteCommand: Command {
     static let name = "promote"
     static let summary = "Plan the promotion to production: each change safe, review or forbidden, with the fix."
-    static let usage = "ckschema promote [FROM] [TO] [--check] [--plan PATH] [--verify-plan PATH] [--fail-on review|forbidden] [--format text|json|github|sarif]"
+    static let usage = "ckschema promote [FROM] [TO] [--check] [--plan PATH] [--verify-plan PATH] [--apply PLAN [--store PATH]] [--fail-on review|forbidden] [--format text|json|github|sarif]"
     static let options = [
         OptionSpec(name: "check", short: nil, takesValue: false),
         OptionSpec(name: "plan", short: nil, takesValue: true),
         OptionSpec(name: "verify-plan", short: nil, takesValue: true),
+        OptionSpec(name: "apply", short: nil, takesValue: true),
+        OptionSpec(name: "store", short: nil, takesValue: true),
         CommonOptions.format, CommonOptions.failOn, CommonOptions.config,
     ]
     static let help = """
@@ -27,6 +29,11 @@ enum PromoteCommand: Command {
           --plan PATH              write the plan as JSON (with both schemas' SHA-256)
           --verify-plan PATH       refuse (exit 2) a plan file that is not JSON, is from another
                                    format version, or was computed from other schemas
+          --apply PLAN             deploy the development schema to the local store's production
+                                   environment, as the CloudKit Console does: schema only, no
+                                   records; refused (exit 2) when PLAN is stale or has a
+                                   forbidden step, or the store's production schema is not FROM
+          --store PATH             the store for --apply (default: ckschema.yaml's store)
           --fail-on review|forbidden  lowest class that fails --check (default: forbidden, or
                                    review when ckschema.yaml's lint.failOn is warning)
           --format text|json|github|sarif  report format (default: text)
@@ -35,6 +42,7 @@ enum PromoteCommand: Command {
         example:
           ckschema promote --check --format github
           ckschema promote --plan plan.json
+          ckschema promote --apply plan.json
         """
 
     static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
@@ -46,6 +54,7 @@ enum PromoteCommand: Command {
             let plan = try PromotionPlan.load(path: path)
             try plan.verify(from: from, to: to, file: path)
         }
+        if let path = args.value("apply") { return try apply(planPath: path, from: from, to: to, args: args, config: config, format: format, io: &io) }
         // Hashes are needed only for a plan file; emitting both schemas is most of a plan's cost.
         let result = Promoter.check(from: from, to: to, lint: config?.lint ?? LintConfiguration(), hashing: args.value("plan") != nil)
         guard let plan = result.plan else {
@@ -60,6 +69,23 @@ enum PromoteCommand: Command {
         let check = args.flag("check")
         io.report(plan.diagnostics(minimum: check ? .review : .safe), format: format, command: name)
         return check && plan.fails(on: failOn) ? .findings : .success
+    }
+
+    /// `--apply PLAN`: checks the plan against both schemas and deploys TO to the store's production.
+    static func apply(planPath: String, from: Schema, to: Schema, args: ParsedArguments, config: Configuration?, format: OutputFormat, io: inout Output) throws -> ExitCode {
+        let plan = try PromotionPlan.load(path: planPath)
+        try plan.verify(from: from, to: to, file: planPath)
+        if plan.fails(on: .forbidden) {
+            io.report(plan.diagnostics(minimum: .forbidden), format: format, command: name)
+            throw InputError(.error(StoreRules.productionForbidden.code, "the plan '\(planPath)' has \(plan.count(.forbidden)) forbidden change(s); production would refuse it, so nothing was deployed",
+                                    at: nil, fix: "apply the fixes the plan gives, compute the plan again, then apply it"))
+        }
+        let storePath = args.value("store") ?? config?.store ?? ".ckschema/store.sqlite"
+        let store = try Store(path: storePath)
+        let result = try StoreDeployer.deploy(expectedProduction: from, development: to, store: store)
+        io.write("deployed the development schema to production in \(storePath) (\(plan.steps.count) change\(plan.steps.count == 1 ? "" : "s"), schema only; records untouched)\n")
+        io.write("production schema \(result.fromHash.prefix(12)) -> \(result.toHash.prefix(12))\n")
+        return .success
     }
 
     /// `--fail-on`: review or forbidden (warning and error are accepted as their severities).

@@ -157,6 +157,25 @@ import Testing
         #expect(history.map(\.version) == [1, 2, 3, 4, 5])
     }
 
+    @Test func promoteApplyDeploysTheSchemaToTheStoresProductionOnce() throws {
+        let sb = try MigrationSandbox(fixtureCount: 5)
+        defer { sb.cleanup() }
+        #expect(try runCLI(Self.args(sb, "migrate", "apply", "--env", "production", "--to", "4"), cwd: sb.root).code == 0)
+        let from = sb.root + "/production.yaml", to = Paths.fixture("store/development.yaml")
+        try Data(try sb.folder().replay(upTo: 4).canonicalYAML.utf8).write(to: URL(fileURLWithPath: from))
+        let plan = sb.root + "/plan.json"
+        #expect(try runCLI(["promote", from, to, "--plan", plan], cwd: sb.root).code == 0)
+        var r = try runCLI(["promote", from, to, "--apply", plan, "--store", sb.store], cwd: sb.root)
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("deployed the development schema to production in \(sb.store)"))
+        let store = try Store(path: sb.store, access: .read)
+        #expect(try store.schema(.production).storeNormalized == (try SchemaSource.load(path: to)).storeNormalized)
+        // Applying the same plan again: the store's production has moved on, so the plan is stale.
+        r = try runCLI(["promote", from, to, "--apply", plan, "--store", sb.store], cwd: sb.root)
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("the plan is stale"))
+    }
+
     @Test func recordsImportReportsFailuresWithExitOne() throws {
         let sb = try MigrationSandbox(fixtureCount: 5)
         defer { sb.cleanup() }
