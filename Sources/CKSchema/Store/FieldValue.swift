@@ -25,6 +25,8 @@ enum FieldValue {
     static func fieldType(fromTypeName name: String) -> FieldType? {
         var n = name.uppercased()
         if n.hasSuffix("TYPE") { n = String(n.dropLast(4)) }
+        // Encrypted values carry their type as ENCRYPTED_STRING (Web Services) or encryptedStringType (cktool).
+        if n.hasPrefix("ENCRYPTED_") { n = String(n.dropFirst(10)) } else if n.hasPrefix("ENCRYPTED") { n = String(n.dropFirst(9)) }
         var list = false
         if n.hasSuffix("_LIST") { list = true; n = String(n.dropLast(5)) } else if n.hasSuffix("LIST") { list = true; n = String(n.dropLast(4)) }
         if n == "ASSETID" { n = "ASSET" }
@@ -111,12 +113,13 @@ enum FieldValue {
         }
     }
 
-    /// The Web Services `{value, type}` of a stored value.
-    static func webServices(_ stored: StoreJSON, type: FieldType?) -> StoreJSON {
-        guard let type else {
+    /// The Web Services `{value, type}` of a stored value (`ENCRYPTED_STRING` for an encrypted field).
+    static func webServices(_ stored: StoreJSON, field: Field?) -> StoreJSON {
+        guard let field else {
             // A field the schema no longer has: keep its value, guess nothing.
             return .object([("value", stored)])
         }
-        return .object([("value", stored), ("type", .string(webServicesType(type)))])
+        let name = (field.isEncrypted ? "ENCRYPTED_" : "") + webServicesType(field.type)
+        return .object([("value", stored), ("type", .string(name))])
     }
 }

@@ -10,8 +10,8 @@ public enum RecordExporter {
     public static func export(from store: Store, environment: Environment, recordType: String? = nil,
                               to sink: (Data) throws -> Void) throws(InputError) -> Int {
         let schema = try store.schema(environment)
-        var types: [String: [String: FieldType]] = [:]
-        for t in schema.recordTypes { types[t.name] = Dictionary(t.fields.map { ($0.name, $0.type) }, uniquingKeysWith: { a, _ in a }) }
+        var types: [String: [String: Field]] = [:]
+        for t in schema.recordTypes { types[t.name] = Dictionary(t.fields.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) }
         return try store.guarded("export records") {
             var sql = "SELECT record_type, record_name, zone, change_tag, created_at, modified_at, fields FROM records WHERE env = ?1"
             if recordType != nil { sql += " AND record_type = ?2" }
@@ -26,7 +26,7 @@ public enum RecordExporter {
                 let fieldTypes = types[type] ?? [:]
                 let stored = try s.withBytes(at: 6) { try StoreJSON.parse($0) }
                 let fields: [(String, StoreJSON)] = (stored.objectValue ?? []).map { key, value in
-                    (key, FieldValue.webServices(value, type: fieldTypes[key]))
+                    (key, FieldValue.webServices(value, field: fieldTypes[key]))
                 }
                 let record = StoreJSON.object([
                     ("recordName", .string(s.string(at: 1))),

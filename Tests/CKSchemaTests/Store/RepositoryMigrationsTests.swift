@@ -27,4 +27,29 @@ struct RepositoryMigrationsTests {
         let prod = try SchemaSource.load(path: Paths.root + "/Schemas/production.yaml")
         #expect(try folder.replay(upTo: 2).storeNormalized == prod.storeNormalized)
     }
+
+    @Test func theSeedRecordsImportIntoTheMigratedStoreAndRoundTrip() throws {
+        let dir = try makeTempDir("ckschema-repo-store")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let folder = try MigrationFolder.load(path: Self.folderPath)
+        var exported: [[StoreJSON]] = []
+        var input = [Paths.root + "/Schemas/fixtures/seed-trips.ndjson"]
+        for round in 0..<2 {
+            let store = try Store(path: dir + "/store\(round).sqlite")
+            _ = try Migrator.apply(folder: folder, store: store, options: .init())
+            let r = try RecordImporter.importFiles(input, into: store, options: .init())
+            #expect(r.failed == 0 && r.saved == 2, "\(r.diagnostics)")
+            var data = Data()
+            try RecordExporter.export(from: store, environment: .development) { data.append($0) }
+            try data.write(to: URL(fileURLWithPath: dir + "/export\(round).ndjson"))
+            input = [dir + "/export\(round).ndjson"]
+            exported.append(try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
+                guard case .object(let pairs) = try StoreJSON.parse(String(line)) else { return .null }
+                return .object(pairs.filter { !["recordChangeTag", "created", "modified"].contains($0.0) })
+            })
+        }
+        #expect(exported[0] == exported[1])
+        // An encrypted field goes out as Web Services writes it.
+        #expect(exported[0].first?["fields"]?["notes"]?["type"] == .string("ENCRYPTED_STRING"))
+    }
 }
