@@ -22,6 +22,7 @@ public struct RuleInfo: Sendable, Hashable {
 public enum RuleCatalog {
     public static var all: [RuleInfo] {
         InputRules.all + LintRules.all
+            + CKDBRules.all
     }
 
     public static func info(_ code: String) -> RuleInfo? { all.first { $0.code == code } }

@@ -1,0 +1,224 @@
+/// Writes a schema in Apple's CloudKit Schema Language, in the form `cktool export-schema`
+/// writes it, for `cktool import-schema`.
+///
+/// The form, taken from verbatim cktool exports (Apple's sample-cloudkit-tooling schemas):
+/// `DEFINE SCHEMA`, a blank line, then each record type indented four spaces, its lines
+/// eight; field names padded so that the types line up; all six system fields on every
+/// type; fields sorted by the bytes of their names (system names by their unquoted
+/// spelling, so `CD_x` comes before `"___createTime"` and `name` after); grants last, one
+/// `GRANT P TO role` per permission in the order WRITE, CREATE, READ; each type closed by
+/// `);` and followed by a blank line. Record types keep the schema's order, custom roles
+/// come first as `CREATE ROLE name;`.
+///
+/// `cktool import-schema` replaces the whole development schema, so the export is always
+/// complete: a schema without `Users` gets cktool's default `Users` type (with a note).
+/// Whatever the language cannot say (zones, queries, deprecation, reference targets,
+/// descriptions, indexes on encrypted fields) is left out with a warning, never silently.
+public enum CKDBExporter {
+    /// The `Users` record type every container has, as `cktool export-schema` writes it
+    /// for a container whose Users type was never changed.
+    public static let defaultUsersType = RecordType(
+        name: "Users",
+        fields: [Field(name: "roles", type: .list(.int64))],
+        grants: [Grant(role: "_creator", permissions: [.write]), Grant(role: "_world", permissions: [.read])]
+    )
+
+    /// The order cktool writes grants in.
+    static let grantOrder: [Permission] = [.write, .create, .read]
+
+    /// The `.ckdb` text of `schema`, and a diagnostic for everything it could not express.
+    ///
+    /// Diagnostics are warnings (CK220, CK221), a note (CK222) and, for a name that cannot be
+    /// written at all (a double quote or line break in it), an error (CK223): the text is
+    /// still produced, but cktool would not read that name back.
+    public static func export(_ schema: Schema) -> (text: String, diagnostics: [Diagnostic]) {
+        var notes = Notes(schema: schema)
+        var out = "DEFINE SCHEMA\n\n"
+        if !schema.roles.isEmpty {
+            for role in schema.roles {
+                notes.checkWritable(role.name, what: "role", origin: role.origin)
+                out += "    CREATE ROLE \(quoted(role.name, isField: false));\n"
+            }
+            out += "\n"
+        }
+        var types = schema.recordTypes
+        if schema.recordType(named: "Users") == nil {
+            types.append(defaultUsersType)
+            notes.diagnostics.append(Diagnostic(
+                code: CKDBRules.usersAdded.code, severity: .note, location: schema.origin.location,
+                message: "the schema has no Users record type; the export adds cktool's default one (roles LIST<INT64>, GRANT WRITE TO \"_creator\", GRANT READ TO \"_world\")",
+                fix: "cktool import-schema replaces the whole schema; add Users to the schema to control its shape"))
+        }
+        for (i, type) in types.enumerated() {
+            if i > 0 { out += "\n" }
+            write(type, to: &out, notes: &notes)
+        }
+        notes.finish()
+        return (out, notes.diagnostics)
+    }
+
+    private static func write(_ type: RecordType, to out: inout String, notes: inout Notes) {
+        notes.check(type)
+        out += "    RECORD TYPE \(quoted(type.name, isField: false)) (\n"
+
+        // (sort key, name as written, rest of the line)
+        var lines: [(key: String, name: String, rest: String)] = []
+        for system in SystemField.allCases {
+            var rest = system.type.ckdbKeyword
+            for k in type.indexes(on: system) { rest += " " + k.rawValue.uppercased() }
+            lines.append((system.ckdbName, quoted(system.ckdbName, isField: true), rest))
+        }
+        for field in type.fields {
+            notes.check(field, in: type)
+            var indexes = field.indexes
+            var encrypted = field.isEncrypted
+            if encrypted, !encryptable.contains(field.type.primitive) {
+                notes.diagnostics.append(.warning(
+                    CKDBRules.encryptedIndexDropped.code,
+                    "field \(type.name).\(field.name) is marked encrypted, but \(field.type.primitive.ckdbKeyword) cannot be ENCRYPTED in .ckdb; it is exported without ENCRYPTED",
+                    at: field.origin.location, fix: "remove encrypted from the field, or change its type"))
+                encrypted = false
+            }
+            if encrypted, !indexes.isEmpty {
+                // CloudKit cannot index what it cannot read: cktool refuses an encrypted indexed field.
+                notes.diagnostics.append(.warning(
+                    CKDBRules.encryptedIndexDropped.code,
+                    "field \(type.name).\(field.name) is encrypted and cannot be \(indexes.kinds.map { $0.rawValue.uppercased() }.joined(separator: " ")); the export leaves the index out",
+                    at: field.origin.location, fix: "remove the index from the schema, or keep a plaintext copy of the value in another field to query it"))
+                indexes = IndexSet()
+            }
+            var rest = spell(field.type, encrypted: encrypted)
+            for k in indexes { rest += " " + k.rawValue.uppercased() }
+            lines.append((field.name, quoted(field.name, isField: true), rest))
+        }
+        lines.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+
+        var grantLines: [String] = []
+        for permission in grantOrder {
+            let roles = type.grants.filter { $0.permissions.contains(permission) }.map(\.role)
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for role in roles {
+                grantLines.append("GRANT \(permission.rawValue.uppercased()) TO \(quoted(role, isField: false))")
+            }
+        }
+
+        let width = lines.reduce(0) { max($0, $1.name.unicodeScalars.count) }
+        let total = lines.count + grantLines.count
+        var n = 0
+        for line in lines {
+            n += 1
+            out += "        " + line.name
+            out += String(repeating: " ", count: width - line.name.unicodeScalars.count + 1)
+            out += line.rest
+            out += n < total ? ",\n" : "\n"
+        }
+        for line in grantLines {
+            n += 1
+            out += "        " + line
+            out += n < total ? ",\n" : "\n"
+        }
+        out += "    );\n"
+    }
+
+    static let encryptable: Set<PrimitiveType> = [.bytes, .string, .double, .int64, .location, .timestamp]
+
+    /// A type as the language spells it: `ENCRYPTED STRING`, `LIST<INT64>`, `NUMBER PREFERRED AS DOUBLE`.
+    static func spell(_ t: FieldType, encrypted: Bool) -> String {
+        var base = (encrypted ? "ENCRYPTED " : "") + t.primitive.ckdbKeyword
+        if t.primitive == .number, let p = t.preferred { base += " PREFERRED AS " + p.ckdbKeyword }
+        return t.isList ? "LIST<\(base)>" : base
+    }
+
+    /// A name as written: bare when it is a plain identifier (a letter, then letters, digits
+    /// and `_`), otherwise in double quotes, as cktool writes `"___recordID"`, `"_world"` and
+    /// `"cloudkit.share"`. A field named `grant` is quoted so it is not read as a GRANT.
+    static func quoted(_ name: String, isField: Bool) -> String {
+        var plain = !name.isEmpty
+        for (i, c) in name.utf8.enumerated() {
+            let letter = (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A)
+            if i == 0 ? !letter : !(letter || (c >= 0x30 && c <= 0x39) || c == 0x5F) {
+                plain = false
+                break
+            }
+        }
+        if plain, isField, name.lowercased() == "grant" { plain = false }
+        return plain ? name : "\"" + name + "\""
+    }
+}
+
+/// Collects what the export cannot express, one warning per kind of loss, naming the elements.
+private struct Notes {
+    let schema: Schema
+    var diagnostics: [Diagnostic] = []
+    private var placed: [(String, Origin)] = []
+    private var deprecated: [(String, Origin)] = []
+    private var targets: [(String, Origin)] = []
+    private var described: [(String, Origin)] = []
+
+    init(schema: Schema) {
+        self.schema = schema
+        let at = schema.origin.location
+        if let container = schema.container {
+            diagnostics.append(.warning(
+                CKDBRules.notExpressible.code,
+                "the container \(container) is not part of a .ckdb file; it is left out", at: at,
+                fix: "pass it to cktool import-schema as --container-id \(container)"))
+        }
+        if !schema.zones.isEmpty {
+            diagnostics.append(.warning(
+                CKDBRules.notExpressible.code,
+                "zones cannot be expressed in .ckdb; left out: " + Self.list(schema.zones.map(\.name)),
+                at: schema.zones[0].origin.location ?? at, fix: "the app creates zones at run time; the YAML schema keeps them"))
+        }
+        if !schema.queries.isEmpty {
+            diagnostics.append(.warning(
+                CKDBRules.notExpressible.code,
+                "declared queries cannot be expressed in .ckdb; left out: " + Self.list(schema.queries.map(\.label)),
+                at: schema.queries[0].origin.location ?? at, fix: "the indexes they need are exported; keep the queries in the YAML schema"))
+        }
+    }
+
+    mutating func checkWritable(_ name: String, what: String, origin: Origin) {
+        if name.contains("\"") || name.contains("\n") || name.contains("\r") {
+            diagnostics.append(.error(
+                CKDBRules.unwritableName.code,
+                "the \(what) name \(name.debugDescription) contains a double quote or a line break, which the CloudKit Schema Language cannot write",
+                at: origin.location ?? schema.origin.location, fix: "rename it"))
+        }
+    }
+
+    mutating func check(_ type: RecordType) {
+        checkWritable(type.name, what: "record type", origin: type.origin)
+        if type.zone != nil || type.database != nil { placed.append((type.name, type.origin)) }
+        if type.isDeprecated { deprecated.append((type.name, type.origin)) }
+        if type.description != nil { described.append((type.name, type.origin)) }
+        for grant in type.grants { checkWritable(grant.role, what: "role", origin: grant.origin) }
+    }
+
+    mutating func check(_ field: Field, in type: RecordType) {
+        let label = type.name + "." + field.name
+        checkWritable(field.name, what: "field", origin: field.origin)
+        if field.isDeprecated { deprecated.append((label, field.origin)) }
+        if field.referenceTarget != nil || field.referenceAction != nil { targets.append((label, field.origin)) }
+        if field.description != nil { described.append((label, field.origin)) }
+    }
+
+    mutating func finish() {
+        add(placed, "the zone or database of a record type cannot be expressed in .ckdb (record types are container-wide); left out for")
+        add(deprecated, "deprecation cannot be expressed in .ckdb; exported as ordinary record types and fields")
+        add(targets, "reference targets and delete actions cannot be expressed in .ckdb (a REFERENCE names no type); left out for")
+        add(described, "descriptions cannot be expressed in .ckdb; left out for")
+    }
+
+    private mutating func add(_ items: [(String, Origin)], _ message: String) {
+        guard let first = items.first else { return }
+        diagnostics.append(.warning(
+            CKDBRules.notExpressible.code, message + ": " + Self.list(items.map(\.0)),
+            at: first.1.location ?? schema.origin.location, fix: "the YAML schema keeps them; only the .ckdb export leaves them out"))
+    }
+
+    static func list(_ names: [String]) -> String {
+        let shown = names.prefix(5).joined(separator: ", ")
+        return names.count > 5 ? shown + " and \(names.count - 5) more" : shown
+    }
+}
