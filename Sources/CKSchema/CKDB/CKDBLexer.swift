@@ -180,10 +180,15 @@ struct CKDBLexer {
             if i < n, bytes[i] == 0x22 {
                 token.end = i + 1
             } else {
-                // A quoted name may not span lines: stop at the line's end so that
-                // the rest of the file still parses.
-                var e = i
-                if e > start + 1, bytes[e - 1] == 0x0D { e -= 1 }
+                // A quoted name may not span lines. Most likely only the closing quote
+                // is missing: take the name-like bytes after the quote as the name, so
+                // that the rest of the line (the type, the options) still parses.
+                var e = start + 1
+                while e < i {
+                    let d = bytes[e]
+                    guard Self.isWordByte(d) || d == 0x2E || d >= 0x80 else { break }
+                    e += 1
+                }
                 token.end = e
                 token.isUnterminated = true
             }

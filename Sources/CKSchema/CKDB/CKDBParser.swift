@@ -147,7 +147,7 @@ private struct Engine {
                       at: lexer.location(of: t), fix: "names are letters, digits and '_'; quote other names with \"...\"; check that this is a text .ckdb file")
                 continue
             case .quoted where t.isUnterminated:
-                error(CKDBRules.unterminated, "unterminated quoted name \"\(clip(lexer.text(of: t))): the closing '\"' is missing",
+                error(CKDBRules.unterminated, "unterminated quoted name: no closing '\"' after \"\(clip(lexer.text(of: t)))",
                       at: lexer.location(of: t), fix: "close the name with '\"' on the same line")
             default:
                 break
@@ -413,7 +413,7 @@ private struct Engine {
                 }
             }
             let itemLine = token.line
-            let ok = parseItem(&type, seen: &seen)
+            let item = parseItem(&type, seen: &seen)
             afterComma = false
             switch token.kind {
             case .comma:
@@ -423,21 +423,25 @@ private struct Engine {
                 break
             default:
                 if atStatementStart() { break }
-                if ok {
-                    let what = type.fields.last.map { "field \"\($0.name)\"" } ?? "the previous item"
-                    syntax("',' or ')' after \(what)", suggest: Self.optionWords)
+                if let item {
+                    syntax("',' or ')' after \(item)", suggest: Self.optionWords)
+                    // A name on a later line is most likely the next item after a missing comma.
+                    if token.isName, token.line > itemLine { continue }
+                    advance()
                 }
-                // A name on a later line is most likely the next field after a missing comma.
-                if !(ok && token.isName && token.line > itemLine) {
-                    if ok { advance() }
-                    skipItem()
+                skipItem()
+                if token.kind == .comma {
+                    advance()
+                    afterComma = true
                 }
             }
         }
         return false
     }
 
-    private mutating func parseItem(_ type: inout RecordType, seen: inout [String: Int]) -> Bool {
+    /// Parses one field or grant. Returns how to name it in a message ("field \"x\""),
+    /// or nil when it was broken (already reported, and skipped to the next `,` or `)`).
+    private mutating func parseItem(_ type: inout RecordType, seen: inout [String: Int]) -> String? {
         if token.isKeyword(.grant) {
             let next = peek()
             let isFieldType = next.kind == .word && (next.keyword?.primitive != nil || next.isKeyword(.list) || next.isKeyword(.encrypted))
@@ -446,19 +450,20 @@ private struct Engine {
         guard token.isName else {
             syntax("a field name or GRANT")
             skipItem()
-            return false
+            return nil
         }
         return parseField(&type, seen: &seen)
     }
 
-    private mutating func parseField(_ type: inout RecordType, seen: inout [String: Int]) -> Bool {
+    private mutating func parseField(_ type: inout RecordType, seen: inout [String: Int]) -> String? {
         let nameToken = token
         let loc = location(nameToken)
         let fieldName = name(nameToken, of: "field")
+        let label = "field \"\(clip(fieldName))\""
         advance()
-        guard let (fieldType, encrypted) = parseDataType(after: fieldName) else {
+        guard let (fieldType, encrypted) = parseDataType(of: fieldName) else {
             skipItem()
-            return false
+            return nil
         }
         var indexes = IndexSet()
         var firstIndex: CKDBToken?
@@ -471,7 +476,7 @@ private struct Engine {
         if let line = seen[fieldName] {
             error(CKDBRules.duplicateField, "field \"\(fieldName)\" is listed twice in record type \(type.name) (first on line \(line))",
                   at: loc, fix: "remove one of the two lines")
-            return true
+            return label
         }
         seen[fieldName] = loc.line
 
@@ -481,15 +486,15 @@ private struct Engine {
                 let hint = CKDBParser.suggestion(for: fieldName, among: names).map { "; did you mean \($0)?" } ?? ""
                 error(CKDBRules.systemField, "\"\(clip(fieldName))\" is not a system field\(hint)", at: loc,
                       fix: "custom field names start with a letter; the system fields are " + names.joined(separator: ", "))
-                return true
+                return label
             }
             if fieldType != FieldType(system.type) || encrypted {
                 error(CKDBRules.systemField, "system field \"\(fieldName)\" is \(system.type.ckdbKeyword), not \(Self.spell(fieldType, encrypted: encrypted))",
                       at: loc, fix: "write \"\(fieldName)\" \(system.type.ckdbKeyword), followed by its indexes")
-                return true
+                return label
             }
             if !indexes.isEmpty { type.systemIndexes[system] = indexes }
-            return true
+            return label
         }
         if encrypted, !indexes.isEmpty, let first = firstIndex {
             let list = indexes.kinds.map { $0.rawValue.uppercased() }.joined(separator: " ")
@@ -498,7 +503,7 @@ private struct Engine {
                   fix: "remove the index, or keep a plaintext copy of the value in another field to query it")
         }
         type.fields.append(Field(name: fieldName, type: fieldType, isEncrypted: encrypted, indexes: indexes, origin: Origin(loc)))
-        return true
+        return label
     }
 
     static func spell(_ t: FieldType, encrypted: Bool) -> String {
@@ -508,13 +513,13 @@ private struct Engine {
     }
 
     /// `[ENCRYPTED] primitive | LIST<[ENCRYPTED] primitive>`; nil after reporting an error.
-    private mutating func parseDataType(after fieldName: String) -> (FieldType, Bool)? {
+    private mutating func parseDataType(of fieldName: String) -> (FieldType, Bool)? {
         if token.isKeyword(.encrypted), peek().isKeyword(.list) {
             error(CKDBRules.encryption, "ENCRYPTED goes inside the list: write LIST<ENCRYPTED ...>, not ENCRYPTED LIST<...>",
                   at: location(token), fix: "move ENCRYPTED inside the angle brackets")
             advance()
         }
-        guard token.isKeyword(.list) else { return parsePrimitive(after: fieldName) }
+        guard token.isKeyword(.list) else { return parsePrimitive(expected: "a field type after \"\(clip(fieldName))\"") }
         advance()
         guard token.kind == .less else {
             syntax("'<' after LIST", "write LIST<STRING>")
@@ -525,7 +530,7 @@ private struct Engine {
             error(CKDBRules.unknownType, "a list holds a primitive type, not another list", at: location(token), fix: "use LIST<TYPE> with one primitive type")
             return nil
         }
-        guard let (inner, encrypted) = parsePrimitive(after: "LIST<") else { return nil }
+        guard let (inner, encrypted) = parsePrimitive(expected: "a type inside LIST<...> of \"\(clip(fieldName))\"") else { return nil }
         guard token.kind == .greater else {
             syntax("'>' to close LIST<\(Self.spell(inner, encrypted: encrypted))")
             return nil
@@ -534,7 +539,28 @@ private struct Engine {
         return (FieldType(inner.primitive, isList: true, preferred: inner.preferred), encrypted)
     }
 
-    private mutating func parsePrimitive(after what: String) -> (FieldType, Bool)? {
+    /// Common names of other languages' types, and the CloudKit type to use instead.
+    static let typeAliases: [String: String] = [
+        "FLOAT": "DOUBLE", "REAL": "DOUBLE", "DECIMAL": "DOUBLE",
+        "INT": "INT64", "INTEGER": "INT64", "INT32": "INT64", "LONG": "INT64", "BOOL": "INT64", "BOOLEAN": "INT64",
+        "DATE": "TIMESTAMP", "DATETIME": "TIMESTAMP", "TIME": "TIMESTAMP",
+        "TEXT": "STRING", "VARCHAR": "STRING", "CHAR": "STRING",
+        "DATA": "BYTES", "BLOB": "BYTES", "BINARY": "BYTES", "REF": "REFERENCE", "FILE": "ASSET", "ARRAY": "LIST",
+    ]
+
+    /// "; did you mean X?" for a word in a type position: a close spelling, a known alias,
+    /// or the one type it is the beginning of (a truncated file).
+    private func typeHint(_ t: CKDBToken, among words: [String]) -> String {
+        guard t.kind == .word else { return "" }
+        let word = text(t).uppercased()
+        if let s = CKDBParser.suggestion(for: word, among: words) ?? Self.typeAliases[word] {
+            return "; did you mean \(s)?"
+        }
+        let prefixed = words.filter { $0.hasPrefix(word) }
+        return word.count >= 2 && prefixed.count == 1 ? "; did you mean \(prefixed[0])?" : ""
+    }
+
+    private mutating func parsePrimitive(expected what: String) -> (FieldType, Bool)? {
         var encrypted = false
         var encryptedToken: CKDBToken?
         if token.isKeyword(.encrypted) {
@@ -545,7 +571,7 @@ private struct Engine {
         guard token.kind == .word, let primitive = token.keyword?.primitive else {
             let rule = token.kind == .word || token.kind == .quoted ? CKDBRules.unknownType : CKDBRules.syntax
             let words = encrypted ? ["BYTES", "STRING", "DOUBLE", "INT64", "LOCATION", "TIMESTAMP"] : Self.typeWords
-            error(rule, "expected a field type after \"\(what)\", found \(describe(token))\(didYouMean(token, words))", at: location(token),
+            error(rule, "expected \(what), found \(describe(token))\(typeHint(token, among: words))", at: location(token),
                   fix: "the types are STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSET, NUMBER and LIST<type>")
             return nil
         }
@@ -573,7 +599,7 @@ private struct Engine {
         return (FieldType(primitive, preferred: preferred), encrypted)
     }
 
-    private mutating func parseGrant(_ type: inout RecordType) -> Bool {
+    private mutating func parseGrant(_ type: inout RecordType) -> String? {
         let grantLoc = location(token)
         advance()  // GRANT
         var permissions: [Permission] = []
@@ -581,13 +607,18 @@ private struct Engine {
             guard token.kind == .word, let p = token.keyword?.permission else {
                 syntax("READ, CREATE or WRITE after GRANT", suggest: Self.permissionWords)
                 skipItem()
-                return false
+                return nil
             }
             permissions.append(p)
             advance()
-            if token.kind == .comma, peek().kind == .word, peek().keyword?.permission != nil {
-                advance()
-                continue
+            if token.kind == .comma, peek().kind == .word {
+                let next = peek()
+                // `GRANT READ, CREAT TO x`: a misspelt permission, not the next item.
+                if next.keyword?.permission != nil
+                    || (next.keyword == nil && CKDBParser.suggestion(for: text(next), among: Self.permissionWords) != nil) {
+                    advance()
+                    continue
+                }
             }
             break
         }
@@ -599,24 +630,24 @@ private struct Engine {
             // `GRANT READ "_world"`: read on as if TO were there.
             guard token.kind == .quoted || (token.kind == .word && token.keyword == nil) else {
                 skipItem()
-                return false
+                return nil
             }
         }
         guard token.isName else {
             syntax("a role name after GRANT \(spelled) TO", "grant to _world, _icloud, _creator or a role made with CREATE ROLE")
             skipItem()
-            return false
+            return nil
         }
         let roleLoc = location(token)
         let role = name(token, of: "role")
-        roleReferences.append((role, roleLoc))
+        if !role.isEmpty { roleReferences.append((role, roleLoc)) }
         advance()
         if let i = type.grants.firstIndex(where: { $0.role == role }) {
             type.grants[i].permissions.formUnion(permissions)
         } else {
             type.grants.append(Grant(role: role, permissions: Set(permissions), origin: Origin(grantLoc)))
         }
-        return true
+        return "GRANT \(spelled) TO \"\(clip(role))\""
     }
 
     /// Every granted role must be built in or created (anywhere in the file).
