@@ -1,2 +1,1 @@
-import CKSchema
-print("ckschema")
+CLI.main()

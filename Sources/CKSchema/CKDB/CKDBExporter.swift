@@ -26,6 +26,30 @@ public enum CKDBExporter {
     /// The order cktool writes grants in.
     static let grantOrder: [Permission] = [.write, .create, .read]
 
+    /// The schema as cktool sees it, and as `ckschema import` writes it: fields sorted by
+    /// the bytes of their names, grants in the order the export writes them (by the first
+    /// of WRITE, CREATE, READ a role holds, then by role name), and cktool's default
+    /// `Users` type added when the schema has none (every container has one). Record
+    /// types keep their order. Exporting this schema and reading the text back gives
+    /// this schema again, so `import` then `export` then `import` changes nothing.
+    public static func cktoolForm(_ schema: Schema) -> Schema {
+        var s = schema
+        if s.recordType(named: "Users") == nil { s.recordTypes.append(defaultUsersType) }
+        for i in s.recordTypes.indices {
+            s.recordTypes[i].fields.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            s.recordTypes[i].grants.sort { a, b in
+                let ra = grantRank(a), rb = grantRank(b)
+                return ra != rb ? ra < rb : a.role.utf8.lexicographicallyPrecedes(b.role.utf8)
+            }
+        }
+        return s
+    }
+
+    /// Where a grant's role first appears in the export: at its first permission in WRITE, CREATE, READ.
+    private static func grantRank(_ g: Grant) -> Int {
+        grantOrder.firstIndex(where: g.permissions.contains) ?? grantOrder.count
+    }
+
     /// The `.ckdb` text of `schema`, and a diagnostic for everything it could not express.
     ///
     /// Diagnostics are warnings (CK220, CK221), a note (CK222) and, for a name that cannot be

@@ -75,37 +75,10 @@ public enum CKDBParser {
         return (schema, all)
     }
 
-    /// The closest candidate within a small edit distance (case-insensitive), for "did you mean".
+    /// The closest candidate for "did you mean" (case-insensitive), or nil.
     static func suggestion(for word: String, among candidates: [String]) -> String? {
-        let w = Array(word.uppercased().utf8)
-        guard !w.isEmpty, w.count <= 64 else { return nil }
-        var best: (String, Int)?
-        for c in candidates {
-            let d = editDistance(w, Array(c.uppercased().utf8))
-            if d == 0 { return c }
-            if d <= 2, d * 3 <= max(w.count, c.utf8.count), best.map({ d < $0.1 }) ?? true { best = (c, d) }
-        }
-        return best?.0
-    }
-
-    /// Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps.
-    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var prev2 = [Int](repeating: 0, count: b.count + 1)
-        var prev = Array(0...b.count)
-        var cur = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            cur[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                var v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { v = min(v, prev2[j - 2] + 1) }
-                cur[j] = v
-            }
-            (prev2, prev, cur) = (prev, cur, prev2)
-        }
-        return prev[b.count]
+        guard !word.isEmpty, word.utf8.count <= 64 else { return nil }
+        return Suggest.closest(to: word, in: candidates)
     }
 }
 

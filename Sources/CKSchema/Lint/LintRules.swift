@@ -1,4 +1,110 @@
 /// The lint rules' codes and what `docs/rules.md` says of each.
 public enum LintRules {
-    public static let all: [RuleInfo] = []
+    /// Every rule the linter runs, in code order.
+    static let types: [any LintRule.Type] = [
+        InvalidNameRule.self, ReservedFieldNameRule.self, InvalidZoneNameRule.self, IndexNotAllowedRule.self,
+        EncryptedIndexedRule.self, EncryptedTypeRule.self, EncryptedPublicRule.self, UnknownReferenceTargetRule.self,
+        ReferenceOptionsRule.self, QueryIndexRule.self, QueryUnknownNameRule.self, DefaultZoneRule.self,
+        MissingZoneCapabilityRule.self, QueryDatabaseRule.self, DeprecatedInQueryRule.self, LegacyNumberRule.self,
+        UnknownRoleRule.self,
+    ]
+
+    /// A suppression comment without a reason is not honoured.
+    public static let suppressionWithoutReason = RuleInfo(
+        code: "CK124", name: "suppression-without-reason",
+        summary: "A 'ckschema-disable' comment gives no reason, so it is not honoured.",
+        defaultSeverity: .warning)
+
+    public static let all: [RuleInfo] = (types.map { $0.info } + [suppressionWithoutReason]).sorted { $0.code < $1.code }
 }
+
+/// Which rules run and how severe each is, from `ckschema.yaml`'s `lint:` section.
+public struct LintConfiguration: Sendable, Equatable {
+    public var disabled: Set<String>
+    public var severities: [String: Severity]
+
+    public init(disabled: Set<String> = [], severities: [String: Severity] = [:]) {
+        self.disabled = disabled
+        self.severities = severities
+    }
+}
+
+/// Runs every lint rule over a schema, applies the configuration and the
+/// `ckschema-disable` comments of the source files.
+public struct Linter: Sendable {
+    public var configuration: LintConfiguration
+
+    public init(configuration: LintConfiguration = LintConfiguration()) { self.configuration = configuration }
+
+    /// The findings, sorted by place.
+    public func lint(_ schema: Schema) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        for type in LintRules.types where !configuration.disabled.contains(type.info.code) {
+            var findings: [LintFinding] = []
+            type.init().check(schema, into: &findings)
+            let severity = configuration.severities[type.info.code] ?? type.info.defaultSeverity
+            for f in findings {
+                out.append(Diagnostic(code: type.info.code, severity: severity, location: f.location, message: f.message, fix: f.fix))
+            }
+        }
+        var suppressions = Suppressions()
+        out = suppressions.filter(out)
+        if !configuration.disabled.contains(LintRules.suppressionWithoutReason.code) { out += suppressions.unreasoned }
+        return out.sortedByLocation()
+    }
+}
+
+/// `# ckschema-disable CK110: reason` on a line, or alone on the line above it, switches
+/// a rule off there. The reason is required.
+struct Suppressions {
+    private var byFile: [String: [Int: [(codes: Set<String>, reasoned: Bool, column: Int)]]] = [:]
+    private(set) var unreasoned: [Diagnostic] = []
+
+    static let marker = "ckschema-disable"
+
+    mutating func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.filter { d in
+            guard let loc = d.location else { return true }
+            let lines = directives(in: loc.file)
+            for l in [loc.line, loc.line - 1] {
+                for dir in lines[l] ?? [] where dir.reasoned && (dir.codes.contains(d.code) || dir.codes.contains("all")) {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    private mutating func directives(in file: String) -> [Int: [(codes: Set<String>, reasoned: Bool, column: Int)]] {
+        if let cached = byFile[file] { return cached }
+        var result: [Int: [(codes: Set<String>, reasoned: Bool, column: Int)]] = [:]
+        if let data = try? YAMLReader.readFile(path: file, limit: YAMLReader.maxFileSize) {
+            let text = String(decoding: data, as: UTF8.self)
+            var lineNo = 0
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                lineNo += 1
+                guard let r = line.range(of: Self.marker) else { continue }
+                let rest = line[r.upperBound...]
+                let (codesPart, reason): (Substring, Substring) = {
+                    if let colon = rest.firstIndex(of: ":") { return (rest[..<colon], rest[rest.index(after: colon)...]) }
+                    return (rest, "")
+                }()
+                let codes = Set(codesPart.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init))
+                let reasoned = !reason.trimmingCharacters(in: .whitespaces).isEmpty
+                let column = line.distance(from: line.startIndex, to: r.lowerBound) + 1
+                result[lineNo, default: []].append((codes, reasoned, column))
+                if !reasoned {
+                    unreasoned.append(Diagnostic(
+                        code: LintRules.suppressionWithoutReason.code, severity: LintRules.suppressionWithoutReason.defaultSeverity,
+                        location: SourceLocation(file: file, line: lineNo, column: column),
+                        message: "'\(Self.marker)' needs a reason after a colon; this one is not honoured",
+                        fix: "write '# \(Self.marker) \(codes.sorted().joined(separator: " ")): why it is safe here'"))
+                }
+            }
+        }
+        byFile[file] = result
+        return result
+    }
+}
+
+import Foundation

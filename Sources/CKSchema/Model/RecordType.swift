@@ -7,6 +7,9 @@ public struct RecordType: Sendable, Hashable {
     public var database: Database?
     public var description: String?
     public var isDeprecated: Bool
+    /// Zone capabilities the app's code relies on for this type (fetching changes, atomic
+    /// saves); the default zone has none.
+    public var requiredCapabilities: Set<ZoneCapability>
     /// Custom fields, in source order.
     public var fields: [Field]
     /// Indexes on system fields (`recordName: [queryable]`). Fields with no index are absent.
@@ -17,7 +20,7 @@ public struct RecordType: Sendable, Hashable {
 
     public init(
         name: String, zone: String? = nil, database: Database? = nil, description: String? = nil,
-        isDeprecated: Bool = false, fields: [Field] = [], systemIndexes: [SystemField: IndexSet] = [:],
+        isDeprecated: Bool = false, requiredCapabilities: Set<ZoneCapability> = [], fields: [Field] = [], systemIndexes: [SystemField: IndexSet] = [:],
         grants: [Grant] = [], origin: Origin = .unknown
     ) {
         self.name = name
@@ -25,6 +28,7 @@ public struct RecordType: Sendable, Hashable {
         self.database = database
         self.description = description
         self.isDeprecated = isDeprecated
+        self.requiredCapabilities = requiredCapabilities
         self.fields = fields
         self.systemIndexes = systemIndexes
         self.grants = grants

@@ -1,9 +1,182 @@
-/// Writes a schema in the canonical YAML form of `docs/schema-format.md`.
+/// Writes a schema in the canonical YAML form of `docs/schema-format.md`: a fixed key
+/// order, flow mappings for fields, zones and queries, the one-word shorthand where a
+/// field has nothing but a type, and the comments of the source put back.
 public enum SchemaEmitter {
-    /// The canonical text of a schema; `comments` are put back where they were.
-    public static func emit(_ schema: Schema, comments: [SourceComment] = []) -> String {
-        // Replaced by the full emitter in the foundation work (in progress).
-        String(describing: schema)
+    /// The canonical text of a schema. `comments` and `keyLines` come from `SchemaFile`
+    /// when formatting a file in place; without them the output has no comments.
+    public static func emit(_ schema: Schema, comments: [SourceComment] = [], keyLines: [String: Int] = [:]) -> String {
+        var w = Writer()
+        let line = { (path: String) -> Int? in keyLines[path] }
+        w.add("ckschema: \(Schema.formatVersion)", source: line("ckschema"))
+        if let c = schema.container { w.add("container: \(scalar(c))", source: line("container")) }
+        if !schema.roles.isEmpty {
+            w.add("roles: " + flowList(schema.roles.map(\.name)), source: line("roles"))
+        }
+        if !schema.zones.isEmpty {
+            w.add("zones:", source: line("zones"))
+            for z in schema.zones {
+                var parts = ["database: \(z.database.rawValue)"]
+                if !z.capabilities.isEmpty { parts.append("capabilities: " + flowList(z.capabilities.sorted().map(\.rawValue))) }
+                w.add("  \(key(z.name)): { " + parts.joined(separator: ", ") + " }", source: z.origin.location?.line)
+            }
+        }
+        if !schema.recordTypes.isEmpty {
+            w.add("recordTypes:", source: line("recordTypes"))
+            for t in schema.recordTypes { emit(t, into: &w, keyLines: keyLines) }
+        }
+        if !schema.queries.isEmpty {
+            w.add("queries:", source: line("queries"))
+            for q in schema.queries {
+                var parts: [String] = []
+                if let n = q.name { parts.append("name: \(scalar(n, inFlow: true))") }
+                parts.append("recordType: \(scalar(q.recordType, inFlow: true))")
+                if !q.filter.isEmpty { parts.append("filter: " + flowList(q.filter)) }
+                if !q.search.isEmpty { parts.append("search: " + flowList(q.search)) }
+                if !q.sort.isEmpty { parts.append("sort: " + flowList(q.sort)) }
+                if let db = q.database { parts.append("database: \(db.rawValue)") }
+                w.add("  - { " + parts.joined(separator: ", ") + " }", source: q.origin.location?.line)
+            }
+        }
+        return w.render(comments: comments)
+    }
+
+    /// The order system fields are written in.
+    static let systemOrder: [SystemField] = [.recordName, .createdAt, .createdBy, .modifiedAt, .modifiedBy, .etag]
+
+    private static func emit(_ t: RecordType, into w: inout Writer, keyLines: [String: Int]) {
+        let base = "recordTypes.\(t.name)"
+        let hasBody = t.description != nil || t.zone != nil || t.database != nil || t.isDeprecated || !t.requiredCapabilities.isEmpty
+            || !t.systemIndexes.isEmpty || !t.fields.isEmpty || !t.grants.isEmpty
+        guard hasBody else {
+            w.add("  \(key(t.name)): {}", source: t.origin.location?.line)
+            return
+        }
+        w.add("  \(key(t.name)):", source: t.origin.location?.line)
+        if let d = t.description { w.add("    description: \(scalar(d))", source: keyLines["\(base).description"]) }
+        if let z = t.zone { w.add("    zone: \(scalar(z))", source: keyLines["\(base).zone"]) }
+        if let db = t.database { w.add("    database: \(db.rawValue)", source: keyLines["\(base).database"]) }
+        if t.isDeprecated { w.add("    deprecated: true", source: keyLines["\(base).deprecated"]) }
+        if !t.requiredCapabilities.isEmpty {
+            w.add("    requires: " + flowList(t.requiredCapabilities.sorted().map(\.rawValue)), source: keyLines["\(base).requires"])
+        }
+        let system = systemOrder.filter { !(t.systemIndexes[$0] ?? []).isEmpty }
+        if !system.isEmpty {
+            w.add("    system:", source: keyLines["\(base).system"])
+            for s in system {
+                w.add("      \(s.rawValue): " + flowList(t.indexes(on: s).kinds.map(\.rawValue)), source: keyLines["\(base).system.\(s.rawValue)"])
+            }
+        }
+        if !t.fields.isEmpty {
+            w.add("    fields:", source: keyLines["\(base).fields"])
+            for f in t.fields { w.add("      \(key(f.name)): " + fieldValue(f), source: f.origin.location?.line) }
+        }
+        if !t.grants.isEmpty {
+            w.add("    grants:", source: keyLines["\(base).grants"])
+            for g in t.grants {
+                w.add("      \(key(g.role)): " + flowList(g.sortedPermissions.map(\.rawValue)), source: g.origin.location?.line)
+            }
+        }
+    }
+
+    /// A field's value: the bare type when nothing else is said, else a flow mapping.
+    static func fieldValue(_ f: Field) -> String {
+        var parts: [String] = []
+        if let to = f.referenceTarget { parts.append("to: \(scalar(to, inFlow: true))") }
+        if let a = f.referenceAction { parts.append("action: \(a.rawValue)") }
+        if f.isEncrypted { parts.append("encrypted: true") }
+        if !f.indexes.isEmpty { parts.append("indexes: " + flowList(f.indexes.kinds.map(\.rawValue))) }
+        if f.isDeprecated { parts.append("deprecated: true") }
+        if let d = f.description { parts.append("description: \(scalar(d, inFlow: true))") }
+        if parts.isEmpty { return f.type.description }
+        return "{ type: \(f.type.description), " + parts.joined(separator: ", ") + " }"
+    }
+
+    static func flowList(_ items: [String]) -> String {
+        "[" + items.map { scalar($0, inFlow: true) }.joined(separator: ", ") + "]"
+    }
+
+    static func key(_ s: String) -> String { scalar(s, inFlow: false) }
+
+    /// A scalar written plain when YAML reads it back as the same string, else double-quoted.
+    static func scalar(_ s: String, inFlow: Bool = false) -> String {
+        isPlainSafe(s, inFlow: inFlow) ? s : quoted(s)
+    }
+
+    static let reserved: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"]
+
+    static func isPlainSafe(_ s: String, inFlow: Bool) -> Bool {
+        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return false }
+        if reserved.contains(s.lowercased()) { return false }
+        if first == " " || last == " " || first == "-" || first == "." && s.count == 1 { return false }
+        if Double(s) != nil || Int(s) != nil { return false }
+        if "0123456789+.".unicodeScalars.contains(first), s.allSatisfy({ $0.isNumber || $0 == "." || $0 == "_" || $0 == "+" || $0 == "e" }) { return false }
+        for c in s.unicodeScalars {
+            switch c {
+            case "a"..."z", "A"..."Z", "0"..."9", "_", ".", "-", "/", "(", ")", "'", "?", "!", ";", "+", "=", "<", ">", "$", "^", "~": continue
+            case " ": continue
+            case ",", "[", "]", "{", "}": if inFlow { return false }
+            case ":", "#", "\"", "\\", "&", "*", "|", "%", "@", "`", "\t", "\n", "\r": return false
+            default:
+                if c.value < 0x20 { return false }
+                continue
+            }
+        }
+        if s.contains("  ") { return false }
+        if first == "'" || first == "?" || first == "!" || first == "[" || first == "{" || first == "," || s.hasPrefix("<<") { return false }
+        return true
+    }
+
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if c.value < 0x20 { out += "\\x" + (c.value < 16 ? "0" : "") + String(c.value, radix: 16) } else { out.unicodeScalars.append(c) }
+            }
+        }
+        return out + "\""
+    }
+
+    /// Output lines tagged with the source line they stand for, so comments can follow them.
+    struct Writer {
+        var lines: [(text: String, source: Int?)] = []
+
+        mutating func add(_ text: String, source: Int?) { lines.append((text, source)) }
+
+        /// The text with comments put back: a leading comment before the first line whose
+        /// source line follows it, a trailing one after the line it trailed.
+        func render(comments: [SourceComment]) -> String {
+            var leading: [Int: [SourceComment]] = [:]
+            var trailing: [Int: [SourceComment]] = [:]
+            var footer: [SourceComment] = []
+            // Output lines in source order, to find the line each comment belongs to.
+            let anchored = lines.indices.compactMap { i in lines[i].source.map { (line: $0, index: i) } }
+                .sorted { $0.line < $1.line || ($0.line == $1.line && $0.index > $1.index) }
+            for c in comments {
+                if c.isTrailing, let a = anchored.first(where: { $0.line == c.line }) {
+                    trailing[a.index, default: []].append(c)
+                } else if let a = anchored.first(where: { $0.line > c.line }) {
+                    leading[a.index, default: []].append(c)
+                } else {
+                    footer.append(c)
+                }
+            }
+            var out = ""
+            for (i, l) in lines.enumerated() {
+                let indent = String(l.text.prefix(while: { $0 == " " }))
+                for c in leading[i] ?? [] { out += indent + "#" + (c.text.isEmpty ? "" : " " + c.text) + "\n" }
+                out += l.text
+                if let t = trailing[i] { out += "  # " + t.map(\.text).joined(separator: " # ") }
+                out += "\n"
+            }
+            for c in footer { out += "#" + (c.text.isEmpty ? "" : " " + c.text) + "\n" }
+            return out
+        }
     }
 }
 

@@ -41,18 +41,6 @@ let verbatimExports = [
     "apple__sample-cloudkit-tooling__CKTool-JS_travis-ci_schemas_empty.ckdb",
 ]
 
-/// A schema as the .ckdb export normalises it: fields and grants in a fixed order, and
-/// `Users` present (the export adds cktool's default one when the schema lacks it).
-func ckdbNormalized(_ schema: Schema) -> Schema {
-    var s = schema
-    if s.recordType(named: "Users") == nil { s.recordTypes.append(CKDBExporter.defaultUsersType) }
-    for i in s.recordTypes.indices {
-        s.recordTypes[i].fields.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        s.recordTypes[i].grants.sort { $0.role.utf8.lexicographicallyPrecedes($1.role.utf8) }
-    }
-    return s
-}
-
 /// The text without comment lines and with whitespace trimmed at both ends.
 func strippingCommentsAndEnds(_ text: String) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -86,7 +74,7 @@ func strippingCommentsAndEnds(_ text: String) -> String {
         let (text, diagnostics) = CKDBExporter.export(schema)
         #expect(!diagnostics.contains(atLeast: .warning))
         let again = try CKDBParser.parse(text, file: "export.ckdb")
-        #expect(ckdbNormalized(again) == ckdbNormalized(schema))
+        #expect(again == CKDBExporter.cktoolForm(schema))
         // Exporting is a fixed point: the export of the re-import is the same text.
         #expect(CKDBExporter.export(again).text == text)
     }
@@ -98,6 +86,34 @@ func strippingCommentsAndEnds(_ text: String) -> String {
         let (text, diagnostics) = CKDBExporter.export(schema)
         #expect(diagnostics.isEmpty)
         #expect(strippingCommentsAndEnds(text) == strippingCommentsAndEnds(original))
+    }
+
+    /// import = the canonical YAML of the cktool form; import(export(import(f))) == import(f), byte for byte.
+    @Test(arguments: corpusFiles)
+    func importExportImportGivesTheSameYAML(file: String) throws {
+        let imported = CKDBExporter.cktoolForm(try CKDBParser.read(path: CKDBPaths.corpusFile(file)))
+        let yaml = imported.canonicalYAML
+        let exported = CKDBExporter.export(imported).text
+        let again = CKDBExporter.cktoolForm(try CKDBParser.parse(exported, file: "export.ckdb"))
+        #expect(again.canonicalYAML == yaml)
+        // And the YAML reads back to the same model.
+        let fromYAML = try SchemaSource.parseYAML(Data(yaml.utf8), file: "import.yaml").schema
+        #expect(fromYAML == imported)
+    }
+
+    /// The cktool form changes only order (and adds Users): the same types, fields and grants.
+    @Test(arguments: corpusFiles)
+    func cktoolFormKeepsEverything(file: String) throws {
+        let schema = try CKDBParser.read(path: CKDBPaths.corpusFile(file))
+        let form = CKDBExporter.cktoolForm(schema)
+        #expect(form.recordTypes.map(\.name).filter { $0 != "Users" || schema.recordType(named: "Users") != nil }
+                == schema.recordTypes.map(\.name))
+        for type in schema.recordTypes {
+            let other = try #require(form.recordType(named: type.name))
+            #expect(Set(other.fields) == Set(type.fields))
+            #expect(Set(other.grants) == Set(type.grants))
+            #expect(other.systemIndexes == type.systemIndexes)
+        }
     }
 
     @Test func dataAndStringEntryPointsAgree() throws {

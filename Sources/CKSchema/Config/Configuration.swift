@@ -1,0 +1,161 @@
+import Foundation
+
+/// `ckschema.yaml`: where a repository keeps its schemas, migrations, store and record
+/// fixtures, and how lint and check behave. Every command finds it from the current
+/// folder upwards; explicit paths on the command line override it.
+public struct Configuration: Sendable, Equatable {
+    public static let fileName = "ckschema.yaml"
+
+    /// A record file `check` validates, and the environment it is headed for.
+    public struct RecordFile: Sendable, Equatable {
+        public var path: String
+        public var environment: Environment
+        public init(path: String, environment: Environment) { self.path = path; self.environment = environment }
+    }
+
+    /// The file it was read from (nil for the defaults).
+    public var path: String?
+    /// The development schema source (file, folder or .ckdb), resolved.
+    public var developmentSchema: String?
+    /// The production schema source, resolved.
+    public var productionSchema: String?
+    public var migrations: String
+    public var store: String
+    public var records: [RecordFile]
+    public var lint: LintConfiguration
+    /// The lowest severity that fails lint and check.
+    public var failOn: Severity
+    /// The checks `ckschema check` runs; nil means every one that is configured.
+    public var checks: [String]?
+
+    public init(
+        path: String? = nil, developmentSchema: String? = nil, productionSchema: String? = nil,
+        migrations: String = "Migrations", store: String = ".ckschema/store.sqlite", records: [RecordFile] = [],
+        lint: LintConfiguration = LintConfiguration(), failOn: Severity = .error, checks: [String]? = nil
+    ) {
+        self.path = path
+        self.developmentSchema = developmentSchema
+        self.productionSchema = productionSchema
+        self.migrations = migrations
+        self.store = store
+        self.records = records
+        self.lint = lint
+        self.failOn = failOn
+        self.checks = checks
+    }
+
+    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "check"]
+    /// The checks `ckschema check` knows.
+    public static let checkNames = ["lint", "promote", "validate", "migrate"]
+
+    /// Looks for `ckschema.yaml` in `folder` and its parents; nil when there is none.
+    public static func find(from folder: String = FileManager.default.currentDirectoryPath) throws(InputError) -> Configuration? {
+        var url = URL(fileURLWithPath: folder).standardizedFileURL
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        while true {
+            let candidate = url.appendingPathComponent(fileName).path
+            if FileManager.default.fileExists(atPath: candidate) {
+                let display = url.path == cwd ? fileName : candidate
+                return try load(path: display)
+            }
+            let parent = url.deletingLastPathComponent()
+            if parent.path == url.path { return nil }
+            url = parent
+        }
+    }
+
+    /// Reads one `ckschema.yaml`; paths in it are relative to its folder.
+    public static func load(path: String) throws(InputError) -> Configuration {
+        let doc = try YAMLReader.read(path: path)
+        var d = NodeDecoder(file: path)
+        var config = Configuration(path: path)
+        let base = (path as NSString).deletingLastPathComponent
+        func resolve(_ p: String) -> String {
+            if p.hasPrefix("/") || base.isEmpty { return p }
+            return (base as NSString).appendingPathComponent(p)
+        }
+        config.migrations = resolve(config.migrations)
+        config.store = resolve(config.store)
+        guard let root = doc.root, !root.isNull else {
+            throw InputError(.error(InputRules.config.code, "ckschema.yaml is empty", at: SourceLocation(file: path, line: 1, column: 1),
+                                    fix: "run 'ckschema init' to write one"))
+        }
+        guard let pairs = d.mapping(root, what: "ckschema.yaml", allowed: topKeys) else { throw InputError(d.diagnostics) }
+        for p in pairs {
+            switch p.name {
+            case "ckschema":
+                if let v = d.int(p.value, what: "'ckschema'"), v != Schema.formatVersion {
+                    d.report(InputRules.invalidValue, "ckschema.yaml format version \(v) is not supported; this ckschema reads version \(Schema.formatVersion)", at: p.value)
+                }
+            case "schemas":
+                guard let s = d.mapping(p.value, what: "'schemas'", allowed: ["development", "production"]) else { continue }
+                for q in s {
+                    guard let v = d.string(q.value, what: "'schemas.\(q.name)'") else { continue }
+                    if q.name == "development" { config.developmentSchema = resolve(v) } else { config.productionSchema = resolve(v) }
+                }
+            case "migrations": if let v = d.string(p.value, what: "'migrations'") { config.migrations = resolve(v) }
+            case "store": if let v = d.string(p.value, what: "'store'") { config.store = resolve(v) }
+            case "records":
+                guard let items = p.value.sequence else {
+                    d.report(InputRules.wrongKind, "'records' must be a list, found \(p.value.kindName)", at: p.value)
+                    continue
+                }
+                for item in items {
+                    if let s = item.scalar {
+                        config.records.append(RecordFile(path: resolve(s), environment: .production))
+                        continue
+                    }
+                    guard let m = d.mapping(item, what: "an item of 'records'", allowed: ["path", "env"]) else { continue }
+                    var rec = RecordFile(path: "", environment: .production)
+                    for q in m {
+                        if q.name == "path", let v = d.string(q.value, what: "'path'") { rec.path = resolve(v) }
+                        if q.name == "env", let e = d.enumValue(q.value, what: "environment", as: Environment.self) { rec.environment = e }
+                    }
+                    if rec.path.isEmpty { d.report(InputRules.missingKey, "a records entry has no 'path'", at: item) } else { config.records.append(rec) }
+                }
+            case "lint":
+                guard let m = d.mapping(p.value, what: "'lint'", allowed: ["disable", "severity", "failOn"]) else { continue }
+                for q in m {
+                    switch q.name {
+                    case "disable":
+                        for (code, node) in d.stringList(q.value, what: "'lint.disable'") {
+                            if RuleCatalog.info(code) == nil {
+                                d.report(InputRules.invalidValue, "'\(code)' is not a rule code\(Suggest.phrase(for: code, in: RuleCatalog.all.map(\.code)))", at: node,
+                                         fix: "see docs/rules.md for the codes")
+                            }
+                            config.lint.disabled.insert(code)
+                        }
+                    case "severity":
+                        guard let sev = d.mapping(q.value, what: "'lint.severity'") else { continue }
+                        for s in sev {
+                            if RuleCatalog.info(s.name) == nil {
+                                d.report(InputRules.invalidValue, "'\(s.name)' is not a rule code", at: s.key, fix: "see docs/rules.md for the codes")
+                            }
+                            if let v = d.enumValue(s.value, what: "severity", as: Severity.self) { config.lint.severities[s.name] = v }
+                        }
+                    case "failOn":
+                        if let v = d.enumValue(q.value, what: "severity", as: Severity.self) { config.failOn = v }
+                    default: break
+                    }
+                }
+            case "check":
+                var names: [String] = []
+                for (name, node) in d.stringList(p.value, what: "'check'") {
+                    if checkNames.contains(name) { names.append(name) } else {
+                        d.report(InputRules.invalidValue, "'\(name)' is not a check\(Suggest.phrase(for: name, in: checkNames))", at: node,
+                                 fix: "use some of: " + checkNames.joined(separator: ", "))
+                    }
+                }
+                config.checks = names
+            default: break
+            }
+        }
+        if d.hasErrors { throw InputError(d.diagnostics) }
+        return config
+    }
+}
+
+/// A CloudKit environment: development grows its schema as records arrive; production refuses.
+public enum Environment: String, Sendable, Hashable, CaseIterable, Codable {
+    case development, production
+}

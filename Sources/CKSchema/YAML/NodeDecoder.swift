@@ -1,0 +1,86 @@
+/// Reads YAML nodes into values, collecting every problem as a diagnostic instead of
+/// stopping at the first. Shared by the schema, config and migration decoders.
+public struct NodeDecoder {
+    public let file: String
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    public init(file: String) { self.file = file }
+
+    public var hasErrors: Bool { diagnostics.contains(atLeast: .error) }
+
+    public mutating func report(_ rule: RuleInfo, _ message: String, at node: YAMLNode, fix: String? = nil) {
+        diagnostics.append(Diagnostic(code: rule.code, severity: rule.defaultSeverity, location: node.location(in: file), message: message, fix: fix))
+    }
+
+    public mutating func append(_ d: Diagnostic) { diagnostics.append(d) }
+
+    /// The pairs of a mapping node, reporting keys not in `allowed` (with a did-you-mean).
+    /// Reports and returns nil when the node is not a mapping.
+    public mutating func mapping(_ node: YAMLNode, what: String, allowed: [String]? = nil) -> [YAMLPair]? {
+        guard let pairs = node.mapping else {
+            report(InputRules.wrongKind, "\(what) must be a mapping, found \(node.kindName)", at: node)
+            return nil
+        }
+        if let allowed {
+            for p in pairs where !allowed.contains(p.name) {
+                report(InputRules.unknownKey, "unknown key '\(p.name)' in \(what)\(Suggest.phrase(for: p.name, in: allowed))", at: p.key,
+                       fix: "allowed keys: " + allowed.joined(separator: ", "))
+            }
+        }
+        return pairs
+    }
+
+    /// A non-empty scalar string.
+    public mutating func string(_ node: YAMLNode, what: String) -> String? {
+        guard let s = node.scalar, !node.isNull else {
+            report(InputRules.wrongKind, "\(what) must be a string, found \(node.kindName)", at: node)
+            return nil
+        }
+        return s
+    }
+
+    public mutating func bool(_ node: YAMLNode, what: String) -> Bool? {
+        if case .scalar(let s, .plain) = node.kind {
+            switch s {
+            case "true", "True", "TRUE": return true
+            case "false", "False", "FALSE": return false
+            default: break
+            }
+        }
+        report(InputRules.invalidValue, "\(what) must be true or false, found '\(node.scalar ?? node.kindName)'", at: node)
+        return nil
+    }
+
+    public mutating func int(_ node: YAMLNode, what: String) -> Int? {
+        if case .scalar(let s, .plain) = node.kind, let v = Int(s) { return v }
+        report(InputRules.invalidValue, "\(what) must be a whole number, found '\(node.scalar ?? node.kindName)'", at: node)
+        return nil
+    }
+
+    /// A list of scalars; a single scalar is taken as a list of one.
+    public mutating func stringList(_ node: YAMLNode, what: String) -> [(String, YAMLNode)] {
+        if let items = node.sequence {
+            var out: [(String, YAMLNode)] = []
+            for item in items {
+                if let s = string(item, what: "an item of \(what)") { out.append((s, item)) }
+            }
+            return out
+        }
+        if node.isNull { return [] }
+        if let s = node.scalar { return [(s, node)] }
+        report(InputRules.wrongKind, "\(what) must be a list, found \(node.kindName)", at: node)
+        return []
+    }
+
+    /// A value of a raw-value enum, reporting the allowed values and a did-you-mean.
+    public mutating func enumValue<E: RawRepresentable & CaseIterable>(_ node: YAMLNode, what: String, as: E.Type) -> E? where E.RawValue == String {
+        guard let s = string(node, what: what) else { return nil }
+        if let v = E(rawValue: s) { return v }
+        let names = E.allCases.map(\.rawValue)
+        report(InputRules.invalidValue, "'\(s)' is not a valid \(what)\(Suggest.phrase(for: s, in: names))", at: node,
+               fix: "use one of: " + names.joined(separator: ", "))
+        return nil
+    }
+
+    public func location(_ node: YAMLNode) -> SourceLocation { node.location(in: file) }
+}

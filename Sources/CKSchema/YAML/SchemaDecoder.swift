@@ -1,0 +1,205 @@
+/// Turns a YAML schema file's nodes into the model, following `docs/schema-format.md`.
+/// Collects every problem; the caller throws when any is an error.
+struct SchemaDecoder {
+    static let topKeys = ["ckschema", "container", "roles", "zones", "recordTypes", "queries"]
+    static let zoneKeys = ["database", "capabilities"]
+    static let recordTypeKeys = ["description", "zone", "database", "deprecated", "requires", "system", "fields", "grants"]
+    static let fieldKeys = ["type", "encrypted", "indexes", "deprecated", "to", "action", "description"]
+    static let queryKeys = ["name", "recordType", "filter", "search", "sort", "database"]
+
+    var d: NodeDecoder
+    /// Lines of keys by path, for putting comments back (`recordTypes.Note.fields`).
+    var keyLines: [String: Int] = [:]
+
+    init(file: String) { d = NodeDecoder(file: file) }
+
+    mutating func decode(_ document: YAMLDocument) -> Schema {
+        var schema = Schema(origin: Origin(SourceLocation(file: d.file, line: 1, column: 1)))
+        guard let root = document.root, !root.isNull else {
+            d.append(.error(InputRules.wrongKind.code, "the schema file is empty",
+                            at: SourceLocation(file: d.file, line: 1, column: 1),
+                            fix: "start it with 'ckschema: 1' and a 'recordTypes:' mapping (see docs/schema-format.md)"))
+            return schema
+        }
+        guard let pairs = d.mapping(root, what: "a schema file", allowed: Self.topKeys) else { return schema }
+        for p in pairs {
+            keyLines[p.name] = p.key.line
+            switch p.name {
+            case "ckschema":
+                if let v = d.int(p.value, what: "'ckschema' (the format version)"), v != Schema.formatVersion {
+                    d.report(InputRules.invalidValue, "format version \(v) is not supported; this ckschema reads version \(Schema.formatVersion)", at: p.value,
+                             fix: v > Schema.formatVersion ? "upgrade ckschema" : "set 'ckschema: \(Schema.formatVersion)'")
+                }
+            case "container":
+                schema.container = d.string(p.value, what: "'container'")
+            case "roles":
+                for (name, node) in d.stringList(p.value, what: "'roles'") {
+                    schema.roles.append(Role(name: name, origin: Origin(d.location(node))))
+                }
+            case "zones":
+                guard let zones = d.mapping(p.value, what: "'zones'") else { continue }
+                for z in zones { if let zone = zone(z) { schema.zones.append(zone) } }
+            case "recordTypes":
+                guard let types = d.mapping(p.value, what: "'recordTypes'") else { continue }
+                for t in types { if let rt = recordType(t) { schema.recordTypes.append(rt) } }
+            case "queries":
+                guard let items = p.value.sequence else {
+                    d.report(InputRules.wrongKind, "'queries' must be a list, found \(p.value.kindName)", at: p.value)
+                    continue
+                }
+                for item in items { if let q = query(item) { schema.queries.append(q) } }
+            default:
+                break
+            }
+        }
+        return schema
+    }
+
+    private mutating func zone(_ p: YAMLPair) -> Zone? {
+        var zone = Zone(name: p.name, origin: Origin(d.location(p.key)))
+        if p.value.isNull { return zone }
+        guard let pairs = d.mapping(p.value, what: "zone '\(p.name)'", allowed: Self.zoneKeys) else { return nil }
+        for q in pairs {
+            switch q.name {
+            case "database":
+                if let db = d.enumValue(q.value, what: "database", as: Database.self) { zone.database = db }
+            case "capabilities":
+                for (name, node) in d.stringList(q.value, what: "'capabilities'") {
+                    if let c = ZoneCapability(rawValue: name) { zone.capabilities.insert(c) } else {
+                        let all = ZoneCapability.allCases.map(\.rawValue)
+                        d.report(InputRules.invalidValue, "'\(name)' is not a zone capability\(Suggest.phrase(for: name, in: all))", at: node,
+                                 fix: "use one of: " + all.joined(separator: ", "))
+                    }
+                }
+            default: break
+            }
+        }
+        return zone
+    }
+
+    private mutating func recordType(_ p: YAMLPair) -> RecordType? {
+        var rt = RecordType(name: p.name, origin: Origin(d.location(p.key)))
+        if p.value.isNull { return rt }
+        guard let pairs = d.mapping(p.value, what: "record type '\(p.name)'", allowed: Self.recordTypeKeys) else { return nil }
+        for q in pairs {
+            keyLines["recordTypes.\(p.name).\(q.name)"] = q.key.line
+            switch q.name {
+            case "description": rt.description = d.string(q.value, what: "'description'")
+            case "zone": rt.zone = d.string(q.value, what: "'zone'")
+            case "database": rt.database = d.enumValue(q.value, what: "database", as: Database.self)
+            case "deprecated": rt.isDeprecated = d.bool(q.value, what: "'deprecated'") ?? false
+            case "requires":
+                for (name, node) in d.stringList(q.value, what: "'requires'") {
+                    if let c = ZoneCapability(rawValue: name) { rt.requiredCapabilities.insert(c) } else {
+                        let all = ZoneCapability.allCases.map(\.rawValue)
+                        d.report(InputRules.invalidValue, "'\(name)' is not a zone capability\(Suggest.phrase(for: name, in: all))", at: node,
+                                 fix: "use one of: " + all.joined(separator: ", "))
+                    }
+                }
+            case "system":
+                guard let sys = d.mapping(q.value, what: "'system' of '\(p.name)'") else { continue }
+                for s in sys {
+                    guard let field = SystemField(rawValue: s.name) else {
+                        let all = SystemField.allCases.map(\.rawValue)
+                        d.report(InputRules.unknownKey, "'\(s.name)' is not a system field\(Suggest.phrase(for: s.name, in: all))", at: s.key,
+                                 fix: "system fields: " + all.joined(separator: ", "))
+                        continue
+                    }
+                    keyLines["recordTypes.\(p.name).system.\(s.name)"] = s.key.line
+                    rt.systemIndexes[field] = indexes(s.value, what: "indexes of system field '\(s.name)'")
+                }
+            case "fields":
+                guard let fields = d.mapping(q.value, what: "'fields' of '\(p.name)'") else { continue }
+                for f in fields { if let field = field(f, in: p.name) { rt.fields.append(field) } }
+            case "grants":
+                guard let grants = d.mapping(q.value, what: "'grants' of '\(p.name)'") else { continue }
+                for g in grants {
+                    var perms = Set<Permission>()
+                    for (name, node) in d.stringList(g.value, what: "permissions of '\(g.name)'") {
+                        if let perm = Permission(rawValue: name) { perms.insert(perm) } else {
+                            let all = Permission.allCases.map(\.rawValue)
+                            d.report(InputRules.invalidValue, "'\(name)' is not a permission\(Suggest.phrase(for: name, in: all))", at: node,
+                                     fix: "use one of: " + all.joined(separator: ", "))
+                        }
+                    }
+                    rt.grants.append(Grant(role: g.name, permissions: perms, origin: Origin(d.location(g.key))))
+                }
+            default: break
+            }
+        }
+        return rt
+    }
+
+    private mutating func field(_ p: YAMLPair, in typeName: String) -> Field? {
+        let origin = Origin(d.location(p.key))
+        // Shorthand: `cover: asset` is a plain field of that type.
+        if case .scalar = p.value.kind, !p.value.isNull {
+            guard let type = fieldType(p.value) else { return nil }
+            return Field(name: p.name, type: type, origin: origin)
+        }
+        guard let pairs = d.mapping(p.value, what: "field '\(typeName).\(p.name)'", allowed: Self.fieldKeys) else { return nil }
+        guard let typeNode = pairs.first(where: { $0.name == "type" })?.value else {
+            d.report(InputRules.missingKey, "field '\(typeName).\(p.name)' has no 'type'", at: p.key,
+                     fix: "add 'type:' with one of: " + Self.typeNames.joined(separator: ", "))
+            return nil
+        }
+        guard let type = fieldType(typeNode) else { return nil }
+        var field = Field(name: p.name, type: type, origin: origin)
+        for q in pairs {
+            switch q.name {
+            case "encrypted": field.isEncrypted = d.bool(q.value, what: "'encrypted'") ?? false
+            case "deprecated": field.isDeprecated = d.bool(q.value, what: "'deprecated'") ?? false
+            case "indexes": field.indexes = indexes(q.value, what: "'indexes' of '\(typeName).\(p.name)'")
+            case "to": field.referenceTarget = d.string(q.value, what: "'to'")
+            case "action": field.referenceAction = d.enumValue(q.value, what: "reference action", as: ReferenceAction.self)
+            case "description": field.description = d.string(q.value, what: "'description'")
+            default: break
+            }
+        }
+        return field
+    }
+
+    static let typeNames = PrimitiveType.allCases.filter { $0 != .number }.map(\.rawValue) + ["list<T>"]
+
+    private mutating func fieldType(_ node: YAMLNode) -> FieldType? {
+        guard let s = d.string(node, what: "a field type") else { return nil }
+        if let t = FieldType(parsing: s) { return t }
+        var candidates = PrimitiveType.allCases.map(\.rawValue)
+        candidates += PrimitiveType.allCases.map { "list<\($0.rawValue)>" }
+        d.report(InputRules.invalidValue, "unknown field type '\(s)'\(Suggest.phrase(for: s, in: candidates))", at: node,
+                 fix: "use one of: " + Self.typeNames.joined(separator: ", "))
+        return nil
+    }
+
+    private mutating func indexes(_ node: YAMLNode, what: String) -> IndexSet {
+        var set = IndexSet()
+        for (name, item) in d.stringList(node, what: what) {
+            if let k = IndexKind(rawValue: name) { set.insert(k) } else {
+                let all = IndexKind.allCases.map(\.rawValue)
+                d.report(InputRules.invalidValue, "'\(name)' is not an index kind\(Suggest.phrase(for: name, in: all))", at: item,
+                         fix: "use one of: " + all.joined(separator: ", "))
+            }
+        }
+        return set
+    }
+
+    private mutating func query(_ node: YAMLNode) -> DeclaredQuery? {
+        guard let pairs = d.mapping(node, what: "a query", allowed: Self.queryKeys) else { return nil }
+        guard let typeNode = pairs.first(where: { $0.name == "recordType" })?.value else {
+            d.report(InputRules.missingKey, "a query has no 'recordType'", at: node, fix: "add 'recordType: <type>'")
+            return nil
+        }
+        var q = DeclaredQuery(recordType: d.string(typeNode, what: "'recordType'") ?? "", origin: Origin(d.location(node)))
+        for p in pairs {
+            switch p.name {
+            case "name": q.name = d.string(p.value, what: "'name'")
+            case "filter": q.filter = d.stringList(p.value, what: "'filter'").map(\.0)
+            case "search": q.search = d.stringList(p.value, what: "'search'").map(\.0)
+            case "sort": q.sort = d.stringList(p.value, what: "'sort'").map(\.0)
+            case "database": q.database = d.enumValue(p.value, what: "database", as: Database.self)
+            default: break
+            }
+        }
+        return q
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// One YAML schema file as read: the model it holds, its comments and the lines of
+/// its structural keys (so that `fmt` can put comments back where they were).
+public struct SchemaFile: Sendable {
+    public var path: String
+    public var schema: Schema
+    public var comments: [SourceComment]
+    /// Lines of structural keys by path (`recordTypes`, `recordTypes.Note.fields`).
+    public var keyLines: [String: Int]
+    /// The file's text.
+    public var text: String
+}
+
+/// Where a command's schema comes from: a YAML file, a folder of YAML files (merged),
+/// or a `.ckdb` file.
+public enum SchemaSource {
+    /// Loads any schema source. Throws `InputError` (exit 2) for unreadable or malformed input.
+    public static func load(path: String) throws(InputError) -> Schema {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw InputError(.error(InputRules.unreadable.code, "no such schema file or folder '\(path)'",
+                                    at: SourceLocation(file: path, line: 1, column: 1),
+                                    fix: "check the path, or the schemas named in ckschema.yaml"))
+        }
+        if isDir.boolValue { return try loadFolder(path: path) }
+        if isCKDB(path: path) { return try loadCKDB(path: path) }
+        return try loadYAMLFile(path: path).schema
+    }
+
+    /// True when a file is in the CloudKit Schema Language: by extension, else by its first word.
+    public static func isCKDB(path: String) -> Bool {
+        if path.lowercased().hasSuffix(".ckdb") { return true }
+        if path.lowercased().hasSuffix(".yaml") || path.lowercased().hasSuffix(".yml") { return false }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = String(decoding: handle.readData(ofLength: 4096), as: UTF8.self)
+        var rest = Substring(head)
+        // Skip comments and blank space to the first word.
+        while true {
+            rest = rest.drop(while: { $0.isWhitespace })
+            if rest.hasPrefix("//") || rest.hasPrefix("--") {
+                rest = rest.drop(while: { $0 != "\n" })
+            } else if rest.hasPrefix("/*"), let end = rest.range(of: "*/") {
+                rest = rest[end.upperBound...]
+            } else { break }
+        }
+        let word = rest.prefix(while: { $0.isLetter }).uppercased()
+        return word == "DEFINE" || word == "RECORD" || word == "CREATE"
+    }
+
+    /// Loads a `.ckdb` file through the CloudKit Schema Language parser.
+    static func loadCKDB(path: String) throws(InputError) -> Schema {
+        let data = try YAMLReader.readFile(path: path, limit: YAMLReader.maxFileSize)
+        return try CKDBSource.parse(data, file: path)
+    }
+
+    /// Loads one YAML schema file with its comments and layout.
+    public static func loadYAMLFile(path: String) throws(InputError) -> SchemaFile {
+        let data = try YAMLReader.readFile(path: path, limit: YAMLReader.maxFileSize)
+        return try parseYAML(data, file: path)
+    }
+
+    /// Parses YAML schema text; `file` names it in diagnostics.
+    public static func parseYAML(_ data: Data, file: String) throws(InputError) -> SchemaFile {
+        let doc = try YAMLReader.parse(data, file: file)
+        var decoder = SchemaDecoder(file: file)
+        let schema = decoder.decode(doc)
+        if decoder.d.hasErrors { throw InputError(decoder.d.diagnostics) }
+        let comments = CommentScanner.scan(data, skipping: doc.multilineScalarLines)
+        return SchemaFile(path: file, schema: schema, comments: comments, keyLines: decoder.keyLines,
+                          text: String(decoding: data, as: UTF8.self))
+    }
+
+    /// The YAML files a folder source holds, in name order.
+    public static func yamlFiles(inFolder path: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
+            .map { (path as NSString).appendingPathComponent($0) }
+    }
+
+    /// Loads every YAML file of a folder and merges them into one schema.
+    static func loadFolder(path: String) throws(InputError) -> Schema {
+        let files = yamlFiles(inFolder: path)
+        guard !files.isEmpty else {
+            throw InputError(.error(InputRules.unreadable.code, "the folder '\(path)' holds no .yaml schema files",
+                                    at: SourceLocation(file: path, line: 1, column: 1)))
+        }
+        var parts: [Schema] = []
+        var errors: [Diagnostic] = []
+        for f in files {
+            do { parts.append(try loadYAMLFile(path: f).schema) } catch { errors += error.diagnostics }
+        }
+        if !errors.isEmpty { throw InputError(errors) }
+        return try merge(parts, folder: path)
+    }
+
+    /// Merges the files of one folder source; a record type, zone or role defined twice is an error naming both places.
+    public static func merge(_ parts: [Schema], folder: String) throws(InputError) -> Schema {
+        var merged = Schema(origin: Origin(SourceLocation(file: folder, line: 1, column: 1)))
+        var errors: [Diagnostic] = []
+        var types: [String: Origin] = [:], zones: [String: Origin] = [:], roles: [String: Origin] = [:]
+        func duplicate(_ what: String, _ name: String, _ first: Origin, _ second: Origin) -> Diagnostic {
+            .error(InputRules.duplicateDefinition.code, "\(what) '\(name)' is defined twice; the first definition is at \(first)",
+                   at: second.location, fix: "keep one definition")
+        }
+        for part in parts {
+            if let c = part.container {
+                if let existing = merged.container, existing != c {
+                    errors.append(.error(InputRules.duplicateDefinition.code,
+                                         "container '\(c)' differs from '\(existing)' named in another file of this folder",
+                                         at: part.origin.location))
+                } else { merged.container = c }
+            }
+            for t in part.recordTypes {
+                if let first = types[t.name] { errors.append(duplicate("record type", t.name, first, t.origin)); continue }
+                types[t.name] = t.origin
+                merged.recordTypes.append(t)
+            }
+            for z in part.zones {
+                if let first = zones[z.name] { errors.append(duplicate("zone", z.name, first, z.origin)); continue }
+                zones[z.name] = z.origin
+                merged.zones.append(z)
+            }
+            for r in part.roles {
+                if let first = roles[r.name] { errors.append(duplicate("role", r.name, first, r.origin)); continue }
+                roles[r.name] = r.origin
+                merged.roles.append(r)
+            }
+            merged.queries += part.queries
+        }
+        if !errors.isEmpty { throw InputError(errors) }
+        return merged
+    }
+}

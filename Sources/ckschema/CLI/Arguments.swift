@@ -1,0 +1,82 @@
+/// An option a command accepts: `--name value`, `--name=value`, or a flag `--name`.
+struct OptionSpec {
+    var name: String
+    var short: Character?
+    var takesValue: Bool
+    /// May be given more than once.
+    var repeatable = false
+}
+
+/// The arguments of one command, split by their dashes as swift-argument-parser's
+/// `SplitArguments` does: options by name, `--` ends options, `-` alone is a positional.
+struct ParsedArguments {
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+    var positionals: [String] = []
+
+    func value(_ name: String) -> String? { values[name]?.last }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    static func parse(_ args: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
+        var out = ParsedArguments()
+        var i = 0
+        var onlyPositionals = false
+        func spec(named name: String) throws(UsageError) -> OptionSpec {
+            if let s = options.first(where: { $0.name == name }) { return s }
+            let names = options.map { "--" + $0.name }
+            let hint = Suggest.closestOption("--" + name, in: names)
+            throw UsageError("unknown option '--\(name)'\(hint)")
+        }
+        while i < args.count {
+            let a = args[i]
+            i += 1
+            if onlyPositionals || a == "-" || !a.hasPrefix("-") { out.positionals.append(a); continue }
+            if a == "--" { onlyPositionals = true; continue }
+            var name: String
+            var inline: String?
+            if a.hasPrefix("--") {
+                let body = a.dropFirst(2)
+                if let eq = body.firstIndex(of: "=") {
+                    name = String(body[..<eq])
+                    inline = String(body[body.index(after: eq)...])
+                } else { name = String(body) }
+            } else {
+                let body = a.dropFirst()
+                guard body.count == 1, let s = options.first(where: { $0.short == body.first }) else {
+                    throw UsageError("unknown option '\(a)'")
+                }
+                name = s.name
+            }
+            let s = try spec(named: name)
+            if s.takesValue {
+                let v: String
+                if let inline { v = inline } else {
+                    guard i < args.count else { throw UsageError("option '--\(name)' needs a value") }
+                    v = args[i]
+                    i += 1
+                }
+                if !s.repeatable && out.values[name] != nil { throw UsageError("option '--\(name)' is given twice") }
+                out.values[name, default: []].append(v)
+            } else {
+                if inline != nil { throw UsageError("option '--\(name)' takes no value") }
+                out.flags.insert(name)
+            }
+        }
+        return out
+    }
+}
+
+/// A mistake in the command line: exit 2 with the usage line.
+struct UsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+import CKSchema
+
+extension Suggest {
+    static func closestOption(_ word: String, in names: [String]) -> String {
+        closest(to: word, in: names).map { "; did you mean '\($0)'?" } ?? ""
+    }
+}

@@ -1,0 +1,76 @@
+import CKSchema
+import Foundation
+
+/// The executable: picks the command, parses its arguments, runs it, and exits with its code.
+enum CLI {
+    /// Every command, in the order `--help` lists them.
+    static let commands: [any Command.Type] = [
+        InitCommand.self, FmtCommand.self, LintCommand.self, CheckCommand.self,
+    ]
+
+    static func main() -> Never {
+        var io = Output()
+        let argv = Array(CommandLine.arguments.dropFirst())
+        exit(run(argv, &io).rawValue)
+    }
+
+    static func run(_ argv: [String], _ io: inout Output) -> ExitCode {
+        guard let first = argv.first else {
+            io.error(topHelp())
+            return .failure
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            if argv.count > 1, let c = commands.first(where: { $0.name == argv[1] }) { io.write(commandHelp(c)); return .success }
+            io.write(topHelp())
+            return .success
+        }
+        if first == "--version" { io.write("ckschema \(CKSchemaVersion.current)\n"); return .success }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            let hint = Suggest.phrase(for: first, in: commands.map { $0.name })
+            io.error("ckschema: error: unknown command '\(first)'\(hint)\nusage: ckschema <command> [options]; see 'ckschema --help'\n")
+            return .failure
+        }
+        let rest = Array(argv.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            io.write(commandHelp(command))
+            return .success
+        }
+        do {
+            let args = try ParsedArguments.parse(rest, options: command.options)
+            return try command.run(args, &io)
+        } catch let e as UsageError {
+            io.error("ckschema \(command.name): error: \(e.message)\nusage: \(command.usage)\n")
+            return .failure
+        } catch let e as InputError {
+            io.error(DiagnosticRenderer(format: .text, command: command.name, showSource: Output.stderrIsTerminal).render(e.diagnostics))
+            return .failure
+        } catch {
+            io.error("ckschema \(command.name): error: \(error)\n")
+            return .failure
+        }
+    }
+
+    static func topHelp() -> String {
+        var s = """
+        ckschema \(CKSchemaVersion.current): a CloudKit container's schema as code.
+
+        usage: ckschema <command> [options]
+
+        commands:
+
+        """
+        let width = commands.map { $0.name.count }.max() ?? 0
+        for c in commands { s += "  " + c.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + c.summary + "\n" }
+        s += """
+
+        'ckschema <command> --help' shows a command's options and an example.
+        Exit codes: 0 clean, 1 findings, 2 the tool could not do its job.
+
+        """
+        return s
+    }
+
+    static func commandHelp(_ c: any Command.Type) -> String {
+        "usage: \(c.usage)\n\n\(c.summary)\n\n\(c.help)\n"
+    }
+}

@@ -1,0 +1,94 @@
+import CKSchema
+import Foundation
+
+/// The exit codes of the CI contract.
+enum ExitCode: Int32 {
+    /// Nothing at or above the failing severity.
+    case success = 0
+    /// The check ran and found problems.
+    case findings = 1
+    /// The tool could not do its job: bad arguments, unreadable or malformed input.
+    case failure = 2
+
+    /// The worse of two outcomes.
+    func worst(_ other: ExitCode) -> ExitCode { rawValue >= other.rawValue ? self : other }
+}
+
+/// One subcommand: its name, help and options, and what it does.
+protocol Command: Sendable {
+    static var name: String { get }
+    /// One line for the command list.
+    static var summary: String { get }
+    /// `ckschema lint [SCHEMA] [--format F]`
+    static var usage: String { get }
+    /// The rest of `--help`: what it does, its options, an example.
+    static var help: String { get }
+    static var options: [OptionSpec] { get }
+    static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode
+}
+
+/// Options that every reporting command shares.
+enum CommonOptions {
+    static let format = OptionSpec(name: "format", short: nil, takesValue: true)
+    static let failOn = OptionSpec(name: "fail-on", short: nil, takesValue: true)
+    static let config = OptionSpec(name: "config", short: nil, takesValue: true)
+    static let report: [OptionSpec] = [format, failOn, config]
+
+    static let reportHelp = """
+          --format text|json|github|sarif  report format (default: text)
+          --fail-on warning|error          lowest severity that fails the run (default: error, or lint.failOn)
+          --config PATH                    use this ckschema.yaml instead of searching for one
+        """
+
+    static func outputFormat(_ args: ParsedArguments) throws(UsageError) -> OutputFormat {
+        guard let v = args.value("format") else { return .text }
+        guard let f = OutputFormat(rawValue: v) else {
+            throw UsageError("'\(v)' is not an output format; use text, json, github or sarif")
+        }
+        return f
+    }
+
+    static func failOn(_ args: ParsedArguments, config: Configuration?) throws(UsageError) -> Severity {
+        guard let v = args.value("fail-on") else { return config?.failOn ?? .error }
+        guard let s = Severity(rawValue: v), s != .note else { throw UsageError("'\(v)' is not a severity for --fail-on; use warning or error") }
+        return s
+    }
+
+    /// The configuration named by `--config`, else the nearest `ckschema.yaml`, else nil.
+    static func configuration(_ args: ParsedArguments) throws(InputError) -> Configuration? {
+        if let p = args.value("config") { return try Configuration.load(path: p) }
+        return try Configuration.find()
+    }
+}
+
+/// Where the command writes: stdout for reports, stderr for progress and failures.
+struct Output {
+    var out = FileHandle.standardOutput
+    var err = FileHandle.standardError
+
+    func write(_ s: String) { out.write(Data(s.utf8)) }
+    func error(_ s: String) { err.write(Data(s.utf8)) }
+
+    /// True when stdout is a terminal (source lines and carets are shown then).
+    static var stdoutIsTerminal: Bool { isatty(1) == 1 }
+    static var stderrIsTerminal: Bool { isatty(2) == 1 && ProcessInfo.processInfo.environment["CI"] == nil }
+
+    /// Renders diagnostics in the chosen format; in text format also a summary line.
+    func report(_ diagnostics: [Diagnostic], format: OutputFormat, command: String) {
+        let renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal)
+        write(renderer.render(diagnostics))
+        if format == .text, !diagnostics.isEmpty {
+            let s = DiagnosticRenderer.summary(diagnostics)
+            var parts: [String] = []
+            if s.errors > 0 { parts.append("\(s.errors) error" + (s.errors == 1 ? "" : "s")) }
+            if s.warnings > 0 { parts.append("\(s.warnings) warning" + (s.warnings == 1 ? "" : "s")) }
+            if s.notes > 0 { parts.append("\(s.notes) note" + (s.notes == 1 ? "" : "s")) }
+            write(parts.joined(separator: ", ") + "\n")
+        }
+    }
+
+    /// The exit code for a finished check.
+    static func exitCode(for diagnostics: [Diagnostic], failOn: Severity) -> ExitCode {
+        diagnostics.contains(atLeast: failOn) ? .findings : .success
+    }
+}

@@ -1,0 +1,71 @@
+import CKSchema
+import Foundation
+
+/// `ckschema fmt [--check | --write] [FILE...]`: the canonical YAML form.
+enum FmtCommand: Command {
+    static let name = "fmt"
+    static let summary = "Format YAML schema files canonically (stable key order, shorthand, comments kept)."
+    static let usage = "ckschema fmt [--check | --write] [FILE|FOLDER...] [--format text|json|github|sarif]"
+    static let options = [
+        OptionSpec(name: "check", short: nil, takesValue: false),
+        OptionSpec(name: "write", short: "w", takesValue: false),
+        CommonOptions.format, CommonOptions.config,
+    ]
+    static let help = """
+        Without FILE, formats the YAML files of the schemas named in ckschema.yaml.
+        With neither --check nor --write, prints the formatted text to standard output.
+
+        options:
+          --check          exit 1 and name each file that is not formatted; change nothing
+          -w, --write      rewrite the files in place
+          --format F       report format for --check (text, json, github, sarif)
+          --config PATH    use this ckschema.yaml
+
+        example:
+          ckschema fmt --check
+          ckschema fmt --write Schemas/development.yaml
+        """
+
+    static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
+        let check = args.flag("check"), write = args.flag("write")
+        if check && write { throw UsageError("--check and --write cannot be used together") }
+        let format = try CommonOptions.outputFormat(args)
+        let config = try CommonOptions.configuration(args)
+        var sources = args.positionals
+        if sources.isEmpty {
+            sources = [config?.developmentSchema, config?.productionSchema].compactMap { $0 }
+            if sources.isEmpty { throw UsageError("no file given and no schemas named in ckschema.yaml") }
+        }
+        var files: [String] = []
+        for s in sources {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: s, isDirectory: &isDir), isDir.boolValue {
+                files += SchemaSource.yamlFiles(inFolder: s)
+            } else if !SchemaSource.isCKDB(path: s) {
+                files.append(s)
+            }
+        }
+        var diagnostics: [Diagnostic] = []
+        var errors: [Diagnostic] = []
+        for file in files {
+            let loaded: SchemaFile
+            do { loaded = try SchemaSource.loadYAMLFile(path: file) } catch { errors += error.diagnostics; continue }
+            let formatted = SchemaFormatter.format(loaded)
+            if check {
+                if let d = SchemaFormatter.difference(loaded, formatted: formatted) { diagnostics.append(d) }
+            } else if write {
+                if formatted != loaded.text {
+                    do { try Data(formatted.utf8).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
+                        errors.append(.error(InputRules.unreadable.code, "cannot write '\(file)': \(error.localizedDescription)",
+                                             at: SourceLocation(file: file, line: 1, column: 1)))
+                    }
+                }
+            } else {
+                io.write(files.count > 1 ? "# \(file)\n" + formatted : formatted)
+            }
+        }
+        if !errors.isEmpty { throw InputError(errors) }
+        if check { io.report(diagnostics, format: format, command: name) }
+        return diagnostics.isEmpty ? .success : .findings
+    }
+}

@@ -1,0 +1,53 @@
+import CKSchema
+import Foundation
+
+/// `ckschema init`: ckschema.yaml, Schemas/ and Migrations/ for a new repository.
+enum InitCommand: Command {
+    static let name = "init"
+    static let summary = "Write ckschema.yaml, Schemas/ and Migrations/ for a new repository."
+    static let usage = "ckschema init [FOLDER] [--container iCloud.com.example.App] [--force]"
+    static let options = [
+        OptionSpec(name: "container", short: nil, takesValue: true),
+        OptionSpec(name: "force", short: nil, takesValue: false),
+    ]
+    static let help = """
+        Writes into FOLDER (default: the current folder). Refuses to overwrite an
+        existing file unless --force is given.
+
+        options:
+          --container ID   the iCloud container identifier (default: iCloud.com.example.App)
+          --force          overwrite files that exist
+
+        example:
+          ckschema init --container iCloud.com.example.Notes
+        """
+
+    static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
+        if args.positionals.count > 1 { throw UsageError("init takes at most one folder") }
+        let root = args.positionals.first ?? "."
+        let files = ProjectTemplate.files(container: args.value("container") ?? "iCloud.com.example.App")
+        let fm = FileManager.default
+        if !args.flag("force") {
+            let existing = files.map { (root as NSString).appendingPathComponent($0.path) }.filter { fm.fileExists(atPath: $0) }
+            if !existing.isEmpty {
+                throw InputError(existing.map {
+                    .error(InputRules.unreadable.code, "'\($0)' exists already; init changes nothing",
+                           at: SourceLocation(file: $0, line: 1, column: 1), fix: "pass --force to overwrite it")
+                })
+            }
+        }
+        for f in files {
+            let path = (root as NSString).appendingPathComponent(f.path)
+            do {
+                try fm.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(f.text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw InputError(.error(InputRules.unreadable.code, "cannot write '\(path)': \(error.localizedDescription)",
+                                        at: SourceLocation(file: path, line: 1, column: 1)))
+            }
+            io.write("created \(path)\n")
+        }
+        io.write("next: edit Schemas/development.yaml, then run 'ckschema check'\n")
+        return .success
+    }
+}

@@ -1,0 +1,38 @@
+import CKSchema
+
+/// `ckschema lint [SCHEMA...]`: the lint rules over one or more schema sources.
+enum LintCommand: Command {
+    static let name = "lint"
+    static let summary = "Check a schema against CloudKit's rules (names, indexes, encryption, queries, zones)."
+    static let usage = "ckschema lint [SCHEMA...] [--format text|json|github|sarif] [--fail-on warning|error]"
+    static let options = CommonOptions.report
+    static let help = """
+        SCHEMA is a YAML file, a folder of YAML files, or a .ckdb file; without one,
+        the development schema named in ckschema.yaml. Rules and their codes: docs/rules.md.
+        A rule is switched off on a line by '# ckschema-disable CK110: reason', or for the
+        repository in ckschema.yaml (lint.disable, lint.severity).
+
+        options:
+        \(CommonOptions.reportHelp)
+
+        example:
+          ckschema lint Schemas/development.yaml --format github
+        """
+
+    static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
+        let format = try CommonOptions.outputFormat(args)
+        let config = try CommonOptions.configuration(args)
+        let failOn = try CommonOptions.failOn(args, config: config)
+        let paths = args.positionals.isEmpty ? [try SchemaArguments.development(nil, config: config)] : args.positionals
+        var diagnostics: [Diagnostic] = []
+        for path in paths { diagnostics += try lint(path: path, config: config) }
+        io.report(diagnostics, format: format, command: name)
+        return Output.exitCode(for: diagnostics, failOn: failOn)
+    }
+
+    /// Loads and lints one schema source with the repository's lint configuration.
+    static func lint(path: String, config: Configuration?) throws(InputError) -> [Diagnostic] {
+        let schema = try SchemaSource.load(path: path)
+        return Linter(configuration: config?.lint ?? LintConfiguration()).lint(schema)
+    }
+}
