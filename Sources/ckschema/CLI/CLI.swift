@@ -6,6 +6,7 @@ enum CLI {
     /// Every command, in the order `--help` lists them.
     static let commands: [any Command.Type] = [
         InitCommand.self, FmtCommand.self, LintCommand.self, CheckCommand.self,
+        ImportCommand.self, ExportCommand.self,
     ]
 
     static func main() -> Never {

@@ -1,0 +1,65 @@
+import CKSchema
+import Foundation
+
+/// `ckschema export [SCHEMA] --format ckdb [-o FILE]`: a schema in Apple's schema language.
+enum ExportCommand: Command {
+    static let name = "export"
+    static let summary = "Write a schema as .ckdb (cktool import-schema's input) or canonical YAML."
+    static let usage = "ckschema export [SCHEMA] [--format ckdb|yaml] [-o FILE] [--fail-on warning|error]"
+    static let options = [
+        OptionSpec(name: "format", short: nil, takesValue: true),
+        OptionSpec(name: "output", short: "o", takesValue: true),
+        CommonOptions.failOn, CommonOptions.config,
+    ]
+    static let help = """
+        SCHEMA is a YAML file, a folder of YAML files, or a .ckdb file; without one, the
+        development schema named in ckschema.yaml. The .ckdb output is what
+        'xcrun cktool export-schema' writes: the complete schema, Users included, because
+        'cktool import-schema' replaces the whole development schema. What the language
+        cannot say (zones, queries, deprecation, reference targets, descriptions, indexes
+        on encrypted fields) is left out with a warning on standard error; see docs/ckdb.md.
+
+        options:
+          --format ckdb|yaml          output language (default: ckdb)
+          -o, --output FILE           write to FILE instead of standard output
+          --fail-on warning|error     exit 1 when a diagnostic is at least this severe (default: error)
+          --config PATH               use this ckschema.yaml
+
+        exit codes: 0 written; 1 written, with warnings at --fail-on; 2 not written (a name
+        that cannot be written in .ckdb, or an unreadable schema).
+
+        example:
+          ckschema export --format ckdb -o schema.ckdb
+          xcrun cktool import-schema --team-id T --container-id iCloud.com.example.App \\
+              --environment development --file schema.ckdb
+        """
+
+    static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
+        let language = args.value("format") ?? "ckdb"
+        guard language == "ckdb" || language == "yaml" else {
+            throw UsageError("'\(language)' is not an export format; use ckdb or yaml")
+        }
+        if args.positionals.count > 1 { throw UsageError("give at most one schema") }
+        let config = try CommonOptions.configuration(args)
+        let failOn = try CommonOptions.failOn(args, config: config)
+        let path = try SchemaArguments.development(args.positionals.first, config: config)
+        let schema = try SchemaSource.load(path: path)
+
+        let text: String
+        var diagnostics: [Diagnostic] = []
+        if language == "yaml" {
+            text = schema.canonicalYAML
+        } else {
+            (text, diagnostics) = CKDBExporter.export(schema)
+        }
+        if diagnostics.contains(atLeast: .error) {
+            // A file cktool cannot read back is not written at all.
+            throw InputError(diagnostics)
+        }
+        try ImportCommand.write(text, to: args.value("output"), &io)
+        if !diagnostics.isEmpty {
+            io.error(DiagnosticRenderer(format: .text, command: name).render(diagnostics))
+        }
+        return Output.exitCode(for: diagnostics, failOn: failOn)
+    }
+}
