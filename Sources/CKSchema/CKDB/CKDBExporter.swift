@@ -213,7 +213,7 @@ private struct Notes {
 
     mutating func check(_ type: RecordType) {
         checkWritable(type.name, what: "record type", origin: type.origin)
-        if type.zone != nil || type.database != nil { placed.append((type.name, type.origin)) }
+        if type.zone != nil || type.database != nil || !type.requiredCapabilities.isEmpty { placed.append((type.name, type.origin)) }
         if type.isDeprecated { deprecated.append((type.name, type.origin)) }
         if type.description != nil { described.append((type.name, type.origin)) }
         for grant in type.grants { checkWritable(grant.role, what: "role", origin: grant.origin) }
@@ -228,7 +228,7 @@ private struct Notes {
     }
 
     mutating func finish() {
-        add(placed, "the zone or database of a record type cannot be expressed in .ckdb (record types are container-wide); left out for")
+        add(placed, "the zone, database or required zone capabilities of a record type cannot be expressed in .ckdb (record types are container-wide); left out for")
         add(deprecated, "deprecation cannot be expressed in .ckdb; exported as ordinary record types and fields")
         add(targets, "reference targets and delete actions cannot be expressed in .ckdb (a REFERENCE names no type); left out for")
         add(described, "descriptions cannot be expressed in .ckdb; left out for")

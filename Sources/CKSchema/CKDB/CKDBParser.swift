@@ -72,6 +72,7 @@ public enum CKDBParser {
         let schema = engine.parseSchema()
         var all = engine.diagnostics + engine.lexer.diagnostics
         if all.count > 1 { all = all.sortedByLocation() }
+        if let stop = engine.stopDiagnostic { all.append(stop) }
         return (schema, all)
     }
 
@@ -89,6 +90,8 @@ private struct Engine {
     var token: CKDBToken
     private var peeked: CKDBToken?
     var diagnostics: [Diagnostic] = []
+    /// Set when the error limit is reached; reported after all the others.
+    var stopDiagnostic: Diagnostic?
     private var stopped = false
 
     private var schema: Schema
@@ -190,8 +193,8 @@ private struct Engine {
     private mutating func error(_ rule: RuleInfo, _ message: String, at location: SourceLocation, fix: String? = nil) {
         guard !stopped else { return }
         if diagnostics.count + lexer.diagnostics.count >= CKDBParser.maxErrors {
-            diagnostics.append(.error(rule.code, "too many errors (\(CKDBParser.maxErrors)); stopping here", at: location,
-                                      fix: "fix the errors above and run again"))
+            stopDiagnostic = .error(rule.code, "too many errors (\(CKDBParser.maxErrors)); stopping here", at: location,
+                                    fix: "fix the errors above and run again")
             stopped = true
             return
         }
