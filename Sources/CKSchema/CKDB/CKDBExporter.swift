@@ -158,14 +158,16 @@ public enum CKDBExporter {
     /// `"cloudkit.share"`. A field named `grant` is quoted so it is not read as a GRANT.
     static func quoted(_ name: String, isField: Bool) -> String {
         var plain = !name.isEmpty
-        for (i, c) in name.utf8.enumerated() {
+        var first = true
+        for c in name.utf8 {
             let letter = (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A)
-            if i == 0 ? !letter : !(letter || (c >= 0x30 && c <= 0x39) || c == 0x5F) {
+            if first ? !letter : !(letter || (c >= 0x30 && c <= 0x39) || c == 0x5F) {
                 plain = false
                 break
             }
+            first = false
         }
-        if plain, isField, name.lowercased() == "grant" { plain = false }
+        if plain, isField, name.utf8.count == 5, name.lowercased() == "grant" { plain = false }
         return plain ? name : "\"" + name + "\""
     }
 }
@@ -203,7 +205,7 @@ private struct Notes {
     }
 
     mutating func checkWritable(_ name: String, what: String, origin: Origin) {
-        if name.contains("\"") || name.contains("\n") || name.contains("\r") {
+        if name.utf8.contains(where: { $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
             diagnostics.append(.error(
                 CKDBRules.unwritableName.code,
                 "the \(what) name \(name.debugDescription) contains a double quote or a line break, which the CloudKit Schema Language cannot write",

@@ -50,16 +50,6 @@ enum CKDBKeyword: UInt8, CaseIterable, Sendable {
         default: nil
         }
     }
-
-    /// Keywords by length, as upper-case bytes, for the lexer's lookup.
-    static let byLength: [[(bytes: [UInt8], keyword: CKDBKeyword)]] = {
-        var table = [[(bytes: [UInt8], keyword: CKDBKeyword)]](repeating: [], count: 11)
-        for k in allCases {
-            let b = Array(k.spelling.utf8)
-            table[b.count].append((b, k))
-        }
-        return table
-    }()
 }
 
 /// One token of a `.ckdb` file: where it is (byte offsets and line) and what it is.
@@ -136,12 +126,27 @@ struct CKDBLexer {
 
     /// The token's bytes as a String (for quoted names: without the quotes).
     func text(of token: CKDBToken) -> String {
-        var s = token.start, e = token.end
-        if token.kind == .quoted {
-            s += 1
-            if !token.isUnterminated { e -= 1 }
-        }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[s..<e]), as: UTF8.self)
+        let r = nameRange(token)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[r]), as: UTF8.self)
+    }
+
+    /// The byte range of a name token's text (for quoted names: without the quotes).
+    @inline(__always) private func nameRange(_ token: CKDBToken) -> Range<Int> {
+        guard token.kind == .quoted else { return token.start..<token.end }
+        return (token.start + 1)..<(token.isUnterminated ? token.end : max(token.start + 1, token.end - 1))
+    }
+
+    /// FNV-1a of a name's bytes: a cheap hash to find a field listed twice.
+    func nameHash(of token: CKDBToken) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for i in nameRange(token) { h = (h ^ UInt64(bytes[i])) &* 0x100_0000_01B3 }
+        return h
+    }
+
+    /// True when a name's text begins with `_` (a system field, or a mistake).
+    func nameStartsWithUnderscore(_ token: CKDBToken) -> Bool {
+        let r = nameRange(token)
+        return !r.isEmpty && bytes[r.lowerBound] == 0x5F
     }
 
     @inline(__always) private static func isWordStart(_ c: UInt8) -> Bool {
@@ -222,18 +227,58 @@ struct CKDBLexer {
         }
     }
 
+    /// The keyword a word spells, without regard to case: a switch on the first letter and
+    /// the length, then one comparison (this runs for every word of the file).
     private func keyword(from s: Int, to e: Int) -> CKDBKeyword? {
         let len = e - s
         guard len >= 2, len <= 10 else { return nil }
-        candidates: for (kw, k) in CKDBKeyword.byLength[len] {
-            for j in 0..<len {
-                var c = bytes[s + j]
-                if c >= 0x61 && c <= 0x7A { c &= 0xDF }
-                if c != kw[j] { continue candidates }
+        switch bytes[s] & 0xDF {
+        case 0x41: return len == 2 ? (eq(s, "AS") ? .as : nil) : len == 5 && eq(s, "ASSET") ? .asset : nil
+        case 0x42: return len == 5 && eq(s, "BYTES") ? .bytes : nil
+        case 0x43: return len == 6 && eq(s, "CREATE") ? .create : nil
+        case 0x44: return len != 6 ? nil : eq(s, "DEFINE") ? .define : eq(s, "DOUBLE") ? .double : nil
+        case 0x45: return len == 9 && eq(s, "ENCRYPTED") ? .encrypted : nil
+        case 0x47: return len == 5 && eq(s, "GRANT") ? .grant : nil
+        case 0x49: return len == 5 && eq(s, "INT64") ? .int64 : nil
+        case 0x4C: return len == 4 ? (eq(s, "LIST") ? .list : nil) : len == 8 && eq(s, "LOCATION") ? .location : nil
+        case 0x4E: return len == 6 && eq(s, "NUMBER") ? .number : nil
+        case 0x50: return len == 9 && eq(s, "PREFERRED") ? .preferred : nil
+        case 0x51: return len == 9 && eq(s, "QUERYABLE") ? .queryable : nil
+        case 0x52:
+            switch len {
+            case 4: return eq(s, "ROLE") ? .role : eq(s, "READ") ? .read : nil
+            case 6: return eq(s, "RECORD") ? .record : nil
+            case 9: return eq(s, "REFERENCE") ? .reference : nil
+            default: return nil
             }
-            return k
+        case 0x53:
+            switch len {
+            case 6: return eq(s, "STRING") ? .string : eq(s, "SCHEMA") ? .schema : nil
+            case 8: return eq(s, "SORTABLE") ? .sortable : nil
+            case 10: return eq(s, "SEARCHABLE") ? .searchable : nil
+            default: return nil
+            }
+        case 0x54:
+            switch len {
+            case 2: return eq(s, "TO") ? .to : nil
+            case 4: return eq(s, "TYPE") ? .type : nil
+            case 9: return eq(s, "TIMESTAMP") ? .timestamp : nil
+            default: return nil
+            }
+        case 0x57: return len == 5 && eq(s, "WRITE") ? .write : nil
+        default: return nil
         }
-        return nil
+    }
+
+    /// True when the bytes at `s` spell `keyword` (upper case, same length checked by the caller).
+    @inline(__always) private func eq(_ s: Int, _ keyword: StaticString) -> Bool {
+        let k = keyword.utf8Start
+        for j in 1..<keyword.utf8CodeUnitCount {
+            var c = bytes[s + j]
+            if c >= 0x61 && c <= 0x7A { c &= 0xDF }
+            if c != k[j] { return false }
+        }
+        return true
     }
 
     private mutating func newline(at i: Int) {

@@ -31,7 +31,7 @@ public enum CKDBParser {
     /// Parses `.ckdb` bytes; input that is not UTF-8 text (binary data) is refused with one diagnostic.
     /// - Parameter file: the name diagnostics and origins carry.
     public static func parse(_ data: Data, file: String) throws(InputError) -> Schema {
-        if let bad = YAMLReader.firstInvalidUTF8(data) {
+        if !isASCII(data), let bad = YAMLReader.firstInvalidUTF8(data) {
             let (line, col) = YAMLReader.lineColumn(ofByte: bad, in: data)
             let byte = String(data[data.startIndex + bad], radix: 16, uppercase: true)
             throw InputError(.error(
@@ -45,6 +45,23 @@ public enum CKDBParser {
         }
         if !diagnostics.isEmpty { throw InputError(diagnostics) }
         return schema
+    }
+
+    /// True when every byte is ASCII (then the text is valid UTF-8): eight bytes at a time.
+    private static func isASCII(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            let n = raw.count
+            var i = 0
+            while i + 8 <= n {
+                if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                i += 8
+            }
+            while i < n {
+                if raw[i] & 0x80 != 0 { return false }
+                i += 1
+            }
+            return true
+        }
     }
 
     /// Parses `.ckdb` text.
@@ -151,8 +168,29 @@ private struct Engine {
     private func text(_ t: CKDBToken) -> String { lexer.text(of: t) }
     private func location(_ t: CKDBToken) -> SourceLocation { lexer.location(of: t) }
 
-    private func clip(_ s: String) -> String {
-        s.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(40))) + "..." : s
+    private func clip(_ s: String) -> String { Self.clip(s) }
+
+    /// A name shortened for a message (at most 40 scalars).
+    static func clip(_ s: String) -> String {
+        if s.utf8.count <= 40 { return s }
+        return s.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(40))) + "..." : s
+    }
+
+    /// How a parsed field or grant is named in "expected ',' or ')' after X"; built only when needed.
+    enum ItemLabel {
+        case field(String)
+        case grant([Permission], String)
+
+        var text: String {
+            switch self {
+            case .field(let name): "field \"\(Engine.clip(name))\""
+            case .grant(let permissions, let role): "GRANT \(Engine.spell(permissions)) TO \"\(Engine.clip(role))\""
+            }
+        }
+    }
+
+    static func spell(_ permissions: [Permission]) -> String {
+        permissions.map { $0.rawValue.uppercased() }.joined(separator: ", ")
     }
 
     private func printable(_ t: CKDBToken) -> String {
@@ -364,7 +402,7 @@ private struct Engine {
     /// Parses fields and grants up to the closing `)`. Returns false when the body was
     /// never closed (end of file, or the next statement began).
     private mutating func parseBody(_ type: inout RecordType) -> Bool {
-        var seen: [String: Int] = [:]
+        var seen = SeenNames()
         var afterComma = false
         while !stopped {
             switch token.kind {
@@ -400,7 +438,7 @@ private struct Engine {
             default:
                 if atStatementStart() { break }
                 if let item {
-                    syntax("',' or ')' after \(item)", suggest: Self.optionWords)
+                    syntax("',' or ')' after \(item.text)", suggest: Self.optionWords)
                     // A name on a later line is most likely the next item after a missing comma.
                     if token.isName, token.line > itemLine { continue }
                     advance()
@@ -417,7 +455,7 @@ private struct Engine {
 
     /// Parses one field or grant. Returns how to name it in a message ("field \"x\""),
     /// or nil when it was broken (already reported, and skipped to the next `,` or `)`).
-    private mutating func parseItem(_ type: inout RecordType, seen: inout [String: Int]) -> String? {
+    private mutating func parseItem(_ type: inout RecordType, seen: inout SeenNames) -> ItemLabel? {
         if token.isKeyword(.grant) {
             let next = peek()
             let isFieldType = next.kind == .word && (next.keyword?.primitive != nil || next.isKeyword(.list) || next.isKeyword(.encrypted))
@@ -431,11 +469,11 @@ private struct Engine {
         return parseField(&type, seen: &seen)
     }
 
-    private mutating func parseField(_ type: inout RecordType, seen: inout [String: Int]) -> String? {
+    private mutating func parseField(_ type: inout RecordType, seen: inout SeenNames) -> ItemLabel? {
         let nameToken = token
         let loc = location(nameToken)
         let fieldName = name(nameToken, of: "field")
-        let label = "field \"\(clip(fieldName))\""
+        let label = ItemLabel.field(fieldName)
         advance()
         guard let (fieldType, encrypted) = parseDataType(of: fieldName) else {
             skipItem()
@@ -449,14 +487,13 @@ private struct Engine {
             advance()
         }
 
-        if let line = seen[fieldName] {
+        if let line = seen.insert(fieldName, hash: lexer.nameHash(of: nameToken), line: loc.line) {
             error(CKDBRules.duplicateField, "field \"\(fieldName)\" is listed twice in record type \(type.name) (first on line \(line))",
                   at: loc, fix: "remove one of the two lines")
             return label
         }
-        seen[fieldName] = loc.line
 
-        if fieldName.hasPrefix("_") {
+        if lexer.nameStartsWithUnderscore(nameToken) {
             guard let system = SystemField(ckdbName: fieldName) else {
                 let names = SystemField.allCases.map(\.ckdbName)
                 let hint = CKDBParser.suggestion(for: fieldName, among: names).map { "; did you mean \($0)?" } ?? ""
@@ -495,7 +532,7 @@ private struct Engine {
                   at: location(token), fix: "move ENCRYPTED inside the angle brackets")
             advance()
         }
-        guard token.isKeyword(.list) else { return parsePrimitive(expected: "a field type after \"\(clip(fieldName))\"") }
+        guard token.isKeyword(.list) else { return parsePrimitive(field: fieldName, inList: false) }
         advance()
         guard token.kind == .less else {
             syntax("'<' after LIST", "write LIST<STRING>")
@@ -506,7 +543,7 @@ private struct Engine {
             error(CKDBRules.unknownType, "a list holds a primitive type, not another list", at: location(token), fix: "use LIST<TYPE> with one primitive type")
             return nil
         }
-        guard let (inner, encrypted) = parsePrimitive(expected: "a type inside LIST<...> of \"\(clip(fieldName))\"") else { return nil }
+        guard let (inner, encrypted) = parsePrimitive(field: fieldName, inList: true) else { return nil }
         guard token.kind == .greater else {
             syntax("'>' to close LIST<\(Self.spell(inner, encrypted: encrypted))")
             return nil
@@ -536,7 +573,7 @@ private struct Engine {
         return word.count >= 2 && prefixed.count == 1 ? "; did you mean \(prefixed[0])?" : ""
     }
 
-    private mutating func parsePrimitive(expected what: String) -> (FieldType, Bool)? {
+    private mutating func parsePrimitive(field: String, inList: Bool) -> (FieldType, Bool)? {
         var encrypted = false
         var encryptedToken: CKDBToken?
         if token.isKeyword(.encrypted) {
@@ -547,6 +584,7 @@ private struct Engine {
         guard token.kind == .word, let primitive = token.keyword?.primitive else {
             let rule = token.kind == .word || token.kind == .quoted ? CKDBRules.unknownType : CKDBRules.syntax
             let words = encrypted ? ["BYTES", "STRING", "DOUBLE", "INT64", "LOCATION", "TIMESTAMP"] : Self.typeWords
+            let what = inList ? "a type inside LIST<...> of \"\(clip(field))\"" : "a field type after \"\(clip(field))\""
             error(rule, "expected \(what), found \(describe(token))\(typeHint(token, among: words))", at: location(token),
                   fix: "the types are STRING, INT64, DOUBLE, BYTES, TIMESTAMP, LOCATION, REFERENCE, ASSET, NUMBER and LIST<type>")
             return nil
@@ -575,7 +613,7 @@ private struct Engine {
         return (FieldType(primitive, preferred: preferred), encrypted)
     }
 
-    private mutating func parseGrant(_ type: inout RecordType) -> String? {
+    private mutating func parseGrant(_ type: inout RecordType) -> ItemLabel? {
         let grantLoc = location(token)
         advance()  // GRANT
         var permissions: [Permission] = []
@@ -598,10 +636,10 @@ private struct Engine {
             }
             break
         }
-        let spelled = permissions.map { $0.rawValue.uppercased() }.joined(separator: ", ")
         if token.isKeyword(.to) {
             advance()
         } else {
+            let spelled = Self.spell(permissions)
             syntax("TO after GRANT \(spelled)", "write GRANT \(spelled) TO role", suggest: ["TO"])
             // `GRANT READ "_world"`: read on as if TO were there.
             guard token.kind == .quoted || (token.kind == .word && token.keyword == nil) else {
@@ -610,7 +648,7 @@ private struct Engine {
             }
         }
         guard token.isName else {
-            syntax("a role name after GRANT \(spelled) TO", "grant to _world, _icloud, _creator or a role made with CREATE ROLE")
+            syntax("a role name after GRANT \(Self.spell(permissions)) TO", "grant to _world, _icloud, _creator or a role made with CREATE ROLE")
             skipItem()
             return nil
         }
@@ -623,7 +661,7 @@ private struct Engine {
         } else {
             type.grants.append(Grant(role: role, permissions: Set(permissions), origin: Origin(grantLoc)))
         }
-        return "GRANT \(spelled) TO \"\(clip(role))\""
+        return .grant(permissions, role)
     }
 
     /// Every granted role must be built in or created (anywhere in the file).
@@ -635,6 +673,33 @@ private struct Engine {
             error(CKDBRules.unknownRole, "GRANT to role \"\(clip(ref.name))\", which is never created\(hint)", at: ref.location,
                   fix: "add CREATE ROLE \(ref.name); to the schema, or grant to _world, _icloud or _creator")
         }
+    }
+}
+
+/// The field names of one record type seen so far, to find one listed twice. A linear scan
+/// over 64-bit hashes of the names (computed from the bytes by the lexer), which beats
+/// hashing Strings for the few dozen fields a record type has; a dictionary beyond that.
+private struct SeenNames {
+    private var hashes: [UInt64] = []
+    private var names: [String] = []
+    private var lines: [Int] = []
+    private var large: [String: Int]?
+
+    /// Records `name`; returns the line it was first seen on when it was seen before.
+    mutating func insert(_ name: String, hash: UInt64, line: Int) -> Int? {
+        if large == nil {
+            for i in hashes.indices where hashes[i] == hash && names[i] == name { return lines[i] }
+            hashes.append(hash)
+            names.append(name)
+            lines.append(line)
+            if hashes.count > 128 {
+                large = Dictionary(zip(names, lines), uniquingKeysWith: { a, _ in a })
+            }
+            return nil
+        }
+        if let first = large![name] { return first }
+        large![name] = line
+        return nil
     }
 }
 
