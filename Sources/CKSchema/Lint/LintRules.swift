@@ -48,6 +48,12 @@ public struct Linter: Sendable {
             }
         }
         var suppressions = Suppressions()
+        // Read every file the schema came from, so a suppression without a reason is
+        // reported even where no rule fired.
+        var files = Set<String>()
+        for t in schema.recordTypes { if let f = t.origin.location?.file { files.insert(f) } }
+        for z in schema.zones { if let f = z.origin.location?.file { files.insert(f) } }
+        for f in files.sorted() { _ = suppressions.directives(in: f) }
         out = suppressions.filter(out)
         if !configuration.disabled.contains(LintRules.suppressionWithoutReason.code) { out += suppressions.unreasoned }
         return out.sortedByLocation()
@@ -75,7 +81,7 @@ struct Suppressions {
         }
     }
 
-    private mutating func directives(in file: String) -> [Int: [(codes: Set<String>, reasoned: Bool, column: Int)]] {
+    mutating func directives(in file: String) -> [Int: [(codes: Set<String>, reasoned: Bool, column: Int)]] {
         if let cached = byFile[file] { return cached }
         var result: [Int: [(codes: Set<String>, reasoned: Bool, column: Int)]] = [:]
         if let data = try? YAMLReader.readFile(path: file, limit: YAMLReader.maxFileSize) {

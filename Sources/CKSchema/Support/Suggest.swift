@@ -10,7 +10,10 @@ public enum Suggest {
         }
         guard let (name, d) = best else { return nil }
         let allowed = max(1, min(3, w.count / 3))
-        return d <= allowed ? name : nil
+        if d <= allowed { return name }
+        // A word that is the start of a candidate ("index" for "indexes") is a likely slip too.
+        if w.count >= 3, let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(word.lowercased()) }) { return prefixed }
+        return nil
     }
 
     /// `; did you mean 'x'?` or the empty string.
@@ -21,14 +24,17 @@ public enum Suggest {
     static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        // Optimal string alignment: a swap of two neighbours ("titel") counts as one edit.
+        var before = [Int](repeating: 0, count: b.count + 1)
         var prev = Array(0...b.count)
         var cur = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
             cur[0] = i
             for j in 1...b.count {
                 cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cur[j] = min(cur[j], before[j - 2] + 1) }
             }
-            swap(&prev, &cur)
+            (before, prev, cur) = (prev, cur, before)
         }
         return prev[b.count]
     }

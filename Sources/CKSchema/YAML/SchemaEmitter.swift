@@ -154,11 +154,16 @@ public enum SchemaEmitter {
             var leading: [Int: [SourceComment]] = [:]
             var trailing: [Int: [SourceComment]] = [:]
             var footer: [SourceComment] = []
+            var header: [SourceComment] = []
             // Output lines in source order, to find the line each comment belongs to.
             let anchored = lines.indices.compactMap { i in lines[i].source.map { (line: $0, index: i) } }
                 .sorted { $0.line < $1.line || ($0.line == $1.line && $0.index > $1.index) }
+            let firstSource = anchored.first?.line ?? Int.max
             for c in comments {
-                if c.isTrailing, let a = anchored.first(where: { $0.line == c.line }) {
+                if !c.isTrailing && c.line < firstSource {
+                    // Comments above the first key are the file's header and stay on top.
+                    header.append(c)
+                } else if c.isTrailing, let a = anchored.first(where: { $0.line == c.line }) {
                     trailing[a.index, default: []].append(c)
                 } else if let a = anchored.first(where: { $0.line > c.line }) {
                     leading[a.index, default: []].append(c)
@@ -167,6 +172,7 @@ public enum SchemaEmitter {
                 }
             }
             var out = ""
+            for c in header { out += "#" + (c.text.isEmpty ? "" : " " + c.text) + "\n" }
             for (i, l) in lines.enumerated() {
                 let indent = String(l.text.prefix(while: { $0 == " " }))
                 for c in leading[i] ?? [] { out += indent + "#" + (c.text.isEmpty ? "" : " " + c.text) + "\n" }

@@ -128,12 +128,19 @@ struct ParserFailure {
     var column: Int
     var offset: Int
     var isReaderError: Bool
+    var contextLine: Int = 0
+    var contextColumn: Int = 0
 
     func diagnostic(file: String, data: Data) -> Diagnostic {
         var line = self.line, column = self.column
         if isReaderError { (line, column) = YAMLReader.lineColumn(ofByte: offset, in: data) }
         var message = problem
-        if let context { message = "\(problem) \(context)" }
+        if let context {
+            message = "\(problem) \(context)"
+            if contextLine > 0 && (contextLine, contextColumn) != (line, column) {
+                message += " that starts at line \(contextLine), column \(contextColumn)"
+            }
+        }
         var fix: String?
         if problem.contains("cannot start any token"), byte(at: line, column: column, in: data) == 0x09 {
             message = "found a tab; YAML allows only spaces for indentation"
@@ -184,7 +191,9 @@ final class EventParser {
                     problem: p.problem.map { String(cString: $0) } ?? "invalid YAML",
                     context: p.context.map { String(cString: $0) },
                     line: Int(p.problem_mark.line) + 1, column: Int(p.problem_mark.column) + 1,
-                    offset: Int(p.problem_offset), isReaderError: p.error == YAML_READER_ERROR)
+                    offset: Int(p.problem_offset), isReaderError: p.error == YAML_READER_ERROR,
+                    contextLine: p.context == nil ? 0 : Int(p.context_mark.line) + 1,
+                    contextColumn: p.context == nil ? 0 : Int(p.context_mark.column) + 1)
                 return
             }
             defer { yaml_event_delete(&event) }

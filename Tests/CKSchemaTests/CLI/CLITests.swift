@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import CKSchema
+
+@Suite struct CLITests {
+    static let commands = ["init", "fmt", "lint", "check"]
+
+    @Test(arguments: commands)
+    func helpHasUsageAndExample(command: String) throws {
+        let result = try runCLI([command, "--help"])
+        #expect(result.code == 0)
+        #expect(result.stdout.hasPrefix("usage: ckschema \(command)"))
+        #expect(result.stdout.contains("example:"))
+    }
+
+    @Test func versionAndTopHelp() throws {
+        let v = try runCLI(["--version"])
+        #expect(v.code == 0)
+        #expect(v.stdout == "ckschema \(CKSchemaVersion.current)\n")
+        let h = try runCLI(["--help"])
+        #expect(h.code == 0)
+        for c in Self.commands { #expect(h.stdout.contains("  \(c) ")) }
+    }
+
+    @Test func unknownCommandSuggests() throws {
+        let r = try runCLI(["lnt"])
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("unknown command 'lnt'; did you mean 'lint'?"))
+    }
+
+    @Test func badOptionNamesItAndPrintsUsage() throws {
+        let r = try runCLI(["lint", "--fromat", "json"])
+        #expect(r.code == 2)
+        #expect(r.stderr == "ckschema lint: error: unknown option '--fromat'; did you mean '--format'?\nusage: \(LintCommandUsage.text)\n")
+        let bad = try runCLI(["lint", "--format", "xml"])
+        #expect(bad.code == 2)
+        #expect(bad.stderr.contains("'xml' is not an output format"))
+        let missing = try runCLI(["lint", "--format"])
+        #expect(missing.stderr.contains("option '--format' needs a value"))
+    }
+
+    @Test func checkPassesOnTheRepositoryExample() throws {
+        let r = try runCLI(["check"])
+        #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+    }
+
+    @Test func checkWithoutConfigurationIsExitTwo() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try runCLI(["check"], cwd: dir)
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("no ckschema.yaml found"))
+    }
+
+    @Test func initWritesAProjectThatChecksClean() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try runCLI(["init", "--container", "iCloud.com.example.Notes"], cwd: dir)
+        #expect(r.code == 0, "\(r.stderr)")
+        for f in ["ckschema.yaml", "Schemas/development.yaml", "Schemas/production.yaml", "Migrations/.gitkeep"] {
+            #expect(FileManager.default.fileExists(atPath: dir + "/" + f), "\(f)")
+        }
+        let check = try runCLI(["check"], cwd: dir)
+        #expect(check.code == 0, "\(check.stdout)\(check.stderr)")
+        // A second init changes nothing and says why.
+        let again = try runCLI(["init"], cwd: dir)
+        #expect(again.code == 2)
+        #expect(again.stderr.contains("exists already"))
+        // Commands find ckschema.yaml from a subfolder.
+        let sub = dir + "/Schemas"
+        #expect(try runCLI(["lint"], cwd: sub).code == 0)
+    }
+
+    @Test func checkFailsOnALintErrorAndExplicitPathsOverride() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try runCLI(["init"], cwd: dir)
+        let dev = dir + "/Schemas/development.yaml"
+        var text = try read(dev)
+        text = text.replacingOccurrences(of: "body: { type: string, encrypted: true }", with: "body: { type: string, encrypted: true, indexes: [queryable] }")
+        try text.write(toFile: dev, atomically: true, encoding: .utf8)
+        let r = try runCLI(["check"], cwd: dir)
+        #expect(r.code == 1)
+        #expect(r.stdout.contains("Schemas/development.yaml:14:7: error: field 'Note.body' is encrypted and cannot be queryable [CK105]"))
+        // An explicit path overrides the configuration.
+        let clean = try runCLI(["lint", Paths.root + "/Schemas/production.yaml"], cwd: dir)
+        #expect(clean.code == 0)
+    }
+}
+
+/// The lint usage line as the binary prints it.
+enum LintCommandUsage {
+    static let text = "ckschema lint [SCHEMA...] [--format text|json|github|sarif] [--fail-on warning|error]"
+}

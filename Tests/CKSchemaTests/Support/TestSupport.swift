@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Paths the tests share: the repository root, its fixtures, the shared corpus.
+enum Paths {
+    /// The repository root, found from this file's place.
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static func fixture(_ relative: String) -> String { root + "/Tests/Fixtures/" + relative }
+
+    /// `../shared/corpus/ckdb/` beside the repository.
+    static let corpus: String = URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("shared/corpus/ckdb").path
+
+    /// The built `ckschema` executable, next to the test bundle.
+    static let binary: String = {
+        var candidates: [String] = []
+        if let env = ProcessInfo.processInfo.environment["CKSCHEMA_BIN"] { candidates.append(env) }
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = testBinary.deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(dir.appendingPathComponent("ckschema").path)
+            dir.deleteLastPathComponent()
+        }
+        candidates.append(root + "/.build/debug/ckschema")
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
+    }()
+}
+
+/// What one run of the built binary gave.
+struct CLIResult {
+    var stdout: String
+    var stderr: String
+    var code: Int32
+}
+
+/// Runs the built `ckschema` with `arguments` in `cwd`, feeding `stdin`, and waits for it.
+func runCLI(_ arguments: [String], cwd: String = Paths.root, stdin: String? = nil, environment: [String: String] = [:]) throws -> CLIResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Paths.binary)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: cwd)
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe(), err = Pipe(), inp = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inp
+    try process.run()
+    if let stdin { inp.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try inp.fileHandleForWriting.close()
+    // Read both pipes while the process runs, so a large output cannot block it.
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return CLIResult(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+                     code: process.terminationStatus)
+}
+
+/// A fresh temporary folder, removed by the caller with `cleanup`.
+func makeTempDir(_ name: String = "ckschema-test") throws -> String {
+    let path = NSTemporaryDirectory() + name + "-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+func read(_ path: String) throws -> String {
+    guard let data = FileManager.default.contents(atPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
+    return String(decoding: data, as: UTF8.self)
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import CKSchema
+
+/// `fmt` is idempotent, keeps comments, and never changes the model.
+@Suite struct FormatTests {
+    static let files: [String] = {
+        var out = [Paths.root + "/Schemas/development.yaml", Paths.root + "/Schemas/production.yaml", Paths.fixture("fmt/messy.yaml")]
+        let dir = Paths.fixture("lint")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        out += names.filter { $0.hasSuffix(".yaml") }.sorted().map { dir + "/" + $0 }
+        return out
+    }()
+
+    @Test(arguments: files)
+    func formattingIsIdempotentAndKeepsTheModel(path: String) throws {
+        let original = try SchemaSource.loadYAMLFile(path: path)
+        let once = SchemaFormatter.format(original)
+        let reloaded = try SchemaSource.parseYAML(Data(once.utf8), file: path)
+        #expect(reloaded.schema == original.schema)
+        let twice = SchemaFormatter.format(reloaded)
+        #expect(twice == once)
+        // Every comment survives.
+        #expect(reloaded.comments.map(\.text) == original.comments.map(\.text))
+    }
+
+    @Test func messyFileFormatsToTheExpectedText() throws {
+        let file = try SchemaSource.loadYAMLFile(path: Paths.fixture("fmt/messy.yaml"))
+        #expect(SchemaFormatter.format(file) == (try read(Paths.fixture("fmt/messy.formatted.yaml"))))
+    }
+
+    @Test func checkAndWriteThroughTheBinary() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/schema.yaml"
+        try FileManager.default.copyItem(atPath: Paths.fixture("fmt/messy.yaml"), toPath: path)
+        let check = try runCLI(["fmt", "--check", path])
+        #expect(check.code == 1)
+        #expect(check.stdout.contains("schema.yaml:2:1: error: the file is not formatted"))
+        #expect(try runCLI(["fmt", "--write", path]).code == 0)
+        #expect(try read(path) == (try read(Paths.fixture("fmt/messy.formatted.yaml"))))
+        let again = try runCLI(["fmt", "--check", path])
+        #expect(again.code == 0)
+        #expect(again.stdout.isEmpty)
+    }
+
+    @Test func exampleSchemasAreFormatted() throws {
+        let result = try runCLI(["fmt", "--check"])
+        #expect(result.code == 0, "\(result.stdout)")
+    }
+
+    @Test(arguments: ["plain", "with: colon", "#hash", "true", "123", "", " lead", "a, b", "quote\"d", "ünï", "- dash", "x # y"])
+    func scalarsReadBackAsWritten(text: String) throws {
+        let yaml = "ckschema: 1\nrecordTypes:\n  Note:\n    description: \(SchemaEmitter.scalar(text))\n    fields:\n      f: { type: string, description: \(SchemaEmitter.scalar(text, inFlow: true)) }\n"
+        let file = try SchemaSource.parseYAML(Data(yaml.utf8), file: "s.yaml")
+        #expect(file.schema.recordTypes.first?.description == (text.isEmpty ? nil : text) || text.isEmpty)
+        if !text.isEmpty { #expect(file.schema.recordTypes.first?.fields.first?.description == text) }
+    }
+}

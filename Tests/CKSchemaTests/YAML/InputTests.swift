@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import CKSchema
+
+/// Malformed schema files get exit 2 and a file:line:col diagnostic, never a crash.
+@Suite struct InputTests {
+    static let fixtures: [String] = {
+        let dir = Paths.fixture("input")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        return names.filter { $0.hasSuffix(".expected") }.map { String($0.dropLast(".expected".count)) }.sorted()
+    }()
+
+    @Test func thereAreFixtures() { #expect(Self.fixtures.count >= 15) }
+
+    @Test(arguments: fixtures)
+    func malformedFileGetsItsDiagnostic(name: String) throws {
+        let isFolder = name == "duplicate-folder"
+        let rel = "Tests/Fixtures/input/\(name)" + (isFolder ? "" : ".yaml")
+        let result = try runCLI(["lint", rel])
+        #expect(result.code == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == (try read(Paths.fixture("input/\(name).expected"))))
+        // The diagnostic names the file, a line and a column.
+        #expect(result.stderr.hasPrefix("Tests/Fixtures/input/"))
+        #expect(result.stderr.range(of: #"^\S+:\d+:\d+: error: "#, options: .regularExpression) != nil)
+    }
+
+    @Test func libraryThrowsInputErrorWithCode() throws {
+        #expect(throws: InputError.self) { try SchemaSource.load(path: Paths.fixture("input/alias-bomb.yaml")) }
+        do {
+            _ = try SchemaSource.load(path: Paths.fixture("input/deep-nesting.yaml"))
+            Issue.record("deep nesting loaded")
+        } catch {
+            #expect(error.diagnostics.first?.code == InputRules.tooDeep.code)
+        }
+    }
+
+    @Test func fiftyMegabyteFileIsRefusedWithoutReadingIt() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/huge.yaml"
+        var chunk = "ckschema: 1\nrecordTypes:\n"
+        let line = "  T\(String(repeating: "x", count: 40)): {}\n"
+        chunk.reserveCapacity(1 << 20)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.write(Data(chunk.utf8))
+        let block = Data(String(repeating: line, count: 1 << 20 / line.utf8.count).utf8)
+        for _ in 0..<50 { handle.write(block) }
+        try handle.close()
+        let result = try runCLI(["lint", path])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("huge.yaml:1:1: error: file is 50.0 MB; the limit for this kind of file is 32.0 MB [CK001]"))
+    }
+
+    @Test func missingFileIsExitTwo() throws {
+        let result = try runCLI(["lint", "Schemas/nope.yaml"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("no such schema file or folder 'Schemas/nope.yaml'"))
+    }
+
+    @Test func aliasesWithinBoundsExpand() throws {
+        let text = """
+        ckschema: 1
+        recordTypes:
+          A:
+            fields:
+              title: &t { type: string, indexes: [queryable] }
+          B:
+            fields:
+              title: *t
+
+        """
+        let file = try SchemaSource.parseYAML(Data(text.utf8), file: "aliases.yaml")
+        #expect(file.schema.recordType(named: "B")?.field(named: "title")?.indexes == [.queryable])
+    }
+
+    @Test func locationsAreOneBased() throws {
+        let text = "ckschema: 1\nrecordTypes:\n  Note:\n    fields:\n      title: string\n"
+        let file = try SchemaSource.parseYAML(Data(text.utf8), file: "n.yaml")
+        let loc = try #require(file.schema.recordType(named: "Note")?.field(named: "title")?.origin.location)
+        #expect(loc == SourceLocation(file: "n.yaml", line: 5, column: 7))
+    }
+
+    @Test func folderSourceMergesFiles() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "ckschema: 1\nrecordTypes:\n  A: {}\n".write(toFile: dir + "/a.yaml", atomically: true, encoding: .utf8)
+        try "ckschema: 1\nzones:\n  Z: { database: private }\nrecordTypes:\n  B: { zone: Z }\n".write(toFile: dir + "/b.yaml", atomically: true, encoding: .utf8)
+        let schema = try SchemaSource.load(path: dir)
+        #expect(schema.recordTypes.map(\.name) == ["A", "B"])
+        #expect(schema.zones.map(\.name) == ["Z"])
+    }
+}
