@@ -105,6 +105,10 @@ public enum SchemaEmitter {
     static let reserved: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"]
 
     static func isPlainSafe(_ s: String, inFlow: Bool) -> Bool {
+        // Fast path for the common case (names, types, index kinds): a letter, then letters,
+        // digits, '_', '.', '-', '<', '>'. Such a scalar is plain unless it is a YAML special
+        // word or a float spelling (all of them eight letters or fewer).
+        if let plain = plainIdentifier(s) { return plain }
         guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return false }
         if reserved.contains(s.lowercased()) { return false }
         if first == " " || last == " " || first == "-" || first == "." && s.count == 1 { return false }
@@ -124,6 +128,26 @@ public enum SchemaEmitter {
         if s.contains("  ") { return false }
         if first == "'" || first == "?" || first == "!" || first == "[" || first == "{" || first == "," || s.hasPrefix("<<") { return false }
         return true
+    }
+
+    /// true/false for an identifier-like scalar (see `isPlainSafe`), nil when the full check is needed.
+    private static func plainIdentifier(_ s: String) -> Bool? {
+        var first = true
+        for c in s.utf8 {
+            let letter = (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A)
+            if first {
+                guard letter else { return nil }
+                first = false
+            } else if !(letter || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2E || c == 0x2D || c == 0x3C || c == 0x3E) {
+                return nil
+            }
+        }
+        if first { return nil }
+        if s.utf8.count > 8 { return true }
+        switch s.lowercased() {
+        case "true", "false", "yes", "no", "on", "off", "null", "y", "n", "inf", "infinity", "nan": return false
+        default: return Double(s) == nil
+        }
     }
 
     static func quoted(_ s: String) -> String {
@@ -151,6 +175,15 @@ public enum SchemaEmitter {
         /// The text with comments put back: a leading comment before the first line whose
         /// source line follows it, a trailing one after the line it trailed.
         func render(comments: [SourceComment]) -> String {
+            if comments.isEmpty {
+                var out = ""
+                out.reserveCapacity(lines.reduce(0) { $0 + $1.text.utf8.count + 1 })
+                for l in lines {
+                    out += l.text
+                    out += "\n"
+                }
+                return out
+            }
             var leading: [Int: [SourceComment]] = [:]
             var trailing: [Int: [SourceComment]] = [:]
             var footer: [SourceComment] = []

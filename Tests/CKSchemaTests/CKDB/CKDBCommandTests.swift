@@ -2,24 +2,10 @@ import Foundation
 import Testing
 import CKSchema
 
-/// Runs the built `ckschema` binary (next to the test bundle) and captures its output.
-func runCKDBCommand(_ arguments: [String], in directory: URL? = nil) throws -> (code: Int32, stdout: String, stderr: String) {
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("ckschema").path), dir.path != "/" {
-        dir.deleteLastPathComponent()
-    }
-    let process = Process()
-    process.executableURL = dir.appendingPathComponent("ckschema")
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+/// Runs the built binary (the shared `runCLI`), as (exit code, stdout, stderr).
+func runCKDBCommand(_ arguments: [String]) throws -> (code: Int32, stdout: String, stderr: String) {
+    let r = try runCLI(arguments)
+    return (r.code, r.stdout, r.stderr)
 }
 
 @Suite struct CKDBCommandTests {

@@ -4,11 +4,8 @@ import CKSchema
 
 /// Paths of the shared corpus of real `.ckdb` files and of this area's fixtures.
 enum CKDBPaths {
-    /// The repository root, from this file's path (Tests/CKSchemaTests/CKDB/...).
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let corpus = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/ckdb")
-    static let fixtures = repoRoot.appendingPathComponent("Tests/Fixtures/ckdb")
+    static let corpus = URL(fileURLWithPath: Paths.corpus)
+    static let fixtures = URL(fileURLWithPath: Paths.fixture("ckdb"))
 
     static func corpusFile(_ name: String) -> String { corpus.appendingPathComponent(name).path }
 }
