@@ -115,6 +115,9 @@ private struct Engine {
     private var recordTypeLines: [String: Int] = [:]
     private var createdRoles: [String: Int] = [:]
     private var roleReferences: [(name: String, location: SourceLocation)] = []
+    /// The field names of the record type being read (kept across types to reuse its storage).
+    private var seen = SeenNames()
+    private var lastFieldCount = 8
 
     static let typeWords = ["ASSET", "BYTES", "DOUBLE", "INT64", "LOCATION", "NUMBER", "REFERENCE", "STRING", "TIMESTAMP", "LIST", "ENCRYPTED"]
     static let optionWords = ["QUERYABLE", "SORTABLE", "SEARCHABLE"]
@@ -402,7 +405,10 @@ private struct Engine {
     /// Parses fields and grants up to the closing `)`. Returns false when the body was
     /// never closed (end of file, or the next statement began).
     private mutating func parseBody(_ type: inout RecordType) -> Bool {
-        var seen = SeenNames()
+        seen.removeAll()
+        // Record types of one schema tend to be alike in size: start at the last one's.
+        type.fields.reserveCapacity(lastFieldCount)
+        defer { lastFieldCount = max(type.fields.count, 4) }
         var afterComma = false
         while !stopped {
             switch token.kind {
@@ -427,7 +433,7 @@ private struct Engine {
                 }
             }
             let itemLine = token.line
-            let item = parseItem(&type, seen: &seen)
+            let item = parseItem(&type)
             afterComma = false
             switch token.kind {
             case .comma:
@@ -455,7 +461,7 @@ private struct Engine {
 
     /// Parses one field or grant. Returns how to name it in a message ("field \"x\""),
     /// or nil when it was broken (already reported, and skipped to the next `,` or `)`).
-    private mutating func parseItem(_ type: inout RecordType, seen: inout SeenNames) -> ItemLabel? {
+    private mutating func parseItem(_ type: inout RecordType) -> ItemLabel? {
         if token.isKeyword(.grant) {
             let next = peek()
             let isFieldType = next.kind == .word && (next.keyword?.primitive != nil || next.isKeyword(.list) || next.isKeyword(.encrypted))
@@ -466,10 +472,10 @@ private struct Engine {
             skipItem()
             return nil
         }
-        return parseField(&type, seen: &seen)
+        return parseField(&type)
     }
 
-    private mutating func parseField(_ type: inout RecordType, seen: inout SeenNames) -> ItemLabel? {
+    private mutating func parseField(_ type: inout RecordType) -> ItemLabel? {
         let nameToken = token
         let loc = location(nameToken)
         let fieldName = name(nameToken, of: "field")
@@ -684,6 +690,13 @@ private struct SeenNames {
     private var names: [String] = []
     private var lines: [Int] = []
     private var large: [String: Int]?
+
+    mutating func removeAll() {
+        hashes.removeAll(keepingCapacity: true)
+        names.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
+        large = nil
+    }
 
     /// Records `name`; returns the line it was first seen on when it was seen before.
     mutating func insert(_ name: String, hash: UInt64, line: Int) -> Int? {
