@@ -35,8 +35,13 @@ public enum CKDBExporter {
     public static func cktoolForm(_ schema: Schema) -> Schema {
         var s = schema
         if s.recordType(named: "Users") == nil { s.recordTypes.append(defaultUsersType) }
+        let byName = { (a: Field, b: Field) in a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
         for i in s.recordTypes.indices {
-            s.recordTypes[i].fields.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            // cktool's own exports are already in order: check before sorting.
+            let fields = s.recordTypes[i].fields
+            if zip(fields, fields.dropFirst()).contains(where: { !byName($0, $1) }) {
+                s.recordTypes[i].fields.sort(by: byName)
+            }
             s.recordTypes[i].grants.sort { a, b in
                 let ra = grantRank(a), rb = grantRank(b)
                 return ra != rb ? ra < rb : a.role.utf8.lexicographicallyPrecedes(b.role.utf8)

@@ -6,6 +6,10 @@ public enum SchemaEmitter {
     /// when formatting a file in place; without them the output has no comments.
     public static func emit(_ schema: Schema, comments: [SourceComment] = [], keyLines: [String: Int] = [:]) -> String {
         var w = Writer(direct: comments.isEmpty)
+        if w.direct {
+            // About what the text will take, so the buffer is not copied as it grows.
+            w.text.reserveCapacity(schema.recordTypes.reduce(256) { $0 + 128 + $1.fields.count * 48 })
+        }
         let line = { (path: String) -> Int? in keyLines[path] }
         w.add("ckschema: \(Schema.formatVersion)", source: line("ckschema"))
         if let c = schema.container { w.add("container: \(scalar(c))", source: line("container")) }
