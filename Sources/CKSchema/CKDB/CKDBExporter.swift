@@ -63,6 +63,7 @@ public enum CKDBExporter {
     public static func export(_ schema: Schema) -> (text: String, diagnostics: [Diagnostic]) {
         var notes = Notes(schema: schema)
         var out = "DEFINE SCHEMA\n\n"
+        out.reserveCapacity(schema.recordTypes.reduce(1024) { $0 + 600 + $1.fields.count * 56 })
         if !schema.roles.isEmpty {
             for role in schema.roles {
                 notes.checkWritable(role.name, what: "role", origin: role.origin)
@@ -86,16 +87,30 @@ public enum CKDBExporter {
         return (out, notes.diagnostics)
     }
 
+    /// One line of a record type's body before it is written: the name as written, the
+    /// sort key (the unquoted name), and what follows the padding.
+    private struct Entry {
+        var key: String
+        var name: String
+        var system: SystemField?
+        var type = FieldType(.string)
+        var encrypted = false
+        var indexes = IndexSet()
+    }
+
+    private static let quotedSystemNames: [SystemField: String] =
+        Dictionary(uniqueKeysWithValues: SystemField.allCases.map { ($0, "\"" + $0.ckdbName + "\"") })
+
     private static func write(_ type: RecordType, to out: inout String, notes: inout Notes) {
         notes.check(type)
-        out += "    RECORD TYPE \(quoted(type.name, isField: false)) (\n"
+        out += "    RECORD TYPE "
+        out += quoted(type.name, isField: false)
+        out += " (\n"
 
-        // (sort key, name as written, rest of the line)
-        var lines: [(key: String, name: String, rest: String)] = []
+        var entries: [Entry] = []
+        entries.reserveCapacity(SystemField.allCases.count + type.fields.count)
         for system in SystemField.allCases {
-            var rest = system.type.ckdbKeyword
-            for k in type.indexes(on: system) { rest += " " + k.rawValue.uppercased() }
-            lines.append((system.ckdbName, quoted(system.ckdbName, isField: true), rest))
+            entries.append(Entry(key: system.ckdbName, name: quotedSystemNames[system]!, system: system, indexes: type.indexes(on: system)))
         }
         for field in type.fields {
             notes.check(field, in: type)
@@ -116,46 +131,73 @@ public enum CKDBExporter {
                     at: field.origin.location, fix: "remove the index from the schema, or keep a plaintext copy of the value in another field to query it"))
                 indexes = IndexSet()
             }
-            var rest = spell(field.type, encrypted: encrypted)
-            for k in indexes { rest += " " + k.rawValue.uppercased() }
-            lines.append((field.name, quoted(field.name, isField: true), rest))
+            entries.append(Entry(key: field.name, name: quoted(field.name, isField: true), type: field.type, encrypted: encrypted, indexes: indexes))
         }
-        lines.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        let byKey = { (a: Entry, b: Entry) in a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
+        if zip(entries, entries.dropFirst()).contains(where: { !byKey($0, $1) }) { entries.sort(by: byKey) }
 
-        var grantLines: [String] = []
+        var grantLines: [(Permission, String)] = []
         for permission in grantOrder {
             let roles = type.grants.filter { $0.permissions.contains(permission) }.map(\.role)
                 .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for role in roles {
-                grantLines.append("GRANT \(permission.rawValue.uppercased()) TO \(quoted(role, isField: false))")
-            }
+            for role in roles { grantLines.append((permission, role)) }
         }
 
-        let width = lines.reduce(0) { max($0, $1.name.unicodeScalars.count) }
-        let total = lines.count + grantLines.count
+        let width = entries.reduce(0) { max($0, displayWidth($1.name)) }
+        let total = entries.count + grantLines.count
         var n = 0
-        for line in lines {
+        for e in entries {
             n += 1
-            out += "        " + line.name
-            out += String(repeating: " ", count: width - line.name.unicodeScalars.count + 1)
-            out += line.rest
+            out += "        "
+            out += e.name
+            for _ in 0...(width - displayWidth(e.name)) { out += " " }
+            if let system = e.system {
+                out += system.type.ckdbKeyword
+            } else {
+                appendType(e.type, encrypted: e.encrypted, to: &out)
+            }
+            for k in e.indexes {
+                out += " "
+                out += k.keyword
+            }
             out += n < total ? ",\n" : "\n"
         }
-        for line in grantLines {
+        for (permission, role) in grantLines {
             n += 1
-            out += "        " + line
+            out += "        GRANT "
+            out += permission.rawValue.uppercased()
+            out += " TO "
+            out += quoted(role, isField: false)
             out += n < total ? ",\n" : "\n"
         }
         out += "    );\n"
+    }
+
+    /// Columns a name takes: its Unicode scalars (UTF-8 bytes that start one).
+    private static func displayWidth(_ s: String) -> Int {
+        var n = 0
+        for b in s.utf8 where b & 0xC0 != 0x80 { n += 1 }
+        return n
+    }
+
+    private static func appendType(_ t: FieldType, encrypted: Bool, to out: inout String) {
+        if t.isList { out += "LIST<" }
+        if encrypted { out += "ENCRYPTED " }
+        out += t.primitive.ckdbKeyword
+        if t.primitive == .number, let p = t.preferred {
+            out += " PREFERRED AS "
+            out += p.ckdbKeyword
+        }
+        if t.isList { out += ">" }
     }
 
     static let encryptable: Set<PrimitiveType> = [.bytes, .string, .double, .int64, .location, .timestamp]
 
     /// A type as the language spells it: `ENCRYPTED STRING`, `LIST<INT64>`, `NUMBER PREFERRED AS DOUBLE`.
     static func spell(_ t: FieldType, encrypted: Bool) -> String {
-        var base = (encrypted ? "ENCRYPTED " : "") + t.primitive.ckdbKeyword
-        if t.primitive == .number, let p = t.preferred { base += " PREFERRED AS " + p.ckdbKeyword }
-        return t.isList ? "LIST<\(base)>" : base
+        var out = ""
+        appendType(t, encrypted: encrypted, to: &out)
+        return out
     }
 
     /// A name as written: bare when it is a plain identifier (a letter, then letters, digits
@@ -251,5 +293,16 @@ private struct Notes {
     static func list(_ names: [String]) -> String {
         let shown = names.prefix(5).joined(separator: ", ")
         return names.count > 5 ? shown + " and \(names.count - 5) more" : shown
+    }
+}
+
+extension IndexKind {
+    /// The upper-case keyword of the CloudKit Schema Language (`QUERYABLE`).
+    var keyword: String {
+        switch self {
+        case .queryable: "QUERYABLE"
+        case .searchable: "SEARCHABLE"
+        case .sortable: "SORTABLE"
+        }
     }
 }

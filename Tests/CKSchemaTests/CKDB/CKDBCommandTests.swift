@@ -125,3 +125,29 @@ func runCKDBCommand(_ arguments: [String]) throws -> (code: Int32, stdout: Strin
         }
     }
 }
+
+/// A `.ckdb` file is a schema source for every command, found by extension or by content.
+@Suite struct CKDBSchemaSourceTests {
+    @Test func loadRoutesCKDBByExtensionAndByContent() throws {
+        let apple = CKDBPaths.corpusFile("apple__sample-cloudkit-tooling__CKTool-JS_github-action_schema.ckdb")
+        let direct = try CKDBParser.read(path: apple)
+        #expect(try SchemaSource.load(path: apple) == direct)
+
+        let dir = try makeTempDir("ckdb-source")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let noExtension = dir + "/schema"
+        try FileManager.default.copyItem(atPath: CKDBPaths.corpusFile("boyugou__lorvex__cloudkit_schema.ckdb"), toPath: noExtension)
+        #expect(SchemaSource.isCKDB(path: noExtension))
+        let loaded = try SchemaSource.load(path: noExtension)
+        #expect(loaded.recordType(named: "LorvexEntity")?.field(named: "payload")?.isEncrypted == true)
+    }
+
+    @Test func lintTakesACKDBFile() throws {
+        let good = try runCLI(["lint", CKDBPaths.corpusFile("apple__sample-cloudkit-tooling__CKTool-JS_github-action_schema.ckdb")])
+        #expect(good.code != 2, "\(good.stderr)")
+        let badPath = CKDBPaths.fixtures.appendingPathComponent("bad/unknown-role.ckdb").path
+        let bad = try runCLI(["lint", badPath])
+        #expect(bad.code == 2)
+        #expect(bad.stderr.contains("\(badPath):8:24: error: GRANT to role \"moderater\", which is never created; did you mean moderator? [CK206]"))
+    }
+}
