@@ -33,3 +33,10 @@ extension RecordType {
         return nil
     }
 }
+
+extension Schema {
+    /// Record types by name (the first of a name wins), for rules that look many up.
+    var recordTypesByName: [String: RecordType] {
+        Dictionary(recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}

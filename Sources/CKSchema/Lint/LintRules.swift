@@ -1,3 +1,10 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The lint rules' codes and what `docs/rules.md` says of each.
 public enum LintRules {
     /// Every rule the linter runs, in code order.
@@ -85,10 +92,7 @@ struct Suppressions {
         if let cached = byFile[file] { return cached }
         var result: [Int: [(codes: Set<String>, reasoned: Bool, column: Int)]] = [:]
         if let data = try? YAMLReader.readFile(path: file, limit: YAMLReader.maxFileSize) {
-            let text = String(decoding: data, as: UTF8.self)
-            var lineNo = 0
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                lineNo += 1
+            for (lineNo, line) in Self.linesContainingMarker(data) {
                 guard let r = line.range(of: Self.marker) else { continue }
                 let rest = line[r.upperBound...]
                 let (codesPart, reason): (Substring, Substring) = {
@@ -111,6 +115,51 @@ struct Suppressions {
         byFile[file] = result
         return result
     }
+
+    /// The lines (number and text) that contain the marker, found by a byte scan so that
+    /// a large file without suppressions costs one pass and no string work.
+    static func linesContainingMarker(_ data: Data) -> [(Int, String)] {
+        let marker = Array(marker.utf8)
+        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [(Int, String)] in
+            guard raw.count >= marker.count else { return [] }
+            var out: [(Int, String)] = []
+            var searchFrom = 0, line = 1, counted = 0
+            while let offset = Self.find(marker, in: raw, from: searchFrom) {
+                // Count newlines up to the hit to learn its line and where the line starts.
+                let bytes = raw.bindMemory(to: UInt8.self)
+                for j in counted..<offset where bytes[j] == 0x0A { line += 1 }
+                let lineStart = Self.startOfLine(bytes, before: offset)
+                var end = offset
+                while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+                out.append((line, String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), as: UTF8.self)))
+                counted = offset
+                searchFrom = end
+            }
+            return out
+        }
+    }
+
+    /// The offset of `needle` in `haystack` at or after `from`: memchr to the needle's
+    /// rarest-looking byte ('k' of "ckschema"), then a compare.
+    static func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard let base = haystack.baseAddress else { return nil }
+        let anchor = 1  // needle[1] == "k"
+        var at = from + anchor
+        while at < haystack.count {
+            guard let p = memchr(base + at, Int32(needle[anchor]), haystack.count - at) else { return nil }
+            let hit = base.distance(to: UnsafeRawPointer(p))
+            let start = hit - anchor
+            if start >= from, start + needle.count <= haystack.count,
+               memcmp(base + start, needle, needle.count) == 0 { return start }
+            at = hit + 1
+        }
+        return nil
+    }
+
+    private static func startOfLine(_ bytes: UnsafeBufferPointer<UInt8>, before offset: Int) -> Int {
+        var j = offset
+        while j > 0 && bytes[j - 1] != 0x0A { j -= 1 }
+        return j
+    }
 }
 
-import Foundation

@@ -11,9 +11,15 @@ struct InvalidNameRule: LintRule {
         source: "CloudKit Console: record type and field names; CKRecord key names (developer.apple.com/documentation/cloudkit/ckrecord)")
 
     static func isValid(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 255 else { return false }
-        guard ("a"..."z").contains(first) || ("A"..."Z").contains(first) else { return false }
-        return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        // ASCII only, so the UTF-8 bytes are the characters.
+        let bytes = name.utf8
+        guard let first = bytes.first, bytes.count <= 255 else { return false }
+        guard (first >= 0x61 && first <= 0x7A) || (first >= 0x41 && first <= 0x5A) else { return false }
+        for c in bytes {
+            let ok = (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F
+            if !ok { return false }
+        }
+        return true
     }
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
@@ -41,6 +47,14 @@ struct ReservedFieldNameRule: LintRule {
         defaultSeverity: .error,
         source: "CKRecord: key names must not match CKRecord property names (developer.apple.com/documentation/cloudkit/ckrecord)")
 
+    /// Reserved names by first byte, so most names are cleared without hashing.
+    static let byFirstByte: [UInt8: [String]] = Dictionary(grouping: reserved, by: { $0.utf8.first! })
+
+    static func isReserved(_ name: String) -> Bool {
+        guard let first = name.utf8.first, let candidates = byFirstByte[first] else { return false }
+        return candidates.contains(name)
+    }
+
     static let reserved: Set<String> = [
         "recordID", "recordType", "recordName", "creationDate", "creatorUserRecordID", "modificationDate",
         "lastModifiedUserRecordID", "recordChangeTag", "parent", "share", "encryptedValues", "allKeys",
@@ -49,7 +63,7 @@ struct ReservedFieldNameRule: LintRule {
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
         for t in schema.recordTypes where !t.isSystemType {
-            for f in t.fields where Self.reserved.contains(f.name) {
+            for f in t.fields where Self.isReserved(f.name) {
                 findings.append(LintFinding("field '\(t.name).\(f.name)' has the name of a CKRecord property",
                                             at: f.origin, fix: "rename it, e.g. '\(f.name)Value'"))
             }

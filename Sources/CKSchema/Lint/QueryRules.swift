@@ -13,8 +13,9 @@ struct QueryIndexRule: LintRule {
         source: "CKQuery (developer.apple.com/documentation/cloudkit/ckquery); server error \"Field 'recordName' is not marked queryable\"")
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
+        let types = schema.recordTypesByName
         for q in schema.queries {
-            guard let t = schema.recordType(named: q.recordType) else { continue }
+            guard let t = types[q.recordType] else { continue }
             let needs: [(String, IndexKind, String)] = q.filter.map { ($0, .queryable, "filters on") }
                 + q.search.map { ($0, .searchable, "searches") } + q.sort.map { ($0, .sortable, "sorts on") }
             for (name, kind, verb) in needs {
@@ -43,15 +44,15 @@ struct QueryUnknownNameRule: LintRule {
         source: "CKQuery (developer.apple.com/documentation/cloudkit/ckquery)")
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        let types = schema.recordTypes.map(\.name)
+        let types = schema.recordTypesByName
         for q in schema.queries {
-            guard let t = schema.recordType(named: q.recordType) else {
-                findings.append(LintFinding("query \(q.label) names record type '\(q.recordType)', which the schema does not define\(Suggest.phrase(for: q.recordType, in: types))",
+            guard let t = types[q.recordType] else {
+                findings.append(LintFinding("query \(q.label) names record type '\(q.recordType)', which the schema does not define\(Suggest.phrase(for: q.recordType, in: schema.recordTypes.map(\.name)))",
                                             at: q.origin, fix: "correct 'recordType:' or define the record type"))
                 continue
             }
-            let known = t.fields.map(\.name) + SystemField.allCases.map(\.rawValue)
             for name in q.filter + q.search + q.sort where t.indexesOfAnyField(name) == nil {
+                let known = t.fields.map(\.name) + SystemField.allCases.map(\.rawValue)
                 findings.append(LintFinding("query \(q.label) names field '\(name)', which '\(t.name)' does not have\(Suggest.phrase(for: name, in: known))",
                                             at: q.origin, fix: "correct the field name or add the field to '\(t.name)'"))
             }
@@ -71,8 +72,9 @@ struct QueryDatabaseRule: LintRule {
         source: "CKDatabase (developer.apple.com/documentation/cloudkit/ckdatabase)")
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
+        let types = schema.recordTypesByName
         for q in schema.queries {
-            guard let qdb = q.database, let t = schema.recordType(named: q.recordType), let tdb = schema.database(of: t), qdb != tdb else { continue }
+            guard let qdb = q.database, let t = types[q.recordType], let tdb = schema.database(of: t), qdb != tdb else { continue }
             // A private-database type can also be read through the shared database.
             if qdb == .shared && tdb == .private { continue }
             findings.append(LintFinding("query \(q.label) runs in the \(qdb.rawValue) database, but '\(t.name)' lives in the \(tdb.rawValue) database",
@@ -94,8 +96,9 @@ struct DeprecatedInQueryRule: LintRule {
         source: "Deploying an iCloud Container's Schema (developer.apple.com/documentation/cloudkit/deploying-an-icloud-container-s-schema)")
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
+        let types = schema.recordTypesByName
         for q in schema.queries {
-            guard let t = schema.recordType(named: q.recordType) else { continue }
+            guard let t = types[q.recordType] else { continue }
             if t.isDeprecated {
                 findings.append(LintFinding("query \(q.label) uses record type '\(t.name)', which is deprecated", at: q.origin,
                                             fix: "stop querying '\(t.name)' or un-deprecate it"))

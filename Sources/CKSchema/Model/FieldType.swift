@@ -35,8 +35,23 @@ public struct FieldType: Sendable, Hashable, CustomStringConvertible {
         return isList ? "list<\(base)>" : base
     }
 
+    /// Every canonical spelling, for a lookup without string work (loading is hot).
+    private static let spellings: [String: FieldType] = {
+        var table: [String: FieldType] = [:]
+        for p in PrimitiveType.allCases {
+            table[p.rawValue] = FieldType(p)
+            table["list<\(p.rawValue)>"] = FieldType(p, isList: true)
+        }
+        for pref in [PrimitiveType.int64, .double] {
+            table["number<\(pref.rawValue)>"] = FieldType(.number, preferred: pref)
+            table["list<number<\(pref.rawValue)>>"] = FieldType(.number, isList: true, preferred: pref)
+        }
+        return table
+    }()
+
     /// Parses the YAML spelling; nil when it is not a type.
     public init?(parsing text: String) {
+        if let known = Self.spellings[text] { self = known; return }
         var t = text.trimmingCharacters(in: .whitespaces).lowercased()
         var list = false
         if t.hasPrefix("list<"), t.hasSuffix(">") {

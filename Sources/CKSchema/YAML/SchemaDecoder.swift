@@ -21,7 +21,7 @@ struct SchemaDecoder {
                             fix: "start it with 'ckschema: 1' and a 'recordTypes:' mapping (see docs/schema-format.md)"))
             return schema
         }
-        guard let pairs = d.mapping(root, what: "a schema file", allowed: Self.topKeys) else { return schema }
+        guard let pairs = d.pairs(root, what: "a schema file", allowed: Self.topKeys) else { return schema }
         for p in pairs {
             keyLines[p.name] = p.key.line
             switch p.name {
@@ -37,10 +37,10 @@ struct SchemaDecoder {
                     schema.roles.append(Role(name: name, origin: Origin(d.location(node))))
                 }
             case "zones":
-                guard let zones = d.mapping(p.value, what: "'zones'") else { continue }
+                guard let zones = d.pairs(p.value, what: "'zones'") else { continue }
                 for z in zones { if let zone = zone(z) { schema.zones.append(zone) } }
             case "recordTypes":
-                guard let types = d.mapping(p.value, what: "'recordTypes'") else { continue }
+                guard let types = d.pairs(p.value, what: "'recordTypes'") else { continue }
                 for t in types { if let rt = recordType(t) { schema.recordTypes.append(rt) } }
             case "queries":
                 guard let items = p.value.sequence else {
@@ -58,19 +58,13 @@ struct SchemaDecoder {
     private mutating func zone(_ p: YAMLPair) -> Zone? {
         var zone = Zone(name: p.name, origin: Origin(d.location(p.key)))
         if p.value.isNull { return zone }
-        guard let pairs = d.mapping(p.value, what: "zone '\(p.name)'", allowed: Self.zoneKeys) else { return nil }
+        guard let pairs = d.pairs(p.value, what: "zone '\(p.name)'", allowed: Self.zoneKeys) else { return nil }
         for q in pairs {
             switch q.name {
             case "database":
                 if let db = d.enumValue(q.value, what: "database", as: Database.self) { zone.database = db }
             case "capabilities":
-                for (name, node) in d.stringList(q.value, what: "'capabilities'") {
-                    if let c = ZoneCapability(rawValue: name) { zone.capabilities.insert(c) } else {
-                        let all = ZoneCapability.allCases.map(\.rawValue)
-                        d.report(InputRules.invalidValue, "'\(name)' is not a zone capability\(Suggest.phrase(for: name, in: all))", at: node,
-                                 fix: "use one of: " + all.joined(separator: ", "))
-                    }
-                }
+                zone.capabilities = d.enumSet(q.value, what: "zone capability", as: ZoneCapability.self)
             default: break
             }
         }
@@ -80,7 +74,7 @@ struct SchemaDecoder {
     private mutating func recordType(_ p: YAMLPair) -> RecordType? {
         var rt = RecordType(name: p.name, origin: Origin(d.location(p.key)))
         if p.value.isNull { return rt }
-        guard let pairs = d.mapping(p.value, what: "record type '\(p.name)'", allowed: Self.recordTypeKeys) else { return nil }
+        guard let pairs = d.pairs(p.value, what: "record type '\(p.name)'", allowed: Self.recordTypeKeys) else { return nil }
         for q in pairs {
             keyLines["recordTypes.\(p.name).\(q.name)"] = q.key.line
             switch q.name {
@@ -89,15 +83,9 @@ struct SchemaDecoder {
             case "database": rt.database = d.enumValue(q.value, what: "database", as: Database.self)
             case "deprecated": rt.isDeprecated = d.bool(q.value, what: "'deprecated'") ?? false
             case "requires":
-                for (name, node) in d.stringList(q.value, what: "'requires'") {
-                    if let c = ZoneCapability(rawValue: name) { rt.requiredCapabilities.insert(c) } else {
-                        let all = ZoneCapability.allCases.map(\.rawValue)
-                        d.report(InputRules.invalidValue, "'\(name)' is not a zone capability\(Suggest.phrase(for: name, in: all))", at: node,
-                                 fix: "use one of: " + all.joined(separator: ", "))
-                    }
-                }
+                rt.requiredCapabilities = d.enumSet(q.value, what: "zone capability", as: ZoneCapability.self)
             case "system":
-                guard let sys = d.mapping(q.value, what: "'system' of '\(p.name)'") else { continue }
+                guard let sys = d.pairs(q.value, what: "'system' of '\(p.name)'") else { continue }
                 for s in sys {
                     guard let field = SystemField(rawValue: s.name) else {
                         let all = SystemField.allCases.map(\.rawValue)
@@ -109,19 +97,12 @@ struct SchemaDecoder {
                     rt.systemIndexes[field] = indexes(s.value, what: "indexes of system field '\(s.name)'")
                 }
             case "fields":
-                guard let fields = d.mapping(q.value, what: "'fields' of '\(p.name)'") else { continue }
+                guard let fields = d.pairs(q.value, what: "'fields' of '\(p.name)'") else { continue }
                 for f in fields { if let field = field(f, in: p.name) { rt.fields.append(field) } }
             case "grants":
-                guard let grants = d.mapping(q.value, what: "'grants' of '\(p.name)'") else { continue }
+                guard let grants = d.pairs(q.value, what: "'grants' of '\(p.name)'") else { continue }
                 for g in grants {
-                    var perms = Set<Permission>()
-                    for (name, node) in d.stringList(g.value, what: "permissions of '\(g.name)'") {
-                        if let perm = Permission(rawValue: name) { perms.insert(perm) } else {
-                            let all = Permission.allCases.map(\.rawValue)
-                            d.report(InputRules.invalidValue, "'\(name)' is not a permission\(Suggest.phrase(for: name, in: all))", at: node,
-                                     fix: "use one of: " + all.joined(separator: ", "))
-                        }
-                    }
+                    let perms = d.enumSet(g.value, what: "permission", as: Permission.self)
                     rt.grants.append(Grant(role: g.name, permissions: perms, origin: Origin(d.location(g.key))))
                 }
             default: break
@@ -137,25 +118,34 @@ struct SchemaDecoder {
             guard let type = fieldType(p.value) else { return nil }
             return Field(name: p.name, type: type, origin: origin)
         }
-        guard let pairs = d.mapping(p.value, what: "field '\(typeName).\(p.name)'", allowed: Self.fieldKeys) else { return nil }
-        guard let typeNode = pairs.first(where: { $0.name == "type" })?.value else {
-            d.report(InputRules.missingKey, "field '\(typeName).\(p.name)' has no 'type'", at: p.key,
-                     fix: "add 'type:' with one of: " + Self.typeNames.joined(separator: ", "))
+        guard p.value.shape == .mapping else {
+            d.report(InputRules.wrongKind, "field '\(typeName).\(p.name)' must be a type or a mapping, found \(p.value.kindName)", at: p.value)
             return nil
         }
-        guard let type = fieldType(typeNode) else { return nil }
-        var field = Field(name: p.name, type: type, origin: origin)
-        for q in pairs {
+        // One pass over the keys (loading large schemas is hot).
+        var field = Field(name: p.name, type: FieldType(.string), origin: origin)
+        var typeNode: YAMLNode?
+        for q in p.value.pairs {
             switch q.name {
+            case "type": typeNode = q.value
             case "encrypted": field.isEncrypted = d.bool(q.value, what: "'encrypted'") ?? false
             case "deprecated": field.isDeprecated = d.bool(q.value, what: "'deprecated'") ?? false
             case "indexes": field.indexes = indexes(q.value, what: "'indexes' of '\(typeName).\(p.name)'")
             case "to": field.referenceTarget = d.string(q.value, what: "'to'")
             case "action": field.referenceAction = d.enumValue(q.value, what: "reference action", as: ReferenceAction.self)
             case "description": field.description = d.string(q.value, what: "'description'")
-            default: break
+            default:
+                d.report(InputRules.unknownKey, "unknown key '\(q.name)' in field '\(typeName).\(p.name)'\(Suggest.phrase(for: q.name, in: Self.fieldKeys))",
+                         at: q.key, fix: "allowed keys: " + Self.fieldKeys.joined(separator: ", "))
             }
         }
+        guard let typeNode else {
+            d.report(InputRules.missingKey, "field '\(typeName).\(p.name)' has no 'type'", at: p.key,
+                     fix: "add 'type:' with one of: " + Self.typeNames.joined(separator: ", "))
+            return nil
+        }
+        guard let type = fieldType(typeNode) else { return nil }
+        field.type = type
         return field
     }
 
@@ -171,20 +161,39 @@ struct SchemaDecoder {
         return nil
     }
 
-    private mutating func indexes(_ node: YAMLNode, what: String) -> IndexSet {
+    private mutating func indexes(_ node: YAMLNode, what: @autoclosure () -> String) -> IndexSet {
         var set = IndexSet()
-        for (name, item) in d.stringList(node, what: what) {
-            if let k = IndexKind(rawValue: name) { set.insert(k) } else {
-                let all = IndexKind.allCases.map(\.rawValue)
-                d.report(InputRules.invalidValue, "'\(name)' is not an index kind\(Suggest.phrase(for: name, in: all))", at: item,
-                         fix: "use one of: " + all.joined(separator: ", "))
+        // The common case, a flow list of plain words, is read without building a list.
+        if node.shape == .sequence {
+            for i in 0..<node.childCount {
+                let item = node.child(i)
+                switch item.shape == .scalar ? item.text : "" {
+                case "queryable": set.insert(.queryable)
+                case "searchable": set.insert(.searchable)
+                case "sortable": set.insert(.sortable)
+                default: badIndex(item, what: what())
+                }
             }
+            return set
+        }
+        for (_, item) in d.stringList(node, what: what()) {
+            if let k = IndexKind(rawValue: item.text) { set.insert(k) } else { badIndex(item, what: what()) }
         }
         return set
     }
 
+    private mutating func badIndex(_ item: YAMLNode, what: String) {
+        guard item.shape == .scalar, !item.isNull else {
+            d.report(InputRules.wrongKind, "an item of \(what) must be a string, found \(item.kindName)", at: item)
+            return
+        }
+        let all = IndexKind.allCases.map(\.rawValue)
+        d.report(InputRules.invalidValue, "'\(item.text)' is not an index kind\(Suggest.phrase(for: item.text, in: all))", at: item,
+                 fix: "use one of: " + all.joined(separator: ", "))
+    }
+
     private mutating func query(_ node: YAMLNode) -> DeclaredQuery? {
-        guard let pairs = d.mapping(node, what: "a query", allowed: Self.queryKeys) else { return nil }
+        guard let pairs = d.pairs(node, what: "a query", allowed: Self.queryKeys) else { return nil }
         guard let typeNode = pairs.first(where: { $0.name == "recordType" })?.value else {
             d.report(InputRules.missingKey, "a query has no 'recordType'", at: node, fix: "add 'recordType: <type>'")
             return nil

@@ -217,20 +217,11 @@ public enum SchemaEmitter {
         }
     }
 
+    /// Double-quoted: JSON's escapes are all valid in YAML's double-quoted scalars.
     static func quoted(_ s: String) -> String {
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if c.value < 0x20 { out += "\\x" + (c.value < 16 ? "0" : "") + String(c.value, radix: 16) } else { out.unicodeScalars.append(c) }
-            }
-        }
-        return out + "\""
+        var out = ""
+        JSONText.quote(s, into: &out)
+        return out
     }
 
     /// Output lines tagged with the source line they stand for, so comments can follow them.

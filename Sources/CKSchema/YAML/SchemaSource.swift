@@ -25,7 +25,7 @@ public enum SchemaSource {
         }
         if isDir.boolValue { return try loadFolder(path: path) }
         if isCKDB(path: path) { return try loadCKDB(path: path) }
-        return try loadYAMLFile(path: path).schema
+        return try loadYAMLFile(path: path, keepComments: false).schema
     }
 
     /// True when a file is in the CloudKit Schema Language: by extension, else by its first word.
@@ -56,20 +56,21 @@ public enum SchemaSource {
     }
 
     /// Loads one YAML schema file with its comments and layout.
-    public static func loadYAMLFile(path: String) throws(InputError) -> SchemaFile {
+    /// `keepComments: false` skips the comment scan when only the model is needed.
+    public static func loadYAMLFile(path: String, keepComments: Bool = true) throws(InputError) -> SchemaFile {
         let data = try YAMLReader.readFile(path: path, limit: YAMLReader.maxFileSize)
-        return try parseYAML(data, file: path)
+        return try parseYAML(data, file: path, keepComments: keepComments)
     }
 
     /// Parses YAML schema text; `file` names it in diagnostics.
-    public static func parseYAML(_ data: Data, file: String) throws(InputError) -> SchemaFile {
+    public static func parseYAML(_ data: Data, file: String, keepComments: Bool = true) throws(InputError) -> SchemaFile {
         let doc = try YAMLReader.parse(data, file: file)
         var decoder = SchemaDecoder(file: file)
         let schema = decoder.decode(doc)
         if decoder.d.hasErrors { throw InputError(decoder.d.diagnostics) }
-        let comments = CommentScanner.scan(data, skipping: doc.multilineScalarLines)
+        let comments = keepComments ? CommentScanner.scan(data, skipping: doc.multilineScalarLines) : []
         return SchemaFile(path: file, schema: schema, comments: comments, keyLines: decoder.keyLines,
-                          text: String(decoding: data, as: UTF8.self))
+                          text: keepComments ? String(decoding: data, as: UTF8.self) : "")
     }
 
     /// The YAML files a folder source holds, in name order.
@@ -89,7 +90,7 @@ public enum SchemaSource {
         var parts: [Schema] = []
         var errors: [Diagnostic] = []
         for f in files {
-            do { parts.append(try loadYAMLFile(path: f).schema) } catch { errors += error.diagnostics }
+            do { parts.append(try loadYAMLFile(path: f, keepComments: false).schema) } catch { errors += error.diagnostics }
         }
         if !errors.isEmpty { throw InputError(errors) }
         return try merge(parts, folder: path)

@@ -50,15 +50,11 @@ public enum YAMLReader {
         }
         var builder = TreeBuilder(file: file)
         let parser = EventParser(data: data)
-        do {
-            try parser.run { event throws(InputError) in try builder.handle(event) }
-        } catch {
-            throw error
-        }
+        try parser.run(into: &builder)
         if let failure = parser.failure {
             throw InputError(failure.diagnostic(file: file, data: data))
         }
-        return YAMLDocument(file: file, root: builder.root, multilineScalarLines: builder.multiline)
+        return YAMLDocument(file: file, root: builder.finish(), multilineScalarLines: builder.multiline)
     }
 
     static func formatBytes(_ n: Int) -> String {
@@ -73,7 +69,13 @@ public enum YAMLReader {
             let b = raw.bindMemory(to: UInt8.self)
             var i = 0
             let n = b.count
+            let base = raw.baseAddress
             while i < n {
+                // Eight ASCII bytes at a time: the common case in schema and record files.
+                if let base, i + 8 <= n, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
                 let c = b[i]
                 if c < 0x80 { i += 1; continue }
                 var need = 0
@@ -108,16 +110,6 @@ public enum YAMLReader {
         }
         return (line, col)
     }
-}
-
-/// One libyaml event, copied out of C memory.
-enum YAMLEvent {
-    case scalar(String, YAMLNode.ScalarStyle, anchor: String?, start: (Int, Int), end: (Int, Int))
-    case sequenceStart(anchor: String?, start: (Int, Int))
-    case mappingStart(anchor: String?, start: (Int, Int))
-    case collectionEnd
-    case alias(String, start: (Int, Int))
-    case documentStart(start: (Int, Int))
 }
 
 /// A libyaml parser error, with everything needed to word it.
@@ -181,8 +173,9 @@ final class EventParser {
         input.deallocate()
     }
 
-    /// Feeds every event to `body` until the stream ends, an error is thrown, or libyaml fails.
-    func run(_ body: (YAMLEvent) throws(InputError) -> Void) throws(InputError) {
+    /// Feeds every event to the tree builder until the stream ends, the builder throws,
+    /// or libyaml fails (then `failure` says why).
+    func run(into builder: inout TreeBuilder) throws(InputError) {
         var event = yaml_event_t()
         while true {
             guard yaml_parser_parse(parser, &event) == 1 else {
@@ -197,12 +190,12 @@ final class EventParser {
                 return
             }
             defer { yaml_event_delete(&event) }
-            let start = (Int(event.start_mark.line) + 1, Int(event.start_mark.column) + 1)
+            let line = Int(event.start_mark.line) + 1, column = Int(event.start_mark.column) + 1
             switch event.type {
             case YAML_STREAM_END_EVENT:
                 return
             case YAML_DOCUMENT_START_EVENT:
-                try body(.documentStart(start: start))
+                try builder.documentStart(line: line, column: column)
             case YAML_SCALAR_EVENT:
                 let s = event.data.scalar
                 let text = String(decoding: UnsafeBufferPointer(start: s.value, count: Int(s.length)), as: UTF8.self)
@@ -213,16 +206,17 @@ final class EventParser {
                 case YAML_FOLDED_SCALAR_STYLE: .folded
                 default: .plain
                 }
-                let end = (Int(event.end_mark.line) + 1, Int(event.end_mark.column) + 1)
-                try body(.scalar(text, style, anchor: Self.string(s.anchor), start: start, end: end))
+                let endLine = Int(event.end_mark.line) + 1
+                if endLine > line { builder.multiline.append(line...endLine) }
+                try builder.scalar(text, style: style, anchor: Self.string(s.anchor), line: line, column: column)
             case YAML_SEQUENCE_START_EVENT:
-                try body(.sequenceStart(anchor: Self.string(event.data.sequence_start.anchor), start: start))
+                try builder.open(mapping: false, anchor: Self.string(event.data.sequence_start.anchor), line: line, column: column)
             case YAML_MAPPING_START_EVENT:
-                try body(.mappingStart(anchor: Self.string(event.data.mapping_start.anchor), start: start))
+                try builder.open(mapping: true, anchor: Self.string(event.data.mapping_start.anchor), line: line, column: column)
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                try body(.collectionEnd)
+                try builder.close()
             case YAML_ALIAS_EVENT:
-                try body(.alias(Self.string(event.data.alias.anchor) ?? "", start: start))
+                try builder.alias(Self.string(event.data.alias.anchor) ?? "", line: line, column: column)
             default:
                 break
             }
@@ -235,99 +229,147 @@ final class EventParser {
     }
 }
 
-/// Builds the node tree from events with an explicit stack (no recursion).
+/// Builds the node tree from events with an explicit stack (no recursion). Children
+/// wait on one shared scratch stack until their collection closes.
 struct TreeBuilder {
     private struct Frame {
         var isMapping: Bool
         var anchor: String?
         var line: Int
         var column: Int
-        var items: [YAMLNode] = []
+        /// Where this collection's children start on the scratch stack.
+        var scratchStart: Int
         /// Nodes this collection stands for once aliases are expanded.
         var size: Int = 1
     }
 
     let file: String
-    private(set) var root: YAMLNode?
-    private(set) var multiline: [ClosedRange<Int>] = []
+    private(set) var rootIndex: Int32?
+    var multiline: [ClosedRange<Int>] = []
+    var storage = YAMLTreeStorage()
+    private var scratch: [Int32] = []
     private var stack: [Frame] = []
-    private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    private var anchors: [String: (index: Int32, size: Int)] = [:]
     private var aliasExpansion = 0
     private var documents = 0
 
     init(file: String) { self.file = file }
 
-    mutating func handle(_ event: YAMLEvent) throws(InputError) {
-        switch event {
-        case .documentStart(let start):
-            documents += 1
-            if documents > 1 {
-                throw InputError(.error(InputRules.yamlSyntax.code, "a schema file holds one YAML document; found a second one",
-                                        at: loc(start), fix: "split the documents into separate files"))
-            }
-        case .scalar(let text, let style, let anchor, let start, let end):
-            if end.0 > start.0 { multiline.append(start.0...end.0) }
-            try add(YAMLNode(.scalar(text, style), line: start.0, column: start.1), size: 1, anchor: anchor)
-        case .sequenceStart(let anchor, let start), .mappingStart(let anchor, let start):
-            if stack.count >= YAMLReader.maxDepth {
-                throw InputError(.error(InputRules.tooDeep.code, "nesting is deeper than \(YAMLReader.maxDepth) levels",
-                                        at: loc(start), fix: "a schema file needs only a few levels; check the file is what you meant"))
-            }
-            var isMapping = false
-            if case .mappingStart = event { isMapping = true }
-            stack.append(Frame(isMapping: isMapping, anchor: anchor, line: start.0, column: start.1))
-        case .collectionEnd:
-            let frame = stack.removeLast()
-            let node: YAMLNode
-            if frame.isMapping {
-                var pairs: [YAMLPair] = []
-                pairs.reserveCapacity(frame.items.count / 2)
-                var seen: [String: YAMLNode] = [:]
-                var i = 0
-                while i + 1 < frame.items.count {
-                    let key = frame.items[i]
-                    if let name = key.scalar {
-                        if let first = seen[name] {
-                            throw InputError(.error(InputRules.duplicateKey.code,
-                                                    "duplicate key '\(name)' in one mapping; the first is at line \(first.line), column \(first.column)",
-                                                    at: key.location(in: file), fix: "remove one of them or merge them"))
-                        }
-                        seen[name] = key
-                    }
-                    pairs.append(YAMLPair(key: key, value: frame.items[i + 1]))
-                    i += 2
-                }
-                node = YAMLNode(.mapping(pairs), line: frame.line, column: frame.column)
-            } else {
-                node = YAMLNode(.sequence(frame.items), line: frame.line, column: frame.column)
-            }
-            try add(node, size: frame.size, anchor: frame.anchor)
-        case .alias(let name, let start):
-            guard let target = anchors[name] else {
-                throw InputError(.error(InputRules.yamlSyntax.code, "alias '*\(name)' names no anchor defined before it", at: loc(start)))
-            }
-            aliasExpansion += target.size
-            if aliasExpansion > YAMLReader.maxAliasExpansion {
-                throw InputError(.error(InputRules.aliasBomb.code,
-                                        "aliases expand to more than \(YAMLReader.maxAliasExpansion) nodes (an alias bomb?)",
-                                        at: loc(start), fix: "write the repeated parts out, or use fewer nested aliases"))
-            }
-            var node = target.node
-            node.line = start.0
-            node.column = start.1
-            try add(node, size: target.size, anchor: nil)
+    /// The finished tree and its root.
+    func finish() -> YAMLNode? {
+        guard let rootIndex else { return nil }
+        return YAMLNode(tree: YAMLTree(storage), index: rootIndex)
+    }
+
+    mutating func documentStart(line: Int, column: Int) throws(InputError) {
+        documents += 1
+        if documents > 1 {
+            throw InputError(.error(InputRules.yamlSyntax.code, "a schema file holds one YAML document; found a second one",
+                                    at: loc(line, column), fix: "split the documents into separate files"))
         }
     }
 
-    private mutating func add(_ node: YAMLNode, size: Int, anchor: String?) throws(InputError) {
-        if let anchor { anchors[anchor] = (node, size) }
-        if stack.isEmpty {
-            root = node
-        } else {
-            stack[stack.count - 1].items.append(node)
-            stack[stack.count - 1].size += size
+    mutating func scalar(_ text: String, style: YAMLNode.ScalarStyle, anchor: String?, line: Int, column: Int) throws(InputError) {
+        let index = storage.append(.scalar, style, text, line: line, column: column)
+        try add(index, size: 1, anchor: anchor)
+    }
+
+    mutating func open(mapping: Bool, anchor: String?, line: Int, column: Int) throws(InputError) {
+        if stack.count >= YAMLReader.maxDepth {
+            throw InputError(.error(InputRules.tooDeep.code, "nesting is deeper than \(YAMLReader.maxDepth) levels",
+                                    at: loc(line, column), fix: "a schema file needs only a few levels; check the file is what you meant"))
+        }
+        stack.append(Frame(isMapping: mapping, anchor: anchor, line: line, column: column, scratchStart: scratch.count))
+    }
+
+    mutating func close() throws(InputError) {
+        let frame = stack.removeLast()
+        if frame.isMapping && scratch.count - frame.scratchStart > Self.pairwiseLimit {
+            try checkDuplicatesBySorting(from: frame.scratchStart)
+        }
+        let start = Int32(storage.childList.count)
+        let count = Int32(scratch.count - frame.scratchStart)
+        storage.childList.append(contentsOf: scratch[frame.scratchStart...])
+        scratch.removeSubrange(frame.scratchStart...)
+        let index = storage.append(frame.isMapping ? .mapping : .sequence, .plain, "", line: frame.line, column: frame.column,
+                                   start: start, count: count)
+        try add(index, size: frame.size, anchor: frame.anchor)
+    }
+
+    mutating func alias(_ name: String, line: Int, column: Int) throws(InputError) {
+        guard let target = anchors[name] else {
+            throw InputError(.error(InputRules.yamlSyntax.code, "alias '*\(name)' names no anchor defined before it", at: loc(line, column)))
+        }
+        aliasExpansion += target.size
+        if aliasExpansion > YAMLReader.maxAliasExpansion {
+            throw InputError(.error(InputRules.aliasBomb.code,
+                                    "aliases expand to more than \(YAMLReader.maxAliasExpansion) nodes (an alias bomb?)",
+                                    at: loc(line, column), fix: "write the repeated parts out, or use fewer nested aliases"))
+        }
+        // The alias is a new node with the anchor's contents, placed where it is used.
+        let t = Int(target.index)
+        let index = storage.append(storage.shapes[t], storage.styles[t], storage.texts[t], line: line, column: column,
+                                   start: storage.childStart[t], count: storage.childCount[t])
+        try add(index, size: target.size, anchor: nil)
+    }
+
+    private mutating func add(_ index: Int32, size: Int, anchor: String?) throws(InputError) {
+        if let anchor { anchors[anchor] = (index, size) }
+        guard !stack.isEmpty else {
+            rootIndex = index
+            return
+        }
+        let top = stack.count - 1
+        stack[top].size += size
+        // In a mapping, an even position is a key.
+        if stack[top].isMapping && (scratch.count - stack[top].scratchStart) % 2 == 0 { try checkDuplicate(index, in: top) }
+        scratch.append(index)
+    }
+
+    /// Mappings up to this many children are checked for duplicate keys pairwise as keys
+    /// arrive; larger ones by sorting their keys when they close (cheaper than hashing).
+    static let pairwiseLimit = 12
+
+    /// A key that repeats one of its mapping is an error naming the first.
+    private mutating func checkDuplicate(_ key: Int32, in top: Int) throws(InputError) {
+        let start = stack[top].scratchStart
+        guard scratch.count - start < Self.pairwiseLimit, storage.shapes[Int(key)] == .scalar else { return }
+        let name = storage.texts[Int(key)]
+        var i = start
+        while i < scratch.count {
+            let k = Int(scratch[i])
+            if storage.shapes[k] == .scalar && storage.texts[k] == name { throw duplicate(key, first: scratch[i]) }
+            i += 2
         }
     }
 
-    private func loc(_ p: (Int, Int)) -> SourceLocation { SourceLocation(file: file, line: p.0, column: p.1) }
+    private func checkDuplicatesBySorting(from start: Int) throws(InputError) {
+        var keys: [Int32] = []
+        keys.reserveCapacity((scratch.count - start) / 2)
+        var i = start
+        while i < scratch.count {
+            if storage.shapes[Int(scratch[i])] == .scalar { keys.append(scratch[i]) }
+            i += 2
+        }
+        let texts = storage.texts
+        keys.sort { a, b in
+            let ta = texts[Int(a)], tb = texts[Int(b)]
+            return ta == tb ? a < b : ta < tb
+        }
+        var reported: (Int32, Int32)?
+        for j in 1..<max(keys.count, 1) where texts[Int(keys[j])] == texts[Int(keys[j - 1])] {
+            // Report the duplicate that comes first in the file.
+            if reported == nil || keys[j] < reported!.0 { reported = (keys[j], keys[j - 1]) }
+        }
+        if let (dup, first) = reported { throw duplicate(dup, first: first) }
+    }
+
+    private func duplicate(_ key: Int32, first: Int32) -> InputError {
+        let f = Int(first), k = Int(key)
+        return InputError(.error(InputRules.duplicateKey.code,
+                                 "duplicate key '\(storage.texts[k])' in one mapping; the first is at line \(storage.lines[f]), column \(storage.columns[f])",
+                                 at: loc(Int(storage.lines[k]), Int(storage.columns[k])), fix: "remove one of them or merge them"))
+    }
+
+    private func loc(_ line: Int, _ column: Int) -> SourceLocation { SourceLocation(file: file, line: line, column: column) }
 }

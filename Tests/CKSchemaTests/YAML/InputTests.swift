@@ -53,6 +53,22 @@ import Testing
         #expect(result.stderr.contains("huge.yaml:1:1: error: file is 50.0 MB; the limit for this kind of file is 32.0 MB [CK001]"))
     }
 
+    /// Large mappings are checked by sorting their keys; the report names the right places.
+    @Test func duplicateKeyInALargeMapping() throws {
+        var text = "ckschema: 1\nrecordTypes:\n  Note:\n    fields:\n"
+        for i in 0..<50 { text += "      f\(i): string\n" }
+        text += "      f7: int64\n      f3: int64\n"
+        do {
+            _ = try SchemaSource.parseYAML(Data(text.utf8), file: "big.yaml")
+            Issue.record("duplicate keys loaded")
+        } catch {
+            let d = try #require(error.diagnostics.first)
+            #expect(d.code == InputRules.duplicateKey.code)
+            #expect(d.location == SourceLocation(file: "big.yaml", line: 55, column: 7))
+            #expect(d.message == "duplicate key 'f7' in one mapping; the first is at line 12, column 7")
+        }
+    }
+
     @Test func missingFileIsExitTwo() throws {
         let result = try runCLI(["lint", "Schemas/nope.yaml"])
         #expect(result.code == 2)

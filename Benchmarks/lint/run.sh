@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Load + lint a 2,000-record-type x 40-field YAML schema with ckschema, side by side
+# with libyaml alone parsing the same file. Target: ckschema <= 2x libyaml.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+work="$root/Benchmarks/work/lint"
+mkdir -p "$work"
+command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
+
+python3 "$here/generate.py" 2000 40 "$work/schema.yaml"
+gcc -O2 -o "$work/libyaml_parse" "$here/libyaml_parse.c" $(pkg-config --cflags --libs yaml-0.1)
+(cd "$root" && swift build -c release --product ckschema >/dev/null)
+bin="$root/.build/release/ckschema"
+
+ls -l "$work/schema.yaml"
+"$work/libyaml_parse" "$work/schema.yaml"
+"$bin" lint "$work/schema.yaml" | tail -1 || true
+hyperfine --warmup 2 --runs 15 -N \
+  --export-markdown "$work/lint.md" \
+  "$work/libyaml_parse $work/schema.yaml" \
+  "$bin lint $work/schema.yaml"
+/usr/bin/time -v "$bin" lint "$work/schema.yaml" 2>&1 >/dev/null | grep -E "Maximum resident|Elapsed"
