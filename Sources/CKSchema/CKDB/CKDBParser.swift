@@ -508,7 +508,7 @@ private struct Engine {
                 return label
             }
             if fieldType != FieldType(system.type) || encrypted {
-                error(CKDBRules.systemField, "system field \"\(fieldName)\" is \(system.type.ckdbKeyword), not \(Self.spell(fieldType, encrypted: encrypted))",
+                error(CKDBRules.systemField, "system field \"\(fieldName)\" is \(system.type.ckdbKeyword), not \(CKDBExporter.spell(fieldType, encrypted: encrypted))",
                       at: loc, fix: "write \"\(fieldName)\" \(system.type.ckdbKeyword), followed by its indexes")
                 return label
             }
@@ -523,12 +523,6 @@ private struct Engine {
         }
         type.fields.append(Field(name: fieldName, type: fieldType, isEncrypted: encrypted, indexes: indexes, origin: Origin(loc)))
         return label
-    }
-
-    static func spell(_ t: FieldType, encrypted: Bool) -> String {
-        var base = (encrypted ? "ENCRYPTED " : "") + t.primitive.ckdbKeyword
-        if let p = t.preferred { base += " PREFERRED AS " + p.ckdbKeyword }
-        return t.isList ? "LIST<\(base)>" : base
     }
 
     /// `[ENCRYPTED] primitive | LIST<[ENCRYPTED] primitive>`; nil after reporting an error.
@@ -551,7 +545,7 @@ private struct Engine {
         }
         guard let (inner, encrypted) = parsePrimitive(field: fieldName, inList: true) else { return nil }
         guard token.kind == .greater else {
-            syntax("'>' to close LIST<\(Self.spell(inner, encrypted: encrypted))")
+            syntax("'>' to close LIST<\(CKDBExporter.spell(inner, encrypted: encrypted))")
             return nil
         }
         advance()

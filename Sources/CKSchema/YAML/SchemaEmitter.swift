@@ -8,7 +8,7 @@ public enum SchemaEmitter {
         var w = Writer(direct: comments.isEmpty)
         if w.direct {
             // About what the text will take, so the buffer is not copied as it grows.
-            w.text.reserveCapacity(schema.recordTypes.reduce(256) { $0 + 128 + $1.fields.count * 48 })
+            w.bytes.reserveCapacity(schema.recordTypes.reduce(256) { $0 + 128 + $1.fields.count * 48 })
         }
         let line = { (path: String) -> Int? in keyLines[path] }
         w.add("ckschema: \(Schema.formatVersion)", source: line("ckschema"))
@@ -75,11 +75,13 @@ public enum SchemaEmitter {
             for f in t.fields {
                 if w.direct {
                     // The hot loop of a large schema: append the pieces, no line string.
-                    w.text += "      "
-                    w.text += key(f.name)
-                    w.text += ": "
-                    appendFieldValue(f, to: &w.text)
-                    w.text += "\n"
+                    w.write("      ")
+                    w.write(key(f.name))
+                    w.write(": ")
+                    w.scratch.removeAll(keepingCapacity: true)
+                    appendFieldValue(f, to: &w.scratch)
+                    w.write(w.scratch)
+                    w.bytes.append(0x0A)
                 } else {
                     w.add("      \(key(f.name)): " + fieldValue(f), source: f.origin.location?.line)
                 }
@@ -227,17 +229,23 @@ public enum SchemaEmitter {
     /// Output lines tagged with the source line they stand for, so comments can follow them.
     struct Writer {
         var lines: [(text: String, source: Int?)] = []
-        /// With no comments to place, lines go straight into `text` (a large schema has
+        /// With no comments to place, lines go straight into `bytes` (a large schema has
         /// 100,000 of them; keeping them apart only to join them costs as much as writing them).
         let direct: Bool
-        var text = ""
+        /// The output in direct mode, as UTF-8 bytes (appending bytes is cheaper than
+        /// appending to a String, which re-checks its ASCII flag on every append).
+        var bytes: [UInt8] = []
+        /// A reused buffer for one field's value.
+        var scratch = ""
+
+        mutating func write(_ s: String) { bytes.append(contentsOf: s.utf8) }
 
         init(direct: Bool = false) { self.direct = direct }
 
         mutating func add(_ line: String, source: Int?) {
             if direct {
-                text += line
-                text += "\n"
+                write(line)
+                bytes.append(0x0A)
             } else {
                 lines.append((line, source))
             }
@@ -246,7 +254,7 @@ public enum SchemaEmitter {
         /// The text with comments put back: a leading comment before the first line whose
         /// source line follows it, a trailing one after the line it trailed.
         func render(comments: [SourceComment]) -> String {
-            if direct { return text }
+            if direct { return String(decoding: bytes, as: UTF8.self) }
             if comments.isEmpty {
                 var out = ""
                 out.reserveCapacity(lines.reduce(0) { $0 + $1.text.utf8.count + 1 })
