@@ -44,7 +44,9 @@ public struct DiagnosticRenderer: Sendable {
         var out = ""
         if let l = d.location { out += "\(l.file):\(l.line):\(l.column): " } else { out += "ckschema: " }
         out += "\(d.severity.rawValue): \(d.message) [\(d.code)]\n"
-        if showSource, let l = d.location, let src = cache.line(l.line, of: l.file) {
+        // Never the source line of a record file (CK4xx): it would print field values,
+        // encrypted ones included (docs/records.md, "Encrypted fields").
+        if showSource, !d.code.hasPrefix("CK4"), let l = d.location, let src = cache.line(l.line, of: l.file) {
             out += src + "\n"
             var caret = ""
             for (i, ch) in src.enumerated() where i < l.column - 1 { caret.append(ch == "\t" ? "\t" : " ") }

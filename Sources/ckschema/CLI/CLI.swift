@@ -5,7 +5,7 @@ import Foundation
 enum CLI {
     /// Every command, in the order `--help` lists them.
     static let commands: [any Command.Type] = [
-        InitCommand.self, FmtCommand.self, LintCommand.self, CheckCommand.self,
+        InitCommand.self, FmtCommand.self, LintCommand.self, ValidateCommand.self, CheckCommand.self,
         ImportCommand.self, ExportCommand.self,
     ]
 

@@ -49,6 +49,7 @@ enum CheckCommand: Command {
     static func step(_ name: String, _ config: Configuration) -> StepResult? {
         switch name {
         case "lint": lintStep(config)
+        case "validate": validateStep(config)
         default: nil
         }
     }
@@ -60,5 +61,17 @@ enum CheckCommand: Command {
     static func lintStep(_ config: Configuration) -> StepResult? {
         guard let dev = config.developmentSchema else { return nil }
         return capture { () throws(InputError) in try LintCommand.lint(path: dev, config: config) }
+    }
+
+    /// The record files ckschema.yaml lists, each against its environment's schema.
+    static func validateStep(_ config: Configuration) -> StepResult? {
+        guard !config.records.isEmpty else { return nil }
+        var diagnostics: [Diagnostic] = []
+        do {
+            let summary = try RecordValidator.validateConfigured(config) { diagnostics.append($0) }
+            return StepResult(diagnostics: diagnostics, failed: summary.unreadableFiles > 0 || summary.malformedRecords > 0)
+        } catch {
+            return StepResult(diagnostics: diagnostics + error.diagnostics, failed: true)
+        }
     }
 }

@@ -1,11 +1,11 @@
 import CKSchema
 import Foundation
 
-/// `ckschema export [SCHEMA] --format ckdb [-o FILE]`: a schema in Apple's schema language.
+/// `ckschema export [SCHEMA] --format ckdb|yaml|jsonschema [-o FILE]`: the schema in another language.
 enum ExportCommand: Command {
     static let name = "export"
-    static let summary = "Write a schema as .ckdb (cktool import-schema's input) or canonical YAML."
-    static let usage = "ckschema export [SCHEMA] [--format ckdb|yaml] [-o FILE] [--fail-on warning|error]"
+    static let summary = "Write the schema as .ckdb (cktool import-schema), canonical YAML, or JSON Schema for records."
+    static let usage = "ckschema export [SCHEMA] [--format ckdb|yaml|jsonschema] [-o FILE] [--fail-on warning|error]"
     static let options = [
         OptionSpec(name: "format", short: nil, takesValue: true),
         OptionSpec(name: "output", short: "o", takesValue: true),
@@ -13,14 +13,23 @@ enum ExportCommand: Command {
     ]
     static let help = """
         SCHEMA is a YAML file, a folder of YAML files, or a .ckdb file; without one, the
-        development schema named in ckschema.yaml. The .ckdb output is what
-        'xcrun cktool export-schema' writes: the complete schema, Users included, because
-        'cktool import-schema' replaces the whole development schema. What the language
-        cannot say (zones, queries, deprecation, reference targets, descriptions, indexes
-        on encrypted fields) is left out with a warning on standard error; see docs/ckdb.md.
+        development schema named in ckschema.yaml (for jsonschema: the production one, else
+        the development one).
+
+        formats:
+          ckdb         (default) what 'xcrun cktool export-schema' writes: the complete
+                       schema, Users included, because 'cktool import-schema' replaces the
+                       whole development schema. What the language cannot say (zones,
+                       queries, deprecation, reference targets, descriptions, indexes on
+                       encrypted fields) is left out with a warning on standard error;
+                       see docs/ckdb.md
+          yaml         the canonical YAML form ('ckschema fmt')
+          jsonschema   a JSON Schema (draft 2020-12) with one definition per record type,
+                       accepting one record as 'ckschema validate --env production' does;
+                       docs/records.md says what it cannot express
 
         options:
-          --format ckdb|yaml          output language (default: ckdb)
+          --format F                  the output language (default: ckdb)
           -o, --output FILE           write to FILE instead of standard output
           --fail-on warning|error     exit 1 when a diagnostic is at least this severe (default: error)
           --config PATH               use this ckschema.yaml
@@ -32,25 +41,33 @@ enum ExportCommand: Command {
           ckschema export --format ckdb -o schema.ckdb
           xcrun cktool import-schema --team-id T --container-id iCloud.com.example.App \\
               --environment development --file schema.ckdb
+          ckschema export --format jsonschema Schemas/production.yaml -o records.schema.json
         """
 
     static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         let language = args.value("format") ?? "ckdb"
-        guard language == "ckdb" || language == "yaml" else {
-            throw UsageError("'\(language)' is not an export format; use ckdb or yaml")
+        guard ["ckdb", "yaml", "jsonschema"].contains(language) else {
+            throw UsageError("'\(language)' is not an export format; use ckdb, yaml or jsonschema")
         }
-        if args.positionals.count > 1 { throw UsageError("give at most one schema") }
+        if args.positionals.count > 1 { throw UsageError("export takes one schema source") }
         let config = try CommonOptions.configuration(args)
         let failOn = try CommonOptions.failOn(args, config: config)
-        let path = try SchemaArguments.development(args.positionals.first, config: config)
+        let path: String
+        if let p = args.positionals.first {
+            path = p
+        } else if language == "jsonschema", let p = config?.productionSchema ?? config?.developmentSchema {
+            path = p
+        } else {
+            path = try SchemaArguments.development(nil, config: config)
+        }
         let schema = try SchemaSource.load(path: path)
 
         let text: String
         var diagnostics: [Diagnostic] = []
-        if language == "yaml" {
-            text = schema.canonicalYAML
-        } else {
-            (text, diagnostics) = CKDBExporter.export(schema)
+        switch language {
+        case "yaml": text = schema.canonicalYAML
+        case "jsonschema": text = JSONSchemaExporter.export(schema)
+        default: (text, diagnostics) = CKDBExporter.export(schema)
         }
         if diagnostics.contains(atLeast: .error) {
             // A file cktool cannot read back is not written at all.

@@ -113,7 +113,7 @@ func runCKDBCommand(_ arguments: [String]) throws -> (code: Int32, stdout: Strin
         #expect(result.stdout.trimmingCharacters(in: .newlines) == original.trimmingCharacters(in: .newlines))
         let bad = try runCKDBCommand(["export", apple, "--format", "sql"])
         #expect(bad.code == 2)
-        #expect(bad.stderr.contains("'sql' is not an export format; use ckdb or yaml"))
+        #expect(bad.stderr.contains("'sql' is not an export format; use ckdb, yaml or jsonschema"))
     }
 
     @Test func helpHasAnExample() throws {

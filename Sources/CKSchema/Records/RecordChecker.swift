@@ -1,0 +1,750 @@
+import Foundation
+
+/// Where a record's bytes sit in their file, so that a byte offset becomes a line and column.
+enum RecordPosition {
+    /// JSON: the record starts at chunk-local `line` (0-based), 1-based `column`.
+    case bytes(line: Int, column: Int)
+    /// YAML: JSON offsets mapped back to the YAML node that produced them.
+    case yaml(YAMLOffsetMap)
+}
+
+/// Checks one record at a time against a compiled schema. One checker per thread; it
+/// owns its token tape, so checking a record allocates nothing unless it finds a problem.
+struct RecordChecker {
+    let schema: CompiledSchema
+    let production: Bool
+    let collectBatch: Bool
+    private var tape = JSONTape()
+
+    /// 1 MB of non-asset data per record (CloudKit Web Services Reference, "Data Size
+    /// Limits": "Maximum record size (not including Asset fields): 1 MB").
+    static let maxRecordBytes = 1_048_576
+    static let zoneDefault = Array(Zone.defaultZoneName.utf8)
+
+    init(schema: CompiledSchema, production: Bool, collectBatch: Bool) {
+        self.schema = schema
+        self.production = production
+        self.collectBatch = collectBatch
+    }
+
+    /// Per-record state while checking.
+    private struct Context {
+        var p: UnsafePointer<UInt8>
+        var n: Int
+        var index: Int
+        var position: RecordPosition
+        var nameStart = -1
+        var nameEnd = -1
+        var nameEscaped = false
+        var zoneStart = -1
+        var zoneEnd = -1
+        var typeIndex = -1
+        /// The record's type when the schema has it (fetched once per record).
+        var type: CompiledSchema.TypeInfo?
+        /// The type's name when the schema does not have it.
+        var unknownTypeName: String?
+        var size = 0
+
+        var typeName: String? { type?.name ?? unknownTypeName }
+
+        func recordName() -> String? {
+            guard nameStart >= 0 else { return nil }
+            return RecordChecker.text(p, nameStart, nameEnd, escaped: nameEscaped)
+        }
+    }
+
+    // MARK: - Entry
+
+    /// Checks the record in `p[0..<n]`, appending findings to `result`.
+    mutating func check(_ p: UnsafePointer<UInt8>, _ n: Int, index: Int, position: RecordPosition, into result: inout ChunkResult) {
+        result.records += 1
+        var ctx = Context(p: p, n: n, index: index, position: position)
+        if let error = tape.parse(p, n) {
+            result.syntaxErrors += 1
+            report(&result, ctx, RecordsRules.syntax, at: error.offset, field: nil, error.message, fix: nil, named: false)
+            return
+        }
+        checkRecord(tape.tokens, &ctx, &result)
+    }
+
+    // MARK: - Record
+
+    private func checkRecord(_ tk: UnsafeBufferPointer<JSONToken>, _ ctx: inout Context, _ r: inout ChunkResult) {
+        let p = ctx.p
+        let root = tk[0]
+        guard root.kind == .object else {
+            report(&r, ctx, RecordsRules.recordShape, at: Self.at(root), field: nil, "a record must be a mapping with recordType and fields", fix: nil, named: false)
+            return
+        }
+        var typeTok = -1, fieldsTok = -1, encTok = -1, parentTok = -1
+        var i = 1
+        let end = Int(root.end)
+        while i < end {
+            let key = tk[i]
+            let v = i + 1
+            let len = Int(key.end - key.start)
+            let k = p + Int(key.start)
+            switch len {
+            case 10:
+                if Self.equals(k, "recordName") {
+                    let t = tk[v]
+                    if t.kind == .string {
+                        ctx.nameStart = Int(t.start); ctx.nameEnd = Int(t.end); ctx.nameEscaped = t.flags & JSONToken.escaped != 0
+                    } else if t.kind != .null {
+                        report(&r, ctx, RecordsRules.recordName, at: Self.at(t), field: nil, "recordName must be a string", fix: nil, named: false)
+                    }
+                } else if Self.equals(k, "recordType") {
+                    typeTok = v
+                }
+            case 6:
+                if Self.equals(k, "fields") { fieldsTok = v }
+                else if Self.equals(k, "zoneID") { zone(of: v, tk, p, &ctx.zoneStart, &ctx.zoneEnd) }
+                else if Self.equals(k, "parent") { parentTok = v }
+            case 15:
+                if Self.equals(k, "encryptedValues") { encTok = v }
+            default: break
+            }
+            i = Self.skip(tk, v)
+        }
+        if ctx.nameStart >= 0 { checkName(&ctx, &r) }
+
+        guard typeTok >= 0, tk[typeTok].kind == .string else {
+            report(&r, ctx, RecordsRules.recordShape, at: typeTok >= 0 ? Self.at(tk[typeTok]) : Int(root.start), field: nil,
+                   typeTok >= 0 ? "recordType must be a string" : "the record has no recordType", fix: "add \"recordType\": \"<type>\"")
+            return
+        }
+        let tt = tk[typeTok]
+        if tt.flags & JSONToken.escaped != 0 {
+            let name = Self.text(p, Int(tt.start), Int(tt.end), escaped: true)
+            ctx.typeIndex = Array(name.utf8).withUnsafeBufferPointer { b in schema.typeTable.lookup(b.baseAddress ?? p, b.count) }
+        } else {
+            ctx.typeIndex = schema.typeTable.lookup(p + Int(tt.start), Int(tt.end - tt.start))
+        }
+        if ctx.typeIndex < 0 {
+            let name = Self.text(p, Int(tt.start), Int(tt.end), escaped: tt.flags & JSONToken.escaped != 0)
+            ctx.unknownTypeName = name
+            if production {
+                report(&r, ctx, RecordsRules.unknownRecordType, at: Self.at(tt), field: nil,
+                       "record type '\(name)' is not in the production schema",
+                       fix: "add the record type to the schema and promote it, or fix the type name")
+                return
+            }
+            // Development creates the record type on first save; record what it would hold.
+            observe(&r, ctx, type: name, field: nil, fieldType: nil, encrypted: false, newType: true, at: Self.at(tt))
+        } else {
+            let type = schema.types[ctx.typeIndex]
+            ctx.type = type
+            if type.isDeprecated {
+                report(&r, ctx, RecordsRules.deprecatedWritten, at: Self.at(tt), field: nil,
+                       "record type '\(type.name)' is deprecated", fix: "stop writing records of this type")
+            }
+        }
+
+        if fieldsTok >= 0 {
+            let ft = tk[fieldsTok]
+            if ft.kind == .object {
+                checkFields(tk, fieldsTok, encryptedForm: false, &ctx, &r)
+            } else if ft.kind != .null {
+                report(&r, ctx, RecordsRules.recordShape, at: Self.at(ft), field: nil, "fields must be a mapping of field names to values", fix: nil)
+            }
+        }
+        if encTok >= 0 {
+            let et = tk[encTok]
+            if et.kind == .object {
+                checkFields(tk, encTok, encryptedForm: true, &ctx, &r)
+            } else if et.kind != .null {
+                report(&r, ctx, RecordsRules.recordShape, at: Self.at(et), field: nil, "encryptedValues must be a mapping of field names to values", fix: nil)
+            }
+        }
+        var parentName: String?
+        var parentOffset = 0
+        if parentTok >= 0, tk[parentTok].kind != .null {
+            parentOffset = Int(tk[parentTok].start)
+            parentName = checkParent(tk, parentTok, &ctx, &r)
+        }
+        if ctx.size > Self.maxRecordBytes {
+            report(&r, ctx, RecordsRules.recordTooLarge, at: Self.at(root), field: nil,
+                   "the record holds \(Self.formatSize(ctx.size)) of non-asset data; CloudKit's limit is 1 MB per record",
+                   fix: "move large values into an asset field")
+        }
+        if collectBatch {
+            let (line, _, abs) = locate(ctx, Int(root.start))
+            let (pl, pc, _) = locate(ctx, parentOffset)
+            r.batch.append(BatchEntry(recordIndex: ctx.index, line: line, absoluteLine: abs, size: ctx.size, name: ctx.recordName(),
+                                      parent: parentName, parentLine: pl, parentColumn: pc, recordType: ctx.typeName))
+        }
+    }
+
+    private func zone(of v: Int, _ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ start: inout Int, _ end: inout Int) {
+        let z = tk[v]
+        if z.kind == .string { start = Int(z.start); end = Int(z.end); return }
+        guard z.kind == .object else { return }
+        var i = v + 1
+        while i < Int(z.end) {
+            let key = tk[i]
+            if key.end - key.start == 8, Self.equals(p + Int(key.start), "zoneName"), tk[i + 1].kind == .string {
+                start = Int(tk[i + 1].start); end = Int(tk[i + 1].end)
+            }
+            i = Self.skip(tk, i + 1)
+        }
+    }
+
+    /// CKRecord.ID init(recordName:): ASCII only, at most 255 characters, no leading underscore.
+    private func checkName(_ ctx: inout Context, _ r: inout ChunkResult) {
+        let p = ctx.p
+        let s = ctx.nameStart, e = ctx.nameEnd
+        var length = e - s
+        var ascii = true
+        if ctx.nameEscaped {
+            let name = Self.text(p, s, e, escaped: true)
+            length = name.unicodeScalars.count
+            ascii = name.unicodeScalars.allSatisfy(\.isASCII)
+        } else {
+            for i in s..<e where p[i] >= 0x80 { ascii = false; length = String(decoding: UnsafeBufferPointer(start: p + s, count: e - s), as: UTF8.self).unicodeScalars.count; break }
+        }
+        if length == 0 {
+            report(&r, ctx, RecordsRules.recordName, at: s - 1, field: nil, "the record name is empty", fix: "omit recordName to let CloudKit assign one, or give a name")
+        } else if !ascii {
+            report(&r, ctx, RecordsRules.recordName, at: s - 1, field: nil, "the record name is not ASCII; CloudKit accepts only ASCII record names", fix: "use ASCII characters only")
+        } else if length > 255 {
+            report(&r, ctx, RecordsRules.recordName, at: s - 1, field: nil, "the record name is \(length) characters long; CloudKit allows at most 255", fix: "shorten the record name")
+        } else if p[s] == UInt8(ascii: "_") {
+            report(&r, ctx, RecordsRules.recordName, at: s - 1, field: nil, "the record name starts with an underscore, which CloudKit reserves", fix: "rename the record without the leading underscore")
+        }
+    }
+
+    private func checkParent(_ tk: UnsafeBufferPointer<JSONToken>, _ v: Int, _ ctx: inout Context, _ r: inout ChunkResult) -> String? {
+        let p = ctx.p
+        var target = v
+        let t = tk[v]
+        if t.kind == .object {
+            // {value: {...}, type: REFERENCE} or the reference dictionary itself.
+            if let inner = member(tk, p, v, "value") { target = inner }
+        }
+        var name: String?
+        var zs = -1, ze = -1
+        let tt = tk[target]
+        if tt.kind == .string {
+            name = Self.text(p, Int(tt.start), Int(tt.end), escaped: tt.flags & JSONToken.escaped != 0)
+        } else if tt.kind == .object {
+            if let rn = member(tk, p, target, "recordName"), tk[rn].kind == .string {
+                name = Self.text(p, Int(tk[rn].start), Int(tk[rn].end), escaped: tk[rn].flags & JSONToken.escaped != 0)
+            }
+            if let z = member(tk, p, target, "zoneID") { zone(of: z, tk, p, &zs, &ze) }
+        }
+        if name == nil {
+            report(&r, ctx, RecordsRules.recordShape, at: Self.at(t), field: "parent", "parent must be a reference: a record name or {recordName, zoneID}", fix: nil)
+        }
+        if zs >= 0, !sameZone(ctx, zs, ze) {
+            report(&r, ctx, RecordsRules.referenceCrossZone, at: zs - 1, field: "parent",
+                   "the parent is in zone '\(Self.text(ctx.p, zs, ze, escaped: false))' but the record is in zone '\(recordZone(ctx))'; a parent must be in the record's zone",
+                   fix: "save the record in its parent's zone")
+        }
+        return name
+    }
+
+    private func recordZone(_ ctx: Context) -> String {
+        ctx.zoneStart >= 0 ? Self.text(ctx.p, ctx.zoneStart, ctx.zoneEnd, escaped: false) : Zone.defaultZoneName
+    }
+
+    private func sameZone(_ ctx: Context, _ s: Int, _ e: Int) -> Bool {
+        let p = ctx.p
+        if ctx.zoneStart >= 0 {
+            let len = ctx.zoneEnd - ctx.zoneStart
+            guard len == e - s else { return false }
+            return memcmp(p + s, p + ctx.zoneStart, len) == 0
+        }
+        return Self.zoneDefault.withUnsafeBufferPointer { z in
+            z.count == e - s && memcmp(p + s, z.baseAddress!, z.count) == 0
+        }
+    }
+
+    // MARK: - Fields
+
+    private func checkFields(_ tk: UnsafeBufferPointer<JSONToken>, _ obj: Int, encryptedForm: Bool, _ ctx: inout Context, _ r: inout ChunkResult) {
+        let p = ctx.p
+        let end = Int(tk[obj].end)
+        var i = obj + 1
+        let type = ctx.type
+        while i < end {
+            let key = tk[i]
+            let v = i + 1
+            var fi = -1
+            if let type {
+                if key.flags & JSONToken.escaped != 0 {
+                    let name = Array(Self.text(p, Int(key.start), Int(key.end), escaped: true).utf8)
+                    fi = name.withUnsafeBufferPointer { b in type.fieldTable.lookup(b.baseAddress ?? p, b.count) }
+                } else {
+                    fi = type.fieldTable.lookup(p + Int(key.start), Int(key.end - key.start))
+                }
+            }
+            checkField(tk, fieldIndex: fi, key: i, value: v, encryptedForm: encryptedForm, &ctx, &r)
+            i = Self.skip(tk, v)
+        }
+    }
+
+    private func checkField(_ tk: UnsafeBufferPointer<JSONToken>, fieldIndex fi: Int, key: Int, value: Int, encryptedForm: Bool,
+                            _ ctx: inout Context, _ r: inout ChunkResult) {
+        let p = ctx.p
+        var v = value
+        var tagTok = -1
+        var encrypted = encryptedForm
+        var wrapped = false
+        let vt = tk[value]
+        if vt.kind == .object {
+            var i = value + 1
+            let end = Int(vt.end)
+            while i < end {
+                let k = tk[i]
+                let len = Int(k.end - k.start)
+                if len == 5, Self.equals(p + Int(k.start), "value") { v = i + 1; wrapped = true }
+                else if len == 4, Self.equals(p + Int(k.start), "type") { tagTok = i + 1; wrapped = true }
+                else if len == 11, Self.equals(p + Int(k.start), "isEncrypted") {
+                    wrapped = true
+                    if tk[i + 1].kind == .trueValue { encrypted = true }
+                }
+                i = Self.skip(tk, i + 1)
+            }
+            if wrapped, v == value { v = -1 }  // a type with no value
+        }
+        var tag: TypeTag?
+        if tagTok >= 0 {
+            let t = tk[tagTok]
+            var ti = -1
+            if t.kind == .string, t.flags & JSONToken.escaped == 0 {
+                ti = TypeTag.table.lookup(p + Int(t.start), Int(t.end - t.start))
+            }
+            if ti < 0 {
+                // Quote the tag only when it looks like a type name and the field is not
+                // encrypted: whatever sits beside an encrypted value stays out of messages.
+                var shown = t.kind == .string ? "" : " (a \(Self.kindName(t)))"
+                let schemaEncrypted = fi >= 0 && ctx.type!.fields[fi].isEncrypted
+                if t.kind == .string, !encrypted, !schemaEncrypted, t.flags & JSONToken.escaped == 0, t.end - t.start <= 40,
+                   (Int(t.start)..<Int(t.end)).allSatisfy({ p[$0] < 0x80 && (p[$0] == 0x5F || (p[$0] | 0x20 >= 0x61 && p[$0] | 0x20 <= 0x7A)) }) {
+                    shown = " '" + Self.text(p, Int(t.start), Int(t.end), escaped: false) + "'"
+                }
+                report(&r, ctx, RecordsRules.typeTagMismatch, at: Self.at(t), field: fieldName(key, tk, p),
+                       "the type tag\(shown) is not a CloudKit field type", fix: "use a Web Services type (STRING, INT64, ...) or a cktool type (stringType, ...)")
+                return
+            }
+            tag = TypeTag(encoded: ti)
+            if tag!.isEncrypted { encrypted = true }
+        }
+
+        guard fi >= 0 else {
+            unknownField(tk, key: key, value: v, tag: tag, encrypted: encrypted, &ctx, &r)
+            return
+        }
+        let f = ctx.type!.fields[fi]
+        if f.isDeprecated {
+            report(&r, ctx, RecordsRules.deprecatedWritten, at: Self.at(tk[key]), field: f.name,
+                   "the field is deprecated", fix: "stop writing it; the schema keeps it only because production cannot delete it")
+        }
+        if encrypted != f.isEncrypted {
+            if f.isEncrypted {
+                report(&r, ctx, RecordsRules.encryptionMismatch, at: Self.at(tk[key]), field: f.name,
+                       "encrypted in the schema but written in plaintext form",
+                       fix: "write it as encrypted: type ENCRYPTED_\(TypeTag.webServicesName(f.type)), cktool's encrypted…Type, or under encryptedValues")
+            } else {
+                report(&r, ctx, RecordsRules.encryptionMismatch, at: Self.at(tk[key]), field: f.name,
+                       "not encrypted in the schema but written as encrypted",
+                       fix: "write it in plaintext form, or add a new encrypted field (CloudKit cannot encrypt an existing field)")
+            }
+        }
+        if let tag {
+            let fits: Bool
+            if let tp = tag.primitive {
+                fits = tag.isList == f.type.isList
+                    && (tp == f.type.primitive || (f.type.primitive == .number && (tp == .int64 || tp == .double)))
+            } else {
+                fits = f.type.isList
+            }
+            if !fits {
+                let t = tk[tagTok]
+                report(&r, ctx, RecordsRules.typeTagMismatch, at: Self.at(t), field: f.name,
+                       "type tag '\(Self.text(p, Int(t.start), Int(t.end), escaped: false))' disagrees with the schema, which declares \(f.type)",
+                       fix: "write it as \(TypeTag.webServicesName(f.type)), or change the schema")
+                return
+            }
+        }
+        guard v >= 0 else {
+            report(&r, ctx, RecordsRules.wrongValueType, at: Self.at(tk[value]), field: f.name, "the field has a type but no value", fix: "add \"value\"")
+            return
+        }
+        let plain = !wrapped
+        let t = tk[v]
+        if t.kind == .null { return }
+        if f.type.isList {
+            guard t.kind == .array else {
+                report(&r, ctx, RecordsRules.wrongListElement, at: Self.at(t), field: f.name,
+                       "expected a list (\(f.type)) but found \(Self.article(t))", fix: "wrap the value in a list")
+                return
+            }
+            var e = v + 1
+            var n = 0
+            let end = Int(t.end)
+            while e < end {
+                if let problem = checkValue(tk, e, f, plain: plain, &ctx, &r) {
+                    report(&r, ctx, RecordsRules.wrongListElement, at: Self.at(tk[e]), field: f.name,
+                           "element \(n) of the \(f.type) list: \(problem)", fix: nil)
+                    return
+                }
+                n += 1
+                e = Self.skip(tk, e)
+            }
+        } else if let problem = checkValue(tk, v, f, plain: plain, &ctx, &r) {
+            report(&r, ctx, RecordsRules.wrongValueType, at: Self.at(t), field: f.name, problem, fix: nil)
+        }
+    }
+
+    /// Checks one (non-list) value against the field's primitive type and adds its size.
+    /// Returns what is wrong, or nil. The text never quotes the value.
+    private func checkValue(_ tk: UnsafeBufferPointer<JSONToken>, _ v: Int, _ f: CompiledSchema.FieldInfo, plain: Bool,
+                            _ ctx: inout Context, _ r: inout ChunkResult) -> String? {
+        let t = tk[v]
+        let p = ctx.p
+        switch f.type.primitive {
+        case .string:
+            guard t.kind == .string else { return "expected a string but found \(Self.article(t))" }
+            ctx.size += Int(t.end - t.start)
+        case .int64:
+            guard t.kind == .number else { return "expected an int64 but found \(Self.article(t))" }
+            guard t.flags & JSONToken.integer != 0 else { return "expected an int64 but found a fractional number" }
+            guard t.flags & JSONToken.overflow == 0 else { return "the integer is out of range for INT64" }
+            ctx.size += 8
+        case .double, .number:
+            guard t.kind == .number else { return "expected a number but found \(Self.article(t))" }
+            ctx.size += 8
+        case .timestamp:
+            if t.kind == .number {
+                guard t.flags & JSONToken.integer != 0, t.flags & JSONToken.overflow == 0 else {
+                    return "a timestamp is whole milliseconds since 1970"
+                }
+            } else if t.kind == .string, plain {
+                guard Self.isISO8601(p + Int(t.start), Int(t.end - t.start)) else {
+                    return "the timestamp is not ISO 8601 (2024-05-01T12:00:00Z)"
+                }
+            } else {
+                return "expected a timestamp (milliseconds since 1970\(plain ? " or ISO 8601" : "")) but found \(Self.article(t))"
+            }
+            ctx.size += 8
+        case .bytes:
+            guard t.kind == .string else { return "expected base64 bytes but found \(Self.article(t))" }
+            guard let size = Self.base64Length(p + Int(t.start), Int(t.end - t.start)) else { return "the bytes are not valid base64" }
+            ctx.size += size
+        case .location:
+            guard t.kind == .object else { return "expected a location {latitude, longitude} but found \(Self.article(t))" }
+            guard let lat = member(tk, p, v, "latitude"), let lon = member(tk, p, v, "longitude"),
+                  tk[lat].kind == .number, tk[lon].kind == .number else {
+                return "a location needs numeric latitude and longitude"
+            }
+            guard Self.within(p, tk[lat], 90), Self.within(p, tk[lon], 180) else {
+                return "latitude must be within ±90 and longitude within ±180"
+            }
+            ctx.size += 8 * Int(t.count)
+        case .reference:
+            return checkReference(tk, v, f, &ctx, &r)
+        case .asset:
+            // Assets are stored apart from the record and do not count toward its size.
+            guard t.kind == .object || (plain && t.kind == .string) else {
+                return "expected an asset (a dictionary with fileChecksum, size, ...\(plain ? ", or a file path" : "")) but found \(Self.article(t))"
+            }
+        }
+        return nil
+    }
+
+    private func checkReference(_ tk: UnsafeBufferPointer<JSONToken>, _ v: Int, _ f: CompiledSchema.FieldInfo,
+                                _ ctx: inout Context, _ r: inout ChunkResult) -> String? {
+        let t = tk[v]
+        let p = ctx.p
+        if t.kind == .string {
+            ctx.size += Int(t.end - t.start)
+            if collectBatch, let target = f.referenceTarget {
+                let (line, column, abs) = locate(ctx, Self.at(t))
+                r.references.append(ReferenceCheck(target: Self.text(p, Int(t.start), Int(t.end), escaped: t.flags & JSONToken.escaped != 0),
+                                                   expectedType: target, recordIndex: ctx.index, line: line, column: column,
+                                                   absoluteLine: abs, recordName: ctx.recordName(), field: f.name))
+            }
+            return nil
+        }
+        guard t.kind == .object else { return "expected a reference {recordName, zoneID, action} but found \(Self.article(t))" }
+        guard let rn = member(tk, p, v, "recordName"), tk[rn].kind == .string else { return "a reference needs a recordName" }
+        ctx.size += Int(tk[rn].end - tk[rn].start)
+        if let z = member(tk, p, v, "zoneID") {
+            var zs = -1, ze = -1
+            zone(of: z, tk, p, &zs, &ze)
+            if zs >= 0, !sameZone(ctx, zs, ze) {
+                report(&r, ctx, RecordsRules.referenceCrossZone, at: zs - 1, field: f.name,
+                       "the reference points into zone '\(Self.text(p, zs, ze, escaped: false))' but the record is in zone '\(recordZone(ctx))'; CloudKit references stay within one zone",
+                       fix: "store both records in one zone")
+            }
+        }
+        if collectBatch, let target = f.referenceTarget, member(tk, p, v, "recordType") == nil {
+            // The reference does not say what it points at: check against the target
+            // record's own type once every file has been read.
+            let (line, column, abs) = locate(ctx, Self.at(tk[rn]))
+            r.references.append(ReferenceCheck(target: Self.text(p, Int(tk[rn].start), Int(tk[rn].end), escaped: tk[rn].flags & JSONToken.escaped != 0),
+                                               expectedType: target, recordIndex: ctx.index, line: line, column: column,
+                                               absoluteLine: abs, recordName: ctx.recordName(), field: f.name))
+        }
+        if let target = f.referenceTarget, let rt = member(tk, p, v, "recordType"), tk[rt].kind == .string {
+            let given = Self.text(p, Int(tk[rt].start), Int(tk[rt].end), escaped: tk[rt].flags & JSONToken.escaped != 0)
+            if given != target {
+                report(&r, ctx, RecordsRules.referenceTargetType, at: Self.at(tk[rt]), field: f.name,
+                       "the reference points at a '\(given)' record but the schema says the field points at '\(target)'",
+                       fix: "point it at a '\(target)' record")
+            }
+        }
+        if let a = member(tk, p, v, "action"), tk[a].kind == .string {
+            let s = Self.text(p, Int(tk[a].start), Int(tk[a].end), escaped: false)
+            if !["NONE", "DELETE_SELF", "VALIDATE", "none", "deleteSelf", "validate"].contains(s) {
+                return "reference action must be NONE, DELETE_SELF or VALIDATE"
+            }
+        }
+        return nil
+    }
+
+    // MARK: - Development: fields CloudKit would add
+
+    private func unknownField(_ tk: UnsafeBufferPointer<JSONToken>, key: Int, value v: Int, tag: TypeTag?, encrypted: Bool,
+                              _ ctx: inout Context, _ r: inout ChunkResult) {
+        let p = ctx.p
+        let name = Self.text(p, Int(tk[key].start), Int(tk[key].end), escaped: tk[key].flags & JSONToken.escaped != 0)
+        let typeName = ctx.typeName ?? "?"
+        if production {
+            // The exact refusal CloudKit gives for a key the production schema lacks.
+            report(&r, ctx, RecordsRules.unknownFieldProduction, at: Self.at(tk[key]), field: name,
+                   "Cannot create or modify field '\(name)' in record '\(typeName)' in production schema",
+                   fix: "add the field in development and promote the schema before writing it")
+            return
+        }
+        var type: FieldType?
+        if let tag, let tp = tag.primitive { type = FieldType(tp, isList: tag.isList) }
+        else if v >= 0 { type = Self.inferType(tk, p, v) }
+        if let type, !type.isList, type.primitive != .reference, type.primitive != .asset, v >= 0 {
+            // Count its size as CloudKit will.
+            let f = CompiledSchema.FieldInfo(name: name, type: type, isEncrypted: encrypted, isDeprecated: false, referenceTarget: nil)
+            _ = checkValue(tk, v, f, plain: tag == nil, &ctx, &r)
+        }
+        observe(&r, ctx, type: typeName, field: name, fieldType: type, encrypted: encrypted, newType: false, at: Self.at(tk[key]))
+    }
+
+    private func observe(_ r: inout ChunkResult, _ ctx: Context, type: String, field: String?, fieldType: FieldType?, encrypted: Bool, newType: Bool, at offset: Int) {
+        let key = type + "\u{0}" + (field ?? "") + "\u{0}" + (fieldType?.description ?? "?")
+        guard r.inferredSeen.insert(key).inserted else { return }
+        let (line, column, abs) = locate(ctx, offset)
+        r.inferred.append(InferredObservation(recordType: type, field: field, type: fieldType, isEncrypted: encrypted, isNewType: newType,
+                                              recordIndex: ctx.index, line: line, column: column, absoluteLine: abs, recordName: ctx.recordName()))
+    }
+
+    /// The type CloudKit's development schema would give a field from its value.
+    static func inferType(_ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ v: Int) -> FieldType? {
+        let t = tk[v]
+        switch t.kind {
+        case .string: return FieldType(.string)
+        case .number: return FieldType(t.flags & JSONToken.integer != 0 ? .int64 : .double)
+        case .object:
+            var i = v + 1
+            var sawRecordName = false, sawLatitude = false, sawAsset = false
+            while i < Int(t.end) {
+                let k = tk[i]
+                let s = text(p, Int(k.start), Int(k.end), escaped: false)
+                if s == "recordName" { sawRecordName = true }
+                if s == "latitude" { sawLatitude = true }
+                if s == "fileChecksum" || s == "downloadURL" || s == "receipt" { sawAsset = true }
+                i = skip(tk, i + 1)
+            }
+            if sawLatitude { return FieldType(.location) }
+            if sawRecordName { return FieldType(.reference) }
+            if sawAsset { return FieldType(.asset) }
+            return nil
+        case .array:
+            guard t.count > 0, let e = inferType(tk, p, v + 1), !e.isList else { return nil }
+            return FieldType(e.primitive, isList: true)
+        default: return nil
+        }
+    }
+
+    // MARK: - Reporting
+
+    private func fieldName(_ key: Int, _ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>) -> String {
+        Self.text(p, Int(tk[key].start), Int(tk[key].end), escaped: tk[key].flags & JSONToken.escaped != 0)
+    }
+
+    /// Chunk-local line, column, and whether the line is absolute (YAML).
+    private func locate(_ ctx: Context, _ offset: Int) -> (Int, Int, Bool) {
+        switch ctx.position {
+        case .yaml(let map):
+            let (l, c) = map.position(of: offset)
+            return (l, c, true)
+        case .bytes(let line, let column):
+            let p = ctx.p
+            var lastNL = -1
+            var lines = 0
+            let off = min(max(offset, 0), ctx.n)
+            for i in 0..<off where p[i] == 0x0A { lines += 1; lastNL = i }
+            var col = 1
+            for i in (lastNL + 1)..<off where p[i] & 0xC0 != 0x80 { col += 1 }
+            return (line + lines, lastNL < 0 ? column + col - 1 : col, false)
+        }
+    }
+
+    private func report(_ r: inout ChunkResult, _ ctx: Context, _ rule: RuleInfo, at offset: Int, field: String?, _ message: String, fix: String?, named: Bool = true) {
+        let (line, column, abs) = locate(ctx, offset)
+        r.diagnostics.append(PendingDiagnostic(code: rule.code, severity: rule.defaultSeverity, recordIndex: ctx.index, line: line, column: column,
+                                               absoluteLine: abs, recordName: named ? ctx.recordName() : nil, field: field, message: message, fix: fix))
+    }
+
+    // MARK: - Byte helpers
+
+    /// Where a token starts in the record, for messages: a string at its opening quote.
+    @inline(__always) static func at(_ t: JSONToken) -> Int { t.kind == .string ? Int(t.start) - 1 : Int(t.start) }
+
+    @inline(__always) static func skip(_ tk: UnsafeBufferPointer<JSONToken>, _ v: Int) -> Int {
+        let t = tk[v]
+        return t.kind == .object || t.kind == .array ? Int(t.end) : v + 1
+    }
+
+    /// Compares `s.count` bytes at `p` with a short constant (inlined: no memcmp call).
+    @inline(__always) static func equals(_ p: UnsafePointer<UInt8>, _ s: StaticString) -> Bool {
+        let q = s.utf8Start
+        for i in 0..<s.utf8CodeUnitCount where p[i] != q[i] { return false }
+        return true
+    }
+
+    /// The value token of `key` in the object at `obj`, or nil.
+    private func member(_ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ obj: Int, _ key: StaticString) -> Int? {
+        guard tk[obj].kind == .object else { return nil }
+        var i = obj + 1
+        let end = Int(tk[obj].end)
+        while i < end {
+            let k = tk[i]
+            if Int(k.end - k.start) == key.utf8CodeUnitCount, Self.equals(p + Int(k.start), key) { return i + 1 }
+            i = Self.skip(tk, i + 1)
+        }
+        return nil
+    }
+
+    static func kindName(_ t: JSONToken) -> String {
+        switch t.kind {
+        case .object: "mapping"
+        case .array: "list"
+        case .string: "string"
+        case .number: t.flags & JSONToken.integer != 0 ? "integer" : "number"
+        case .trueValue, .falseValue: "boolean"
+        case .null: "null"
+        }
+    }
+
+    static func article(_ t: JSONToken) -> String {
+        let k = kindName(t)
+        return k == "integer" ? "an integer" : "a \(k)"
+    }
+
+    /// The text of `p[s..<e]`, with JSON escapes decoded when `escaped`.
+    static func text(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int, escaped: Bool) -> String {
+        let raw = UnsafeBufferPointer(start: p + s, count: max(0, e - s))
+        guard escaped else { return String(decoding: raw, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var i = 0
+        var pendingHigh: UInt32?
+        func put(_ v: UInt32) {
+            guard let scalar = Unicode.Scalar(v) else { out.append(contentsOf: [0xEF, 0xBF, 0xBD]); return }
+            out.append(contentsOf: Array(String(Character(scalar)).utf8))
+        }
+        while i < raw.count {
+            let c = raw[i]
+            if c != UInt8(ascii: "\\") || i + 1 >= raw.count { out.append(c); i += 1; continue }
+            let e = raw[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                var v: UInt32 = 0
+                for k in 0..<4 where i + k < raw.count { v = v << 4 | UInt32(max(0, JSONTape.hexValue(raw[i + k]))) }
+                i += 4
+                if v >= 0xD800, v < 0xDC00 { pendingHigh = v; continue }
+                if v >= 0xDC00, v < 0xE000, let h = pendingHigh { put(0x10000 + ((h - 0xD800) << 10) + (v - 0xDC00)); pendingHigh = nil; continue }
+                put(v)
+            default: out.append(e)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether a JSON number token lies within ±limit, reading its integer digits (no
+    /// conversion to Double unless it has an exponent or is exactly at the limit).
+    @inline(__always) static func within(_ p: UnsafePointer<UInt8>, _ t: JSONToken, _ limit: Int) -> Bool {
+        var i = Int(t.start)
+        let e = Int(t.end)
+        if p[i] == UInt8(ascii: "-") { i += 1 }
+        var v = 0
+        while i < e, p[i] >= 0x30, p[i] <= 0x39, v <= limit { v = v * 10 + Int(p[i] - 0x30); i += 1 }
+        if i < e, p[i] >= 0x30, p[i] <= 0x39 { return false }  // more digits: too large
+        if v < limit {
+            if i < e, p[i] == UInt8(ascii: ".") { i += 1; while i < e, p[i] >= 0x30, p[i] <= 0x39 { i += 1 } }
+            if i == e { return true }
+        }
+        return abs(double(p, t)) <= Double(limit)
+    }
+
+    /// A JSON number token's value (strtod over a stack copy: no String per value).
+    static func double(_ p: UnsafePointer<UInt8>, _ t: JSONToken) -> Double {
+        let n = Int(t.end - t.start)
+        guard n < 64 else { return Double(text(p, Int(t.start), Int(t.end), escaped: false)) ?? .nan }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { buf in
+            let b = buf.baseAddress!
+            UnsafeMutableRawPointer(b).copyMemory(from: p + Int(t.start), byteCount: n)
+            b[n] = 0
+            return strtod(b, nil)
+        }
+    }
+
+    /// The decoded length of standard base64 (padding optional), or nil when it is not base64.
+    static func base64Length(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        var len = n
+        var pad = 0
+        while len > 0, p[len - 1] == UInt8(ascii: "="), pad < 2 { len -= 1; pad += 1 }
+        if pad > 0, n % 4 != 0 { return nil }
+        if len % 4 == 1 { return nil }
+        for i in 0..<len {
+            let c = p[i]
+            let ok = (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2B || c == 0x2F
+            if !ok { return nil }
+        }
+        return len * 3 / 4
+    }
+
+    /// `YYYY-MM-DD` optionally followed by `THH:MM[:SS[.fff]]` and `Z` or `±HH:MM`.
+    static func isISO8601(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        func digits(_ at: Int, _ count: Int) -> Bool {
+            guard at + count <= n else { return false }
+            for i in at..<(at + count) where p[i] < 0x30 || p[i] > 0x39 { return false }
+            return true
+        }
+        guard digits(0, 4), n >= 10, p[4] == 0x2D, digits(5, 2), p[7] == 0x2D, digits(8, 2) else { return false }
+        if n == 10 { return true }
+        guard p[10] == UInt8(ascii: "T") || p[10] == 0x20, digits(11, 2), n >= 16, p[13] == 0x3A, digits(14, 2) else { return false }
+        var i = 16
+        if i < n, p[i] == 0x3A { guard digits(i + 1, 2) else { return false }; i += 3 }
+        if i < n, p[i] == 0x2E { i += 1; let s = i; while i < n, p[i] >= 0x30, p[i] <= 0x39 { i += 1 }; if i == s { return false } }
+        if i == n { return true }
+        if p[i] == UInt8(ascii: "Z") { return i + 1 == n }
+        if p[i] == 0x2B || p[i] == 0x2D {
+            guard digits(i + 1, 2) else { return false }
+            i += 3
+            if i < n, p[i] == 0x3A { i += 1 }
+            return digits(i, 2) && i + 2 == n
+        }
+        return false
+    }
+
+    static func formatSize(_ n: Int) -> String {
+        n >= 1_048_576 ? String(format: "%.2f MB", Double(n) / 1_048_576) : String(format: "%.1f KB", Double(n) / 1024)
+    }
+}

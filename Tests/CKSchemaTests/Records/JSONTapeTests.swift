@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import CKSchema
+
+@Suite struct JSONTapeTests {
+    /// The tokenizer agrees with Foundation's JSON parser on what is valid, for strings
+    /// whose special bytes fall at every offset of the eight-byte fast path.
+    @Test func agreesWithFoundationOnGeneratedStrings() {
+        let pieces: [[UInt8]] = [
+            Array("a".utf8), Array("\\\"".utf8), Array("\\\\".utf8), Array("\\n".utf8), Array("é".utf8), Array("😀".utf8),
+            Array("\\u00e9".utf8), [0x01], [0xFF], [0xC3], Array("\\x".utf8), Array("\"".utf8), Array(" ".utf8),
+        ]
+        var rng = SystemRandomNumberGenerator()
+        var tape = JSONTape()
+        for _ in 0..<3000 {
+            var body: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...20, using: &rng) {
+                // Mostly plain bytes, so that the specials land at varied offsets.
+                body += Int.random(in: 0..<3, using: &rng) == 0 ? pieces.randomElement(using: &rng)! : Array("abcdefgh".utf8.prefix(Int.random(in: 1...8, using: &rng)))
+            }
+            let doc: [UInt8] = Array(#"{"k":""#.utf8) + body + Array(#"","n":[1,-2.5e3,true,null]}"#.utf8)
+            let ours = doc.withUnsafeBufferPointer { tape.parse($0.baseAddress!, $0.count) } == nil
+            let theirs = (try? JSONSerialization.jsonObject(with: Data(doc))) != nil
+            #expect(ours == theirs, "\(String(decoding: doc, as: UTF8.self))")
+        }
+    }
+
+    @Test func tokensDescribeTheDocument() throws {
+        var tape = JSONTape()
+        let doc = Array(#" {"a": [1, "x\"y", {"b": null}], "c": 9223372036854775808} "#.utf8)
+        let error = doc.withUnsafeBufferPointer { tape.parse($0.baseAddress!, $0.count) }
+        #expect(error == nil)
+        let t = tape.tokens
+        #expect(t.count == 10)
+        #expect(t[0].kind == .object && t[0].count == 2 && t[0].end == 10)
+        #expect(t[2].kind == .array && t[2].count == 3 && t[2].end == 8)
+        #expect(t[4].kind == .string && t[4].flags & JSONToken.escaped != 0)
+        #expect(t[9].kind == .number && t[9].flags & JSONToken.overflow != 0)
+    }
+
+    @Test(arguments: [
+        (#"{"a":1"#, "truncated"), (#"{"a":NaN}"#, "NaN"), (#"{"a":01}"#, "leading zeros"),
+        (#"{"a":1}}"#, "after the record"), (#"{a:1}"#, "quoted key"), (String(repeating: "[", count: 100_000), "deeper than 64"),
+    ])
+    func errorsSayWhat(doc: String, says: String) {
+        var tape = JSONTape()
+        let bytes = Array(doc.utf8)
+        let error = bytes.withUnsafeBufferPointer { tape.parse($0.baseAddress!, $0.count) }
+        #expect(error?.message.contains(says) == true, "\(error?.message ?? "no error")")
+    }
+
+    @Test func typeTagsRoundTripThroughTheirEncoding() {
+        for (spelling, tag) in TypeTag.all {
+            let back = TypeTag(encoded: tag.encoded)
+            #expect(back.primitive == tag.primitive && back.isList == tag.isList && back.isEncrypted == tag.isEncrypted, "\(spelling)")
+            let found = Array(spelling.utf8).withUnsafeBufferPointer { TypeTag.table.lookup($0.baseAddress!, $0.count) }
+            #expect(found == tag.encoded, "\(spelling)")
+        }
+        #expect(TypeTag.all.count == 78)  // 10 Web Services and 9 cktool types, each plain, list, encrypted, encrypted list; two empty lists
+    }
+}
