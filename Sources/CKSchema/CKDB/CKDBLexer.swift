@@ -109,14 +109,30 @@ struct CKDBLexer {
         }
     }
 
+    /// The last column computed: locations are asked for in file order, so counting on from
+    /// there keeps a whole schema written on one line linear, not quadratic.
+    private final class ColumnCache {
+        var lineStart = -1
+        var offset = 0
+        var column = 1
+    }
+    private let columnCache = ColumnCache()
+
     /// The location of a byte offset on the given line: 1-based column in Unicode scalars.
     func location(offset: Int, line: Int, lineStart: Int) -> SourceLocation {
         var column = 1
         var i = lineStart
+        if columnCache.lineStart == lineStart, columnCache.offset <= offset {
+            column = columnCache.column
+            i = columnCache.offset
+        }
         while i < offset {
             if bytes[i] & 0xC0 != 0x80 { column += 1 }
             i += 1
         }
+        columnCache.lineStart = lineStart
+        columnCache.offset = offset
+        columnCache.column = column
         return SourceLocation(file: file, line: line, column: column)
     }
 

@@ -117,6 +117,8 @@ private struct Engine {
     private var roleReferences: [(name: String, location: SourceLocation)] = []
     /// The field names of the record type being read (kept across types to reuse its storage).
     private var seen = SeenNames()
+    /// Where each role's grant is in the record type being read.
+    private var grantIndex: [String: Int] = [:]
     private var lastFieldCount = 8
 
     static let typeWords = ["ASSET", "BYTES", "DOUBLE", "INT64", "LOCATION", "NUMBER", "REFERENCE", "STRING", "TIMESTAMP", "LIST", "ENCRYPTED"]
@@ -406,6 +408,7 @@ private struct Engine {
     /// never closed (end of file, or the next statement began).
     private mutating func parseBody(_ type: inout RecordType) -> Bool {
         seen.removeAll()
+        grantIndex.removeAll(keepingCapacity: true)
         // Record types of one schema tend to be alike in size: start at the last one's.
         type.fields.reserveCapacity(lastFieldCount)
         defer { lastFieldCount = max(type.fields.count, 4) }
@@ -656,9 +659,10 @@ private struct Engine {
         let role = name(token, of: "role")
         if !role.isEmpty { roleReferences.append((role, roleLoc)) }
         advance()
-        if let i = type.grants.firstIndex(where: { $0.role == role }) {
+        if let i = grantIndex[role] {
             type.grants[i].permissions.formUnion(permissions)
         } else {
+            grantIndex[role] = type.grants.count
             type.grants.append(Grant(role: role, permissions: Set(permissions), origin: Origin(grantLoc)))
         }
         return .grant(permissions, role)

@@ -140,6 +140,24 @@ import CKSchema
         #expect(a.fields[1].origin.location == SourceLocation(file: "t.ckdb", line: 3, column: 15))
     }
 
+    @Test func aSchemaOnOneLineKeepsItsColumns() throws {
+        var text = "DEFINE SCHEMA CREATE ROLE r0;"
+        for i in 1..<3000 { text += " CREATE ROLE r\(i);" }
+        text += " RECORD TYPE Wide ("
+        for i in 0..<3000 { text += "f\(i) STRING, " }
+        for i in 0..<3000 { text += "GRANT READ TO r\(i), " }
+        text += "\"é\" INT64);"
+        let schema = try parse(text)
+        let wide = try #require(schema.recordType(named: "Wide"))
+        #expect(wide.fields.count == 3001)
+        #expect(wide.grants.count == 3000)
+        let last = try #require(wide.fields.last)
+        #expect(last.origin.location?.line == 1)
+        #expect(last.origin.location?.column == text.unicodeScalars.count - "\"é\" INT64);".unicodeScalars.count + 1)
+        let bad = text.replacingOccurrences(of: "INT64);", with: "INT46);")
+        #expect(errors(bad).map { $0.location?.column } == [text.unicodeScalars.count - "INT64);".unicodeScalars.count + 1])
+    }
+
     @Test func roleCreatedAfterItsUseIsFine() throws {
         let schema = try parse("DEFINE SCHEMA RECORD TYPE A (GRANT READ TO late); CREATE ROLE late;")
         #expect(schema.roles.map(\.name) == ["late"])
