@@ -29,6 +29,10 @@ enum ImportCommand: Command {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw UsageError(args.positionals.isEmpty ? "no .ckdb file given" : "give exactly one .ckdb file")
         }
+        let lower = path.lowercased()
+        if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") {
+            throw UsageError("'\(path)' is a YAML schema; import reads .ckdb files (use 'ckschema fmt' for YAML)")
+        }
         let result = try CKDBImporter.importFile(path: path)
         try write(result.yaml, to: args.value("output"), &io)
         if !result.diagnostics.isEmpty {

@@ -76,6 +76,9 @@ func runCKDBCommand(_ arguments: [String]) throws -> (code: Int32, stdout: Strin
         #expect(result.code == 2)
         #expect(result.stderr.contains("no .ckdb file given"))
         #expect(result.stderr.contains("usage: ckschema import"))
+        let yaml = try runCKDBCommand(["import", "Schemas/development.yaml"])
+        #expect(yaml.code == 2)
+        #expect(yaml.stderr.contains("is a YAML schema; import reads .ckdb files"))
     }
 
     @Test func exportWarnsAboutWhatCKDBCannotSay() throws {
