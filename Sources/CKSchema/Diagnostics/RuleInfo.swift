@@ -21,7 +21,7 @@ public struct RuleInfo: Sendable, Hashable {
 /// Every rule code the tool can emit. Each subsystem contributes its own list.
 public enum RuleCatalog {
     public static var all: [RuleInfo] {
-        InputRules.all + LintRules.all + [SchemaFormatter.notFormatted] + RecordsRules.all
+        InputRules.all + LintRules.all + [SchemaFormatter.notFormatted] + RecordsRules.all + PromotionRules.all
             + CKDBRules.all
     }
 

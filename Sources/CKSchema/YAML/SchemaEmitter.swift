@@ -174,10 +174,16 @@ public enum SchemaEmitter {
     static let reserved: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"]
 
     static func isPlainSafe(_ s: String, inFlow: Bool) -> Bool {
-        // Fast path for the common case (names, types, index kinds): a letter, then letters,
-        // digits, '_', '.', '-', '<', '>'. Such a scalar is plain unless it is a YAML special
-        // word or a float spelling (all of them eight letters or fewer).
-        if let plain = plainIdentifier(s) { return plain }
+        // Fast path: names and types are identifiers (a letter, then letters, digits and
+        // `_ . - / < >`), plain unless they spell a YAML keyword.
+        if let b = s.utf8.first, isASCIILetter(b) {
+            var identifier = true
+            for c in s.utf8 where !(isASCIILetter(c) || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2E || c == 0x2D || c == 0x2F || c == 0x3C || c == 0x3E) {
+                identifier = false
+                break
+            }
+            if identifier { return s.utf8.count > 5 || !reserved.contains(s.lowercased()) }
+        }
         guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return false }
         if reserved.contains(s.lowercased()) { return false }
         if first == " " || last == " " || first == "-" || first == "." && s.count == 1 { return false }
@@ -194,32 +200,18 @@ public enum SchemaEmitter {
                 continue
             }
         }
-        if s.contains("  ") { return false }
+        var previous: UInt8 = 0
+        for c in s.utf8 {
+            if c == 0x20 && previous == 0x20 { return false }
+            previous = c
+        }
         if first == "'" || first == "?" || first == "!" || first == "[" || first == "{" || first == "," || s.hasPrefix("<<") { return false }
         return true
     }
 
-    /// true/false for an identifier-like scalar (see `isPlainSafe`), nil when the full check is needed.
-    private static func plainIdentifier(_ s: String) -> Bool? {
-        var first = true
-        for c in s.utf8 {
-            let letter = (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A)
-            if first {
-                guard letter else { return nil }
-                first = false
-            } else if !(letter || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2E || c == 0x2D || c == 0x3C || c == 0x3E) {
-                return nil
-            }
-        }
-        if first { return nil }
-        if s.utf8.count > 8 { return true }
-        switch s.lowercased() {
-        case "true", "false", "yes", "no", "on", "off", "null", "y", "n", "inf", "infinity", "nan": return false
-        default: return Double(s) == nil
-        }
-    }
-
     /// Double-quoted: JSON's escapes are all valid in YAML's double-quoted scalars.
+    static func isASCIILetter(_ c: UInt8) -> Bool { (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) }
+
     static func quoted(_ s: String) -> String {
         var out = ""
         JSONText.quote(s, into: &out)

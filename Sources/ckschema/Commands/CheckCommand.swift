@@ -49,6 +49,7 @@ enum CheckCommand: Command {
     static func step(_ name: String, _ config: Configuration) -> StepResult? {
         switch name {
         case "lint": lintStep(config)
+        case "promote": promoteStep(config)
         case "validate": validateStep(config)
         default: nil
         }
@@ -56,6 +57,18 @@ enum CheckCommand: Command {
 
     static func capture(_ body: () throws(InputError) -> [Diagnostic]) -> StepResult {
         do { return StepResult(diagnostics: try body()) } catch { return StepResult(diagnostics: error.diagnostics, failed: true) }
+    }
+
+    /// Production -> development: forbidden changes are errors, review ones warnings. Lint
+    /// errors stop the plan; the lint step reports them, unless it is not configured.
+    static func promoteStep(_ config: Configuration) -> StepResult? {
+        guard let dev = config.developmentSchema, let prod = config.productionSchema else { return nil }
+        return capture { () throws(InputError) in
+            let (from, to) = try Promoter.load(from: prod, to: dev)
+            let result = Promoter.check(from: from, to: to, lint: config.lint, hashing: false)
+            let lintRuns = (config.checks ?? Configuration.checkNames).contains("lint")
+            return (lintRuns ? [] : result.lintErrors) + (result.plan?.diagnostics(minimum: .review) ?? [])
+        }
     }
 
     static func lintStep(_ config: Configuration) -> StepResult? {

@@ -1,0 +1,86 @@
+import CKSchema
+import Foundation
+
+/// `ckschema promote [FROM] [TO]`: the promotion plan, and with `--check` the CI gate.
+enum PromoteCommand: Command {
+    static let name = "promote"
+    static let summary = "Plan the promotion to production: each change safe, review or forbidden, with the fix."
+    static let usage = "ckschema promote [FROM] [TO] [--check] [--plan PATH] [--verify-plan PATH] [--fail-on review|forbidden] [--format text|json|github|sarif]"
+    static let options = [
+        OptionSpec(name: "check", short: nil, takesValue: false),
+        OptionSpec(name: "plan", short: nil, takesValue: true),
+        OptionSpec(name: "verify-plan", short: nil, takesValue: true),
+        CommonOptions.format, CommonOptions.failOn, CommonOptions.config,
+    ]
+    static let help = """
+        FROM and TO are schema sources, as for 'ckschema diff' (default: the production and
+        development schemas named in ckschema.yaml). The development schema is linted first;
+        a lint error is reported and no plan is made. Each change then gets a class:
+          safe       production accepts it (reported as a note)
+          review     production accepts it, with a consequence to look at (a warning)
+          forbidden  production refuses it (an error), with the fix
+        Rules, classes and sources: docs/promotion.md.
+
+        options:
+          --check                  the CI gate: exit 1 if a change is forbidden (or, with
+                                   --fail-on review, needs review); reports only those
+          --plan PATH              write the plan as JSON (with both schemas' SHA-256)
+          --verify-plan PATH       refuse (exit 2) a plan file that is not JSON, is from another
+                                   format version, or was computed from other schemas
+          --fail-on review|forbidden  lowest class that fails --check (default: forbidden, or
+                                   review when ckschema.yaml's lint.failOn is warning)
+          --format text|json|github|sarif  report format (default: text)
+          --config PATH            use this ckschema.yaml instead of searching for one
+
+        example:
+          ckschema promote --check --format github
+          ckschema promote --plan plan.json
+        """
+
+    static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
+        let format = try CommonOptions.outputFormat(args)
+        let config = try CommonOptions.configuration(args)
+        let failOn = try changeClass(args.value("fail-on") ?? (config?.failOn == .warning ? "review" : nil))
+        let (from, to) = try schemas(args, config: config)
+        if let path = args.value("verify-plan") {
+            let plan = try PromotionPlan.load(path: path)
+            try plan.verify(from: from, to: to, file: path)
+        }
+        // Hashes are needed only for a plan file; emitting both schemas is most of a plan's cost.
+        let result = Promoter.check(from: from, to: to, lint: config?.lint ?? LintConfiguration(), hashing: args.value("plan") != nil)
+        guard let plan = result.plan else {
+            io.report(result.lintErrors, format: format, command: name)
+            return .findings
+        }
+        if let path = args.value("plan") {
+            guard FileManager.default.createFile(atPath: path, contents: plan.jsonData) else {
+                throw InputError(.error(InputRules.unreadable.code, "cannot write the plan to '\(path)'", at: nil, fix: "check that the folder exists and is writable"))
+            }
+        }
+        let check = args.flag("check")
+        io.report(plan.diagnostics(minimum: check ? .review : .safe), format: format, command: name)
+        return check && plan.fails(on: failOn) ? .findings : .success
+    }
+
+    /// `--fail-on`: review or forbidden (warning and error are accepted as their severities).
+    static func changeClass(_ value: String?) throws(UsageError) -> ChangeClass {
+        switch value {
+        case nil, "forbidden", "error": return .forbidden
+        case "review", "warning": return .review
+        default: throw UsageError("'\(value ?? "")' is not a class for --fail-on; use review or forbidden")
+        }
+    }
+
+    /// FROM and TO: the positionals, else the production and development schemas of ckschema.yaml.
+    static func schemas(_ args: ParsedArguments) throws -> (Schema, Schema) {
+        try schemas(args, config: try CommonOptions.configuration(args))
+    }
+
+    static func schemas(_ args: ParsedArguments, config: Configuration?) throws -> (Schema, Schema) {
+        let p = args.positionals
+        if p.count > 2 { throw UsageError("expected at most two schemas, FROM and TO; got \(p.count)") }
+        let fromPath = try SchemaArguments.production(p.first, config: config)
+        let toPath = try SchemaArguments.development(p.count > 1 ? p[1] : nil, config: config)
+        return try Promoter.load(from: fromPath, to: toPath)
+    }
+}
