@@ -21,7 +21,8 @@ public struct RuleInfo: Sendable, Hashable {
 /// Every rule code the tool can emit. Each subsystem contributes its own list.
 public enum RuleCatalog {
     public static var all: [RuleInfo] {
-        InputRules.all + LintRules.all + [SchemaFormatter.notFormatted] + RecordsRules.all + PromotionRules.all + StoreRules.all
+        InputRules.all + LintRules.all + [SchemaFormatter.notFormatted] + RecordsRules.all + PromotionRules.all
+            + CKDBRules.all + StoreRules.all
     }
 
     public static func info(_ code: String) -> RuleInfo? { all.first { $0.code == code } }

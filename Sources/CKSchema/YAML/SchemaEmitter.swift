@@ -5,7 +5,11 @@ public enum SchemaEmitter {
     /// The canonical text of a schema. `comments` and `keyLines` come from `SchemaFile`
     /// when formatting a file in place; without them the output has no comments.
     public static func emit(_ schema: Schema, comments: [SourceComment] = [], keyLines: [String: Int] = [:]) -> String {
-        var w = Writer()
+        var w = Writer(direct: comments.isEmpty)
+        if w.direct {
+            // About what the text will take, so the buffer is not copied as it grows.
+            w.bytes.reserveCapacity(schema.recordTypes.reduce(256) { $0 + 128 + $1.fields.count * 48 })
+        }
         let line = { (path: String) -> Int? in keyLines[path] }
         w.add("ckschema: \(Schema.formatVersion)", source: line("ckschema"))
         if let c = schema.container { w.add("container: \(scalar(c))", source: line("container")) }
@@ -68,7 +72,20 @@ public enum SchemaEmitter {
         }
         if !t.fields.isEmpty {
             w.add("    fields:", source: keyLines["\(base).fields"])
-            for f in t.fields { w.add("      \(key(f.name)): " + fieldValue(f), source: f.origin.location?.line) }
+            for f in t.fields {
+                if w.direct {
+                    // The hot loop of a large schema: append the pieces, no line string.
+                    w.write("      ")
+                    w.write(key(f.name))
+                    w.write(": ")
+                    w.scratch.removeAll(keepingCapacity: true)
+                    appendFieldValue(f, to: &w.scratch)
+                    w.write(w.scratch)
+                    w.bytes.append(0x0A)
+                } else {
+                    w.add("      \(key(f.name)): " + fieldValue(f), source: f.origin.location?.line)
+                }
+            }
         }
         if !t.grants.isEmpty {
             w.add("    grants:", source: keyLines["\(base).grants"])
@@ -80,15 +97,67 @@ public enum SchemaEmitter {
 
     /// A field's value: the bare type when nothing else is said, else a flow mapping.
     static func fieldValue(_ f: Field) -> String {
-        var parts: [String] = []
-        if let to = f.referenceTarget { parts.append("to: \(scalar(to, inFlow: true))") }
-        if let a = f.referenceAction { parts.append("action: \(a.rawValue)") }
-        if f.isEncrypted { parts.append("encrypted: true") }
-        if !f.indexes.isEmpty { parts.append("indexes: " + flowList(f.indexes.kinds.map(\.rawValue))) }
-        if f.isDeprecated { parts.append("deprecated: true") }
-        if let d = f.description { parts.append("description: \(scalar(d, inFlow: true))") }
-        if parts.isEmpty { return f.type.description }
-        return "{ type: \(f.type.description), " + parts.joined(separator: ", ") + " }"
+        var out = ""
+        appendFieldValue(f, to: &out)
+        return out
+    }
+
+    /// Appends a field's value to `out` (built in place: this runs once per field).
+    static func appendFieldValue(_ f: Field, to out: inout String) {
+        var open = false
+        func part(_ key: String) {
+            if open {
+                out += ", "
+            } else {
+                out += "{ type: "
+                appendType(f.type, to: &out)
+                out += ", "
+                open = true
+            }
+            out += key
+        }
+        if let to = f.referenceTarget {
+            part("to: ")
+            out += scalar(to, inFlow: true)
+        }
+        if let a = f.referenceAction {
+            part("action: ")
+            out += a.rawValue
+        }
+        if f.isEncrypted { part("encrypted: true") }
+        if !f.indexes.isEmpty {
+            // Index kinds are plain words: no quoting check needed.
+            part("indexes: [")
+            var first = true
+            for k in f.indexes {
+                if !first { out += ", " }
+                out += k.rawValue
+                first = false
+            }
+            out += "]"
+        }
+        if f.isDeprecated { part("deprecated: true") }
+        if let d = f.description {
+            part("description: ")
+            out += scalar(d, inFlow: true)
+        }
+        if open {
+            out += " }"
+        } else {
+            appendType(f.type, to: &out)
+        }
+    }
+
+    /// `FieldType.description`, appended in place.
+    private static func appendType(_ t: FieldType, to out: inout String) {
+        if t.isList { out += "list<" }
+        out += t.primitive.rawValue
+        if let p = t.preferred {
+            out += "<"
+            out += p.rawValue
+            out += ">"
+        }
+        if t.isList { out += ">" }
     }
 
     static func flowList(_ items: [String]) -> String {
@@ -152,12 +221,41 @@ public enum SchemaEmitter {
     /// Output lines tagged with the source line they stand for, so comments can follow them.
     struct Writer {
         var lines: [(text: String, source: Int?)] = []
+        /// With no comments to place, lines go straight into `bytes` (a large schema has
+        /// 100,000 of them; keeping them apart only to join them costs as much as writing them).
+        let direct: Bool
+        /// The output in direct mode, as UTF-8 bytes (appending bytes is cheaper than
+        /// appending to a String, which re-checks its ASCII flag on every append).
+        var bytes: [UInt8] = []
+        /// A reused buffer for one field's value.
+        var scratch = ""
 
-        mutating func add(_ text: String, source: Int?) { lines.append((text, source)) }
+        mutating func write(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+        init(direct: Bool = false) { self.direct = direct }
+
+        mutating func add(_ line: String, source: Int?) {
+            if direct {
+                write(line)
+                bytes.append(0x0A)
+            } else {
+                lines.append((line, source))
+            }
+        }
 
         /// The text with comments put back: a leading comment before the first line whose
         /// source line follows it, a trailing one after the line it trailed.
         func render(comments: [SourceComment]) -> String {
+            if direct { return String(decoding: bytes, as: UTF8.self) }
+            if comments.isEmpty {
+                var out = ""
+                out.reserveCapacity(lines.reduce(0) { $0 + $1.text.utf8.count + 1 })
+                for l in lines {
+                    out += l.text
+                    out += "\n"
+                }
+                return out
+            }
             var leading: [Int: [SourceComment]] = [:]
             var trailing: [Int: [SourceComment]] = [:]
             var footer: [SourceComment] = []

@@ -35,6 +35,18 @@ struct YAMLTreeStorage {
     var childCount: [Int32] = []
     var childList: [Int32] = []
 
+    /// Room for about `nodes` nodes, so that a large file's arrays grow once, not by doubling.
+    mutating func reserve(nodes: Int) {
+        shapes.reserveCapacity(nodes)
+        styles.reserveCapacity(nodes)
+        texts.reserveCapacity(nodes)
+        lines.reserveCapacity(nodes)
+        columns.reserveCapacity(nodes)
+        childStart.reserveCapacity(nodes)
+        childCount.reserveCapacity(nodes)
+        childList.reserveCapacity(nodes)
+    }
+
     /// Appends a node and returns its index.
     mutating func append(_ shape: YAMLNode.Shape, _ style: YAMLNode.ScalarStyle, _ text: String, line: Int, column: Int,
                          start: Int32 = 0, count: Int32 = 0) -> Int32 {

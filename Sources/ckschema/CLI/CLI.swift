@@ -5,8 +5,8 @@ import Foundation
 enum CLI {
     /// Every command, in the order `--help` lists them.
     static let commands: [any Command.Type] = [
-        InitCommand.self, FmtCommand.self, LintCommand.self, DiffCommand.self, PromoteCommand.self, ValidateCommand.self, ExportCommand.self, CheckCommand.self,
-        MigrateCommand.self, RecordsCommand.self,
+        InitCommand.self, FmtCommand.self, LintCommand.self, DiffCommand.self, PromoteCommand.self, ValidateCommand.self,
+        ImportCommand.self, ExportCommand.self, CheckCommand.self, MigrateCommand.self, RecordsCommand.self,
     ]
 
     static func main() -> Never {

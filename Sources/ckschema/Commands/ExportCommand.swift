@@ -1,55 +1,82 @@
 import CKSchema
 import Foundation
 
-/// `ckschema export --format jsonschema [SCHEMA]`: the schema in another tool's language.
+/// `ckschema export [SCHEMA] --format ckdb|yaml|jsonschema [-o FILE]`: the schema in another language.
 enum ExportCommand: Command {
     static let name = "export"
-    static let summary = "Write the schema in another language (jsonschema: JSON Schema 2020-12 for records)."
-    static let usage = "ckschema export --format jsonschema [SCHEMA] [--output FILE]"
+    static let summary = "Write the schema as .ckdb (cktool import-schema), canonical YAML, or JSON Schema for records."
+    static let usage = "ckschema export [SCHEMA] [--format ckdb|yaml|jsonschema] [-o FILE] [--fail-on warning|error]"
     static let options = [
         OptionSpec(name: "format", short: nil, takesValue: true),
         OptionSpec(name: "output", short: "o", takesValue: true),
-        CommonOptions.config,
+        CommonOptions.failOn, CommonOptions.config,
     ]
     static let help = """
         SCHEMA is a YAML file, a folder of YAML files, or a .ckdb file; without one, the
-        production schema named in ckschema.yaml (else the development one).
+        development schema named in ckschema.yaml (for jsonschema: the production one, else
+        the development one).
 
         formats:
+          ckdb         (default) what 'xcrun cktool export-schema' writes: the complete
+                       schema, Users included, because 'cktool import-schema' replaces the
+                       whole development schema. What the language cannot say (zones,
+                       queries, deprecation, reference targets, descriptions, indexes on
+                       encrypted fields) is left out with a warning on standard error;
+                       see docs/ckdb.md
+          yaml         the canonical YAML form ('ckschema fmt')
           jsonschema   a JSON Schema (draft 2020-12) with one definition per record type,
                        accepting one record as 'ckschema validate --env production' does;
                        docs/records.md says what it cannot express
 
         options:
-          --format F        the output language (required)
-          -o, --output FILE write to FILE instead of standard output
-          --config PATH     use this ckschema.yaml
+          --format F                  the output language (default: ckdb)
+          -o, --output FILE           write to FILE instead of standard output
+          --fail-on warning|error     exit 1 when a diagnostic is at least this severe (default: error)
+          --config PATH               use this ckschema.yaml
+
+        exit codes: 0 written; 1 written, with warnings at --fail-on; 2 not written (a name
+        that cannot be written in .ckdb, or an unreadable schema).
 
         example:
+          ckschema export --format ckdb -o schema.ckdb
+          xcrun cktool import-schema --team-id T --container-id iCloud.com.example.App \\
+              --environment development --file schema.ckdb
           ckschema export --format jsonschema Schemas/production.yaml -o records.schema.json
         """
 
     static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
-        guard let format = args.value("format") else { throw UsageError("--format is required (jsonschema)") }
-        let config = try CommonOptions.configuration(args)
+        let language = args.value("format") ?? "ckdb"
+        guard ["ckdb", "yaml", "jsonschema"].contains(language) else {
+            throw UsageError("'\(language)' is not an export format; use ckdb, yaml or jsonschema")
+        }
         if args.positionals.count > 1 { throw UsageError("export takes one schema source") }
+        let config = try CommonOptions.configuration(args)
+        let failOn = try CommonOptions.failOn(args, config: config)
         let path: String
-        if let p = args.positionals.first { path = p }
-        else if let p = config?.productionSchema ?? config?.developmentSchema { path = p }
-        else { throw UsageError("no schema given and no ckschema.yaml found; pass a schema path") }
-        let schema = try SchemaSource.load(path: path)
-        let text: String
-        switch format {
-        case "jsonschema": text = JSONSchemaExporter.export(schema)
-        default: throw UsageError("'\(format)' is not an export format; use jsonschema")
-        }
-        if let out = args.value("output") {
-            guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
-                throw InputError(.error(InputRules.unreadable.code, "cannot write '\(out)'", at: nil))
-            }
+        if let p = args.positionals.first {
+            path = p
+        } else if language == "jsonschema", let p = config?.productionSchema ?? config?.developmentSchema {
+            path = p
         } else {
-            io.write(text)
+            path = try SchemaArguments.development(nil, config: config)
         }
-        return .success
+        let schema = try SchemaSource.load(path: path)
+
+        let text: String
+        var diagnostics: [Diagnostic] = []
+        switch language {
+        case "yaml": text = schema.canonicalYAML
+        case "jsonschema": text = JSONSchemaExporter.export(schema)
+        default: (text, diagnostics) = CKDBExporter.export(schema)
+        }
+        if diagnostics.contains(atLeast: .error) {
+            // A file cktool cannot read back is not written at all.
+            throw InputError(diagnostics)
+        }
+        try ImportCommand.write(text, to: args.value("output"), &io)
+        if !diagnostics.isEmpty {
+            io.error(DiagnosticRenderer(format: .text, command: name).render(diagnostics))
+        }
+        return Output.exitCode(for: diagnostics, failOn: failOn)
     }
 }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Import a generated ~5 MB .ckdb schema (2,000 record types x 45 fields) with ckschema.
+# Target: `ckschema import` at 50 MB/s or better.
+#
+# Measures, on the same file:
+#   - `ckschema import schema.ckdb -o out.yaml`  (parse + canonical YAML + write: the command)
+#   - `ckschema export schema.ckdb --format ckdb` (parse + .ckdb text)
+#   - `ckschema lint` of the .ckdb file and of the same schema as YAML (libyaml-based loader):
+#     the .ckdb reader against ckschema's own YAML reader, both followed by the same lint pass
+#   - the parser alone (Benchmarks/ckdb/harness: CKDBParser.parse, best of 20 in one process)
+# There is no other .ckdb parser to compare with (cktool is macOS-only and talks to the server).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+work="$root/Benchmarks/work/ckdb"
+mkdir -p "$work"
+command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
+
+python3 "$here/generate.py" 2000 45 "$work/schema.ckdb"
+(cd "$root" && swift build -c release --product ckschema >/dev/null)
+swift build -c release --package-path "$here/harness" --scratch-path "$root/Benchmarks/work/harness-build" >/dev/null
+bin="$root/.build/release/ckschema"
+bench="$root/Benchmarks/work/harness-build/release/ckdb-parse-bench"
+
+size=$(stat -c %s "$work/schema.ckdb")
+echo "file: $work/schema.ckdb, $size bytes"
+"$bin" import "$work/schema.ckdb" -o "$work/schema.yaml"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+"$bench" "$work/schema.ckdb" 20
+hyperfine --warmup 2 --runs 15 -N \
+  --export-markdown "$work/import.md" --export-json "$work/import.json" \
+  "$bin import $work/schema.ckdb -o $work/out.yaml" \
+  "$bin export $work/schema.ckdb --format ckdb -o $work/out.ckdb" \
+  "$bin lint $work/schema.ckdb" \
+  "$bin lint $work/schema.yaml" || true
+python3 - "$work/import.json" "$size" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1])); size = int(sys.argv[2]) / 1e6
+for r in data["results"]:
+    print("%-70s mean %.1f ms (user %.1f ms, system %.1f ms): %.0f MB/s wall, %.0f MB/s CPU" % (
+        r["command"].replace(sys.argv[1].rsplit("/", 1)[0] + "/", "")[-70:], r["mean"] * 1000, r["user"] * 1000, r["system"] * 1000,
+        size / r["mean"], size / (r["user"] + r["system"])))
+PY
+/usr/bin/time -v "$bin" import "$work/schema.ckdb" -o "$work/out.yaml" 2>&1 | grep -E "Maximum resident|Elapsed|User time|System time"

@@ -1,0 +1,57 @@
+import CKSchema
+import Foundation
+
+/// `ckschema import FILE.ckdb [-o FILE.yaml]`: Apple's schema language to the YAML form.
+enum ImportCommand: Command {
+    static let name = "import"
+    static let summary = "Convert a .ckdb schema (cktool export-schema) to the canonical YAML form."
+    static let usage = "ckschema import FILE.ckdb [-o FILE.yaml]"
+    static let options = [
+        OptionSpec(name: "output", short: "o", takesValue: true),
+    ]
+    static let help = """
+        Reads a schema in Apple's CloudKit Schema Language (what 'xcrun cktool export-schema'
+        writes, or a hand-written .ckdb file) and writes it in the canonical YAML form that
+        'ckschema fmt' writes. Every error in the file is reported with file:line:col (exit 2).
+        Fields are written in cktool's order (by name); cktool's default Users record type is
+        added when the file has none. See docs/ckdb.md.
+
+        options:
+          -o, --output FILE   write the YAML to FILE instead of standard output
+
+        example:
+          xcrun cktool export-schema --team-id T --container-id iCloud.com.example.App \\
+              --environment development --output-file schema.ckdb
+          ckschema import schema.ckdb -o Schemas/development.yaml
+        """
+
+    static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
+        guard args.positionals.count == 1, let path = args.positionals.first else {
+            throw UsageError(args.positionals.isEmpty ? "no .ckdb file given" : "give exactly one .ckdb file")
+        }
+        let lower = path.lowercased()
+        if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") {
+            throw UsageError("'\(path)' is a YAML schema; import reads .ckdb files (use 'ckschema fmt' for YAML)")
+        }
+        let result = try CKDBImporter.importFile(path: path)
+        try write(result.yaml, to: args.value("output"), &io)
+        if !result.diagnostics.isEmpty {
+            io.error(DiagnosticRenderer(format: .text, command: name).render(result.diagnostics))
+        }
+        return .success
+    }
+
+    /// Writes `text` to a file, or to standard output when `path` is nil or `-`.
+    static func write(_ text: String, to path: String?, _ io: inout Output) throws(InputError) {
+        guard let path, path != "-" else {
+            io.write(text)
+            return
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw InputError(.error(InputRules.unreadable.code, "cannot write '\(path)': \(error.localizedDescription)",
+                                    at: SourceLocation(file: path, line: 1, column: 1), fix: "check that the folder exists and is writable"))
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import CKSchema
+
+/// Paths of the shared corpus of real `.ckdb` files and of this area's fixtures.
+enum CKDBPaths {
+    static let corpus = URL(fileURLWithPath: Paths.corpus)
+    static let fixtures = URL(fileURLWithPath: Paths.fixture("ckdb"))
+
+    static func corpusFile(_ name: String) -> String { corpus.appendingPathComponent(name).path }
+}
+
+/// Every file of the shared corpus. Kept explicit so a missing file fails loudly;
+/// `listIsComplete` fails when the corpus gains a file this list does not name.
+let corpusFiles = [
+    "Kauhik__Visual-Tracker-App__cloudkit-schema.ckdb",
+    "ajsutton__moolah-native__CloudKit_schema-prod-baseline.ckdb",
+    "ajsutton__moolah-native__CloudKit_schema.ckdb",
+    "apple__sample-cloudkit-tooling__CKTool-JS_github-action_schema.ckdb",
+    "apple__sample-cloudkit-tooling__CKTool-JS_schema-mgmt_schemas_coins_v1.ckdb",
+    "apple__sample-cloudkit-tooling__CKTool-JS_travis-ci_schemas_empty.ckdb",
+    "boxed__Done-and-done__cloudkit_schema.ckdb",
+    "boyugou__lorvex__cloudkit_schema.ckdb",
+    "brightdigit__MistKit__Examples_BushelCloud_schema.ckdb",
+    "brightdigit__MistKit__Examples_CelestraCloud_schema.ckdb",
+    "brightdigit__MistKit__Examples_MistDemo_schema.ckdb",
+    "frasergraham__HexRain__cloudkit_schema.ckdb",
+    "nikhilsh__PaperTrail__cloudkit_schema.ckdb",
+    "pagoda8__Walking-Buddy__cloudkit-schema.ckdb",
+    "robbiet480__Dispatch__CloudKit_schema.ckdb",
+]
+
+/// The corpus files that are verbatim `cktool export-schema` output.
+let verbatimExports = [
+    "ajsutton__moolah-native__CloudKit_schema-prod-baseline.ckdb",
+    "apple__sample-cloudkit-tooling__CKTool-JS_github-action_schema.ckdb",
+    "apple__sample-cloudkit-tooling__CKTool-JS_schema-mgmt_schemas_coins_v1.ckdb",
+    "apple__sample-cloudkit-tooling__CKTool-JS_travis-ci_schemas_empty.ckdb",
+]
+
+/// The text without comment lines and with whitespace trimmed at both ends.
+func strippingCommentsAndEnds(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false)
+        .filter { line in
+            let t = line.drop { $0 == " " }
+            return !(t.hasPrefix("//") || t.hasPrefix("--"))
+        }
+        .joined(separator: "\n")
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+@Suite struct CKDBCorpusTests {
+    @Test func listIsComplete() throws {
+        let onDisk = try FileManager.default.contentsOfDirectory(atPath: CKDBPaths.corpus.path)
+            .filter { $0.hasSuffix(".ckdb") }.sorted()
+        #expect(onDisk == corpusFiles.sorted())
+    }
+
+    @Test(arguments: corpusFiles)
+    func importsWithoutError(file: String) throws {
+        let schema = try CKDBParser.read(path: CKDBPaths.corpusFile(file))
+        #expect(!schema.recordTypes.isEmpty)
+        for type in schema.recordTypes {
+            #expect(type.origin.location?.file == CKDBPaths.corpusFile(file))
+        }
+    }
+
+    @Test(arguments: corpusFiles)
+    func exportParsesBackToTheSameModel(file: String) throws {
+        let schema = try CKDBParser.read(path: CKDBPaths.corpusFile(file))
+        let (text, diagnostics) = CKDBExporter.export(schema)
+        #expect(!diagnostics.contains(atLeast: .warning))
+        let again = try CKDBParser.parse(text, file: "export.ckdb")
+        #expect(again == CKDBExporter.cktoolForm(schema))
+        // Exporting is a fixed point: the export of the re-import is the same text.
+        #expect(CKDBExporter.export(again).text == text)
+    }
+
+    @Test(arguments: verbatimExports)
+    func verbatimExportsComeBackByteForByte(file: String) throws {
+        let original = try String(contentsOfFile: CKDBPaths.corpusFile(file), encoding: .utf8)
+        let schema = try CKDBParser.parse(original, file: file)
+        let (text, diagnostics) = CKDBExporter.export(schema)
+        #expect(diagnostics.isEmpty)
+        #expect(strippingCommentsAndEnds(text) == strippingCommentsAndEnds(original))
+    }
+
+    /// import = the canonical YAML of the cktool form; import(export(import(f))) == import(f), byte for byte.
+    @Test(arguments: corpusFiles)
+    func importExportImportGivesTheSameYAML(file: String) throws {
+        let imported = CKDBExporter.cktoolForm(try CKDBParser.read(path: CKDBPaths.corpusFile(file)))
+        let yaml = imported.canonicalYAML
+        let exported = CKDBExporter.export(imported).text
+        let again = CKDBExporter.cktoolForm(try CKDBParser.parse(exported, file: "export.ckdb"))
+        #expect(again.canonicalYAML == yaml)
+        // And the YAML reads back to the same model.
+        let fromYAML = try SchemaSource.parseYAML(Data(yaml.utf8), file: "import.yaml").schema
+        #expect(fromYAML == imported)
+    }
+
+    /// The cktool form changes only order (and adds Users): the same types, fields and grants.
+    @Test(arguments: corpusFiles)
+    func cktoolFormKeepsEverything(file: String) throws {
+        let schema = try CKDBParser.read(path: CKDBPaths.corpusFile(file))
+        let form = CKDBExporter.cktoolForm(schema)
+        #expect(form.recordTypes.map(\.name).filter { $0 != "Users" || schema.recordType(named: "Users") != nil }
+                == schema.recordTypes.map(\.name))
+        for type in schema.recordTypes {
+            let other = try #require(form.recordType(named: type.name))
+            #expect(Set(other.fields) == Set(type.fields))
+            #expect(Set(other.grants) == Set(type.grants))
+            #expect(other.systemIndexes == type.systemIndexes)
+        }
+    }
+
+    @Test func dataAndStringEntryPointsAgree() throws {
+        for file in corpusFiles {
+            let data = try #require(FileManager.default.contents(atPath: CKDBPaths.corpusFile(file)))
+            let fromData = try CKDBParser.parse(data, file: file)
+            let fromText = try CKDBParser.parse(String(decoding: data, as: UTF8.self), file: file)
+            #expect(fromData == fromText)
+            #expect(CKDBParser.looksLikeCKDB(data))
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+import CKSchema
+
+@Suite struct CKDBParserTests {
+    func parse(_ text: String) throws -> Schema { try CKDBParser.parse(text, file: "t.ckdb") }
+
+    func errors(_ text: String) -> [Diagnostic] {
+        do {
+            _ = try CKDBParser.parse(text, file: "t.ckdb")
+            return []
+        } catch {
+            return error.diagnostics
+        }
+    }
+
+    @Test func appleSampleMapsToTheModel() throws {
+        let schema = try CKDBParser.read(path: CKDBPaths.corpusFile("apple__sample-cloudkit-tooling__CKTool-JS_github-action_schema.ckdb"))
+        // Source order, not sorted: cktool's own export has Currencies before Countries.
+        #expect(schema.recordTypes.map(\.name) == ["Coins", "Components", "Currencies", "Countries", "Users"])
+        let coins = try #require(schema.recordType(named: "Coins"))
+        #expect(coins.systemIndexes == [.recordName: [.queryable]])
+        #expect(coins.fields.map(\.name) == ["composition", "currencyCode", "issueYear", "nominalValue"])
+        #expect(coins.field(named: "composition")?.type == .list(.reference))
+        #expect(coins.field(named: "nominalValue")?.indexes == [.queryable, .sortable])
+        #expect(coins.grants == [
+            Grant(role: "_creator", permissions: [.write]),
+            Grant(role: "_icloud", permissions: [.create]),
+            Grant(role: "_world", permissions: [.read]),
+        ])
+        let users = try #require(schema.recordType(named: "Users"))
+        #expect(users.systemIndexes.isEmpty)
+        #expect(users.fields == [Field(name: "roles", type: .list(.int64))])
+        #expect(schema.roles.isEmpty)
+    }
+
+    @Test func rolesSystemIndexesAndMultiPermissionGrants() throws {
+        let schema = try CKDBParser.read(path: CKDBPaths.corpusFile("robbiet480__Dispatch__CloudKit_schema.ckdb"))
+        #expect(schema.roles.map(\.name) == ["moderator"])
+        let flag = try #require(schema.recordType(named: "QuestionFlag"))
+        #expect(flag.systemIndexes == [.createdBy: [.queryable], .recordName: [.queryable]])
+        let submitted = try #require(schema.recordType(named: "SubmittedQuestion"))
+        #expect(submitted.grants.map(\.role) == ["_creator", "_icloud", "moderator"])
+        #expect(submitted.grants[0].permissions == [.read, .write])
+        // CD_ fields keep their source order in the model.
+        #expect(schema.recordTypes[0].fields.first?.name == "CD_alternateNames")
+    }
+
+    @Test func grantsToOneRoleMerge() throws {
+        let schema = try CKDBParser.read(path: CKDBPaths.corpusFile("boyugou__lorvex__cloudkit_schema.ckdb"))
+        let entity = try #require(schema.recordType(named: "LorvexEntity"))
+        #expect(entity.grants == [Grant(role: "_creator", permissions: [.write, .read]), Grant(role: "_icloud", permissions: [.create])])
+        let type = try #require(entity.field(named: "entity_type"))
+        #expect(type.isEncrypted)
+        #expect(type.type == FieldType(.string))
+        #expect(type.indexes.isEmpty)
+    }
+
+    @Test func minimalFileHasNoGrantsAndNoSystemIndexes() throws {
+        let schema = try CKDBParser.read(path: CKDBPaths.corpusFile("Kauhik__Visual-Tracker-App__cloudkit-schema.ckdb"))
+        #expect(schema.recordTypes.count == 8)
+        #expect(schema.recordTypes.allSatisfy { $0.grants.isEmpty && $0.systemIndexes.isEmpty })
+        #expect(schema.recordType(named: "Users") == nil)
+    }
+
+    @Test func keywordsInAnyCaseAndEveryComment() throws {
+        let schema = try parse("""
+            /* a block
+               comment */ define Schema
+            -- a dash comment
+            create role Editor;
+            Record Type note ( // trailing
+                title string Sortable queryable SEARCHABLE, -- after a comma
+                /* inside */ count int64,
+                grant read, Write to Editor
+            );
+            """)
+        let note = try #require(schema.recordType(named: "note"))
+        #expect(note.fields == [
+            Field(name: "title", type: FieldType(.string), indexes: [.queryable, .searchable, .sortable]),
+            Field(name: "count", type: FieldType(.int64)),
+        ])
+        #expect(note.grants == [Grant(role: "Editor", permissions: [.read, .write])])
+    }
+
+    @Test func everyTypeSpelling() throws {
+        let schema = try parse("""
+            DEFINE SCHEMA
+            RECORD TYPE All (
+                a ASSET, b BYTES, c DOUBLE, d INT64, e LOCATION, f REFERENCE, g STRING, h TIMESTAMP,
+                i NUMBER, j NUMBER PREFERRED AS INT64, k NUMBER PREFERRED AS DOUBLE,
+                l ENCRYPTED BYTES, m ENCRYPTED STRING, n ENCRYPTED DOUBLE, o ENCRYPTED INT64,
+                p ENCRYPTED LOCATION, q ENCRYPTED TIMESTAMP,
+                r LIST<STRING>, s LIST<ENCRYPTED INT64>, t LIST<NUMBER PREFERRED AS DOUBLE>, u LIST < ASSET >
+            );
+            """)
+        let t = try #require(schema.recordType(named: "All"))
+        let types = Dictionary(uniqueKeysWithValues: t.fields.map { ($0.name, ($0.type, $0.isEncrypted)) })
+        #expect(types["a"]! == (FieldType(.asset), false))
+        #expect(types["h"]! == (FieldType(.timestamp), false))
+        #expect(types["i"]! == (FieldType(.number), false))
+        #expect(types["j"]! == (FieldType(.number, preferred: .int64), false))
+        #expect(types["k"]! == (FieldType(.number, preferred: .double), false))
+        #expect(types["p"]! == (FieldType(.location), true))
+        #expect(types["s"]! == (FieldType.list(.int64), true))
+        #expect(types["t"]! == (FieldType(.number, isList: true, preferred: .double), false))
+        #expect(types["u"]! == (FieldType.list(.asset), false))
+        #expect(t.fields.count == 21)
+    }
+
+    @Test func quotedNamesAndKeywordNamedFields() throws {
+        let schema = try parse("""
+            DEFINE SCHEMA
+            RECORD TYPE "cloudkit.share" (
+                "cloudkit.title" STRING,
+                "grant" STRING,
+                type STRING,
+                list LIST<STRING>,
+                GRANT READ TO "_world"
+            );
+            RECORD TYPE B (grant INT64, string STRING, GRANT WRITE TO "_creator");
+            """)
+        let share = try #require(schema.recordType(named: "cloudkit.share"))
+        #expect(share.fields.map(\.name) == ["cloudkit.title", "grant", "type", "list"])
+        #expect(share.grants == [Grant(role: "_world", permissions: [.read])])
+        let b = try #require(schema.recordType(named: "B"))
+        #expect(b.fields == [Field(name: "grant", type: FieldType(.int64)), Field(name: "string", type: FieldType(.string))])
+        #expect(b.grants == [Grant(role: "_creator", permissions: [.write])])
+    }
+
+    @Test func aFieldListedTwiceIsAnError() {
+        let d = errors("DEFINE SCHEMA RECORD TYPE A (x STRING, y INT64, x STRING);")
+        #expect(d.map(\.code) == ["CK204"])
+    }
+
+    @Test func originsCarryLineAndColumnInScalars() throws {
+        let schema = try parse("DEFINE SCHEMA\nRECORD TYPE A (\n  \"é\" STRING, b INT64\n);\n")
+        let a = try #require(schema.recordType(named: "A"))
+        #expect(a.origin.location == SourceLocation(file: "t.ckdb", line: 2, column: 13))
+        #expect(a.fields[1].origin.location == SourceLocation(file: "t.ckdb", line: 3, column: 15))
+    }
+
+    @Test func aSchemaOnOneLineKeepsItsColumns() throws {
+        var text = "DEFINE SCHEMA CREATE ROLE r0;"
+        for i in 1..<3000 { text += " CREATE ROLE r\(i);" }
+        text += " RECORD TYPE Wide ("
+        for i in 0..<3000 { text += "f\(i) STRING, " }
+        for i in 0..<3000 { text += "GRANT READ TO r\(i), " }
+        text += "\"é\" INT64);"
+        let schema = try parse(text)
+        let wide = try #require(schema.recordType(named: "Wide"))
+        #expect(wide.fields.count == 3001)
+        #expect(wide.grants.count == 3000)
+        let last = try #require(wide.fields.last)
+        #expect(last.origin.location?.line == 1)
+        #expect(last.origin.location?.column == text.unicodeScalars.count - "\"é\" INT64);".unicodeScalars.count + 1)
+        let bad = text.replacingOccurrences(of: "INT64);", with: "INT46);")
+        #expect(errors(bad).map { $0.location?.column } == [text.unicodeScalars.count - "INT64);".unicodeScalars.count + 1])
+    }
+
+    @Test func roleCreatedAfterItsUseIsFine() throws {
+        let schema = try parse("DEFINE SCHEMA RECORD TYPE A (GRANT READ TO late); CREATE ROLE late;")
+        #expect(schema.roles.map(\.name) == ["late"])
+    }
+
+    @Test func byteOrderMarkAndCRLF() throws {
+        var data = Data([0xEF, 0xBB, 0xBF])
+        data.append(Data("DEFINE SCHEMA\r\nRECORD TYPE A (\r\n    x STRING\r\n);\r\n".utf8))
+        let schema = try CKDBParser.parse(data, file: "t.ckdb")
+        #expect(schema.recordType(named: "A")?.fields.first?.origin.location == SourceLocation(file: "t.ckdb", line: 3, column: 5))
+        let bad = Data("DEFINE SCHEMA\r\nRECORD TYPE A (\r\n    x STRNG\r\n);\r\n".utf8)
+        #expect(throws: InputError.self) { try CKDBParser.parse(bad, file: "t.ckdb") }
+    }
+
+    @Test func contentSniffing() {
+        #expect(CKDBParser.looksLikeCKDB(Data("-- header\n/* x */ define schema".utf8)))
+        #expect(CKDBParser.looksLikeCKDB(Data("RECORD TYPE A (x STRING);".utf8)))
+        #expect(!CKDBParser.looksLikeCKDB(Data("ckschema: 1\nrecordTypes: {}\n".utf8)))
+        #expect(!CKDBParser.looksLikeCKDB(Data()))
+    }
+
+    @Test func errorsStopAtTheLimit() {
+        let text = "DEFINE SCHEMA\n" + String(repeating: "RECORD TYPE A (x STRNG);\n", count: 300)
+        let d = errors(text)
+        #expect(d.count == CKDBParser.maxErrors + 1)
+        #expect(d.last?.message.hasPrefix("too many errors") == true)
+    }
+
+    @Test func unknownSystemFieldAndWrongSystemType() {
+        #expect(errors("DEFINE SCHEMA RECORD TYPE A (\"___recordId\" REFERENCE);").map(\.message)
+                == ["\"___recordId\" is not a system field; did you mean ___recordID?"])
+        #expect(errors("DEFINE SCHEMA RECORD TYPE A (\"___recordID\" STRING QUERYABLE);").map(\.code) == ["CK209"])
+    }
+
+    @Test func everyRuleIsInTheCatalog() {
+        for rule in CKDBRules.all {
+            #expect(RuleCatalog.info(rule.code) == rule)
+            #expect(rule.code.hasPrefix("CK2"))
+            #expect(!rule.source.isEmpty)
+        }
+        #expect(Set(CKDBRules.all.map(\.code)).count == CKDBRules.all.count)
+    }
+}
