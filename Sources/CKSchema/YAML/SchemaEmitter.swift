@@ -175,15 +175,19 @@ public enum SchemaEmitter {
 
     static func isPlainSafe(_ s: String, inFlow: Bool) -> Bool {
         // Fast path: names and types are identifiers (a letter, then letters, digits and
-        // `_ . - / < >`), plain unless they spell a YAML keyword.
-        if let b = s.utf8.first, isASCIILetter(b) {
-            var identifier = true
-            for c in s.utf8 where !(isASCIILetter(c) || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2E || c == 0x2D || c == 0x2F || c == 0x3C || c == 0x3E) {
-                identifier = false
-                break
+        // `_ . - / < >`), plain unless they spell a YAML keyword. Read the bytes in place.
+        let fast: Bool?? = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            guard let b = bytes.first, isASCIILetter(b) else { return nil }
+            for c in bytes where !(isASCIILetter(c) || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2E || c == 0x2D || c == 0x2F || c == 0x3C || c == 0x3E) {
+                return nil
             }
-            if identifier { return s.utf8.count > 5 || !reserved.contains(s.lowercased()) }
+            // YAML's keywords (true, false, yes, no, on, off, null, y, n) start with one of
+            // these letters and are at most five long.
+            let lower = b | 0x20
+            guard bytes.count <= 5, lower == 0x74 || lower == 0x66 || lower == 0x79 || lower == 0x6E || lower == 0x6F else { return true }
+            return nil
         }
+        if let fast, let answer = fast { return answer }
         guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return false }
         if reserved.contains(s.lowercased()) { return false }
         if first == " " || last == " " || first == "-" || first == "." && s.count == 1 { return false }
