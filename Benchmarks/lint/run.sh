@@ -21,3 +21,11 @@ hyperfine --warmup 2 --runs 15 -N \
   "$work/libyaml_parse $work/schema.yaml" \
   "$bin lint $work/schema.yaml"
 /usr/bin/time -v "$bin" lint "$work/schema.yaml" 2>&1 >/dev/null | grep -E "Maximum resident|Elapsed"
+
+# Instructions (callgrind), which do not depend on what else the machine is doing.
+if command -v valgrind >/dev/null; then
+  for cmd in "$work/libyaml_parse $work/schema.yaml" "$bin lint $work/schema.yaml"; do
+    printf '%s: ' "$cmd"
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null $cmd 2>&1 >/dev/null | grep -o 'refs: *[0-9,]*'
+  done
+fi

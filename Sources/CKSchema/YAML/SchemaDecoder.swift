@@ -98,6 +98,7 @@ struct SchemaDecoder {
                 }
             case "fields":
                 guard let fields = d.pairs(q.value, what: "'fields' of '\(p.name)'") else { continue }
+                rt.fields.reserveCapacity(fields.count)
                 for f in fields { if let field = field(f, in: p.name) { rt.fields.append(field) } }
             case "grants":
                 guard let grants = d.pairs(q.value, what: "'grants' of '\(p.name)'") else { continue }

@@ -51,9 +51,15 @@ public enum YAMLReader {
         var builder = TreeBuilder(file: file)
         // Schema YAML runs about one node per 11 bytes.
         builder.storage.reserve(nodes: data.count / 11 + 16)
-        let parser = EventParser(data: data)
-        try parser.run(into: &builder)
-        if let failure = parser.failure {
+        // libyaml reads the bytes in place: no copy of the file.
+        var thrown: InputError?
+        let failure: ParserFailure? = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> ParserFailure? in
+            let parser = EventParser(bytes: raw)
+            do throws(InputError) { try parser.run(into: &builder) } catch { thrown = error }
+            return parser.failure
+        }
+        if let thrown { throw thrown }
+        if let failure {
             throw InputError(failure.diagnostic(file: file, data: data))
         }
         return YAMLDocument(file: file, root: builder.finish(), multilineScalarLines: builder.multiline)
@@ -157,22 +163,28 @@ struct ParserFailure {
 /// Owns one libyaml parser and the input it reads; frees both in `deinit`.
 final class EventParser {
     private let parser: UnsafeMutablePointer<yaml_parser_t>
-    private let input: UnsafeMutableBufferPointer<UInt8>
+    /// What libyaml reads from when the file is empty (it wants a valid pointer).
+    private let emptyInput: UnsafeMutablePointer<UInt8>
     private(set) var failure: ParserFailure?
 
-    init(data: Data) {
+    /// `bytes` must stay valid for the parser's life (the caller scopes both).
+    init(bytes: UnsafeRawBufferPointer) {
         parser = .allocate(capacity: 1)
-        input = .allocate(capacity: max(data.count, 1))
-        _ = input.initialize(from: data)
+        emptyInput = .allocate(capacity: 1)
+        emptyInput.initialize(to: 0)
         yaml_parser_initialize(parser)
-        yaml_parser_set_input_string(parser, input.baseAddress, data.count)
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            yaml_parser_set_input_string(parser, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        } else {
+            yaml_parser_set_input_string(parser, emptyInput, 0)
+        }
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
     }
 
     deinit {
         yaml_parser_delete(parser)
         parser.deallocate()
-        input.deallocate()
+        emptyInput.deallocate()
     }
 
     /// Feeds every event to the tree builder until the stream ends, the builder throws,
