@@ -231,7 +231,7 @@ struct JSONTape {
                     j += 2
                 case UInt8(ascii: "u"):
                     guard j + 5 < n else { return nil }
-                    for k in 2...5 where hexValue(p[j + k]) < 0 { return nil }
+                    for k in 2...5 where JSONString.hexValue(p[j + k]) < 0 { return nil }
                     j += 6
                 default:
                     return nil
@@ -260,7 +260,7 @@ struct JSONTape {
                 let e = p[i + 1]
                 if e == UInt8(ascii: "u") {
                     if i + 5 >= n { return JSONSyntaxError(offset: i, message: "truncated \\u escape") }
-                    for k in 2...5 where JSONTape.hexValue(p[i + k]) < 0 { return JSONSyntaxError(offset: i, message: "invalid \\u escape") }
+                    for k in 2...5 where JSONString.hexValue(p[i + k]) < 0 { return JSONSyntaxError(offset: i, message: "invalid \\u escape") }
                     i += 6
                     continue
                 }
@@ -350,15 +350,6 @@ struct JSONTape {
     }
 
     // MARK: - Byte helpers shared by the checker
-
-    @inline(__always) static func hexValue(_ c: UInt8) -> Int {
-        switch c {
-        case 0x30...0x39: Int(c) - 0x30
-        case 0x41...0x46: Int(c) - 0x41 + 10
-        case 0x61...0x66: Int(c) - 0x61 + 10
-        default: -1
-        }
-    }
 
     /// The length of the valid UTF-8 sequence at `p` (which starts with a byte >= 0x80), or 0.
     static func utf8SequenceLength(_ p: UnsafePointer<UInt8>, _ avail: Int) -> Int {

@@ -645,36 +645,7 @@ struct RecordChecker {
     static func text(_ p: UnsafePointer<UInt8>, _ s: Int, _ e: Int, escaped: Bool) -> String {
         let raw = UnsafeBufferPointer(start: p + s, count: max(0, e - s))
         guard escaped else { return String(decoding: raw, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(raw.count)
-        var i = 0
-        var pendingHigh: UInt32?
-        func put(_ v: UInt32) {
-            guard let scalar = Unicode.Scalar(v) else { out.append(contentsOf: [0xEF, 0xBF, 0xBD]); return }
-            out.append(contentsOf: Array(String(Character(scalar)).utf8))
-        }
-        while i < raw.count {
-            let c = raw[i]
-            if c != UInt8(ascii: "\\") || i + 1 >= raw.count { out.append(c); i += 1; continue }
-            let e = raw[i + 1]
-            i += 2
-            switch e {
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "u"):
-                var v: UInt32 = 0
-                for k in 0..<4 where i + k < raw.count { v = v << 4 | UInt32(max(0, JSONTape.hexValue(raw[i + k]))) }
-                i += 4
-                if v >= 0xD800, v < 0xDC00 { pendingHigh = v; continue }
-                if v >= 0xDC00, v < 0xE000, let h = pendingHigh { put(0x10000 + ((h - 0xD800) << 10) + (v - 0xDC00)); pendingHigh = nil; continue }
-                put(v)
-            default: out.append(e)
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        return JSONString.unescaped(UnsafeRawBufferPointer(raw))
     }
 
     /// Whether a JSON number token lies within ±limit, reading its integer digits (no

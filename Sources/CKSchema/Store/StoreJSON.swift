@@ -271,57 +271,12 @@ enum StoreJSON: Equatable, Sendable {
                 i += 1
             }
             var out = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
-            while i < bytes.count {
-                let c = bytes[i]
-                if c == UInt8(ascii: "\"") { i += 1; return String(decoding: out, as: UTF8.self) }
-                if c < 0x20 { throw fail("control character in a string") }
-                if c != UInt8(ascii: "\\") { out.append(c); i += 1; continue }
-                i += 1
-                guard i < bytes.count else { break }
-                let e = bytes[i]
-                i += 1
-                switch e {
-                case UInt8(ascii: "\""): out.append(0x22)
-                case UInt8(ascii: "\\"): out.append(0x5C)
-                case UInt8(ascii: "/"): out.append(0x2F)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "u"):
-                    var cp = try hex4()
-                    if cp >= 0xD800, cp < 0xDC00 {
-                        guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else { throw fail("lone surrogate") }
-                        i += 2
-                        let lo = try hex4()
-                        guard lo >= 0xDC00, lo < 0xE000 else { throw fail("lone surrogate") }
-                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00)
-                    } else if cp >= 0xDC00, cp < 0xE000 { throw fail("lone surrogate") }
-                    guard let scalar = Unicode.Scalar(cp) else { throw fail("invalid escape") }
-                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
-                default: throw fail("invalid escape")
-                }
+            do throws(JSONString.EscapeError) {
+                if try JSONString.decode(bytes, &i, into: &out, strict: true) { i += 1; return String(decoding: out, as: UTF8.self) }
+            } catch {
+                throw ParseError(message: error.message, offset: error.offset)
             }
             throw fail("unterminated string")
-        }
-
-        mutating func hex4() throws(ParseError) -> UInt32 {
-            guard i + 4 <= bytes.count else { throw fail("invalid \\u escape") }
-            var v: UInt32 = 0
-            for _ in 0..<4 {
-                let c = bytes[i]
-                let d: UInt32
-                switch c {
-                case 0x30...0x39: d = UInt32(c - 0x30)
-                case 0x41...0x46: d = UInt32(c - 0x41 + 10)
-                case 0x61...0x66: d = UInt32(c - 0x61 + 10)
-                default: throw fail("invalid \\u escape")
-                }
-                v = v * 16 + d
-                i += 1
-            }
-            return v
         }
     }
 }
