@@ -173,6 +173,9 @@ struct JSONTape {
                 i += 1
                 skipWS(&i)
                 if isObject {
+                    // The key is read here and again after '{' above, on purpose: folding the
+                    // two into one local function that calls `push` made validate 1.9x slower
+                    // (the captured counters move to the heap); measured 2026-11-30.
                     guard i < n else { return JSONSyntaxError(offset: i, message: truncated) }
                     guard p[i] == UInt8(ascii: "\"") else { return JSONSyntaxError(offset: i, message: "expected a quoted key but found \(describe(p[i]))") }
                     tk[top].count += 1
