@@ -36,8 +36,9 @@ enum CheckCommand: Command {
         let enabled = config.checks ?? Configuration.checkNames
         var all: [Diagnostic] = []
         var failed = false
+        let schemas = SchemaCache()
         for name in enabled {
-            guard let result = step(name, config) else { continue }
+            guard let result = step(name, config, schemas) else { continue }
             all += result.diagnostics
             failed = failed || result.failed
         }
@@ -46,13 +47,38 @@ enum CheckCommand: Command {
         return Output.exitCode(for: all, failOn: failOn)
     }
 
+    /// The schema sources of one run, each loaded once. A source that cannot be read is
+    /// reported by the first step that needs it; later steps are skipped silently, so one
+    /// malformed file is one set of diagnostics, not one per check.
+    final class SchemaCache {
+        private var loaded: [String: Schema?] = [:]
+
+        /// The schema, or nil when it failed (its errors go into `result` the first time).
+        func schema(_ path: String, _ result: inout StepResult) -> Schema? {
+            if let known = loaded[path] {
+                if known == nil { result.failed = true }
+                return known
+            }
+            do {
+                let schema = try SchemaSource.load(path: path)
+                loaded[path] = schema
+                return schema
+            } catch {
+                loaded[path] = .some(nil)
+                result.diagnostics += error.diagnostics
+                result.failed = true
+                return nil
+            }
+        }
+    }
+
     /// Runs one check by name; nil means its inputs are not configured.
-    static func step(_ name: String, _ config: Configuration) -> StepResult? {
+    static func step(_ name: String, _ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
         switch name {
-        case "lint": lintStep(config)
-        case "promote": promoteStep(config)
+        case "lint": lintStep(config, schemas)
+        case "promote": promoteStep(config, schemas)
         case "validate": validateStep(config)
-        case "migrate": migrateStep(config)
+        case "migrate": migrateStep(config, schemas)
         default: nil
         }
     }
@@ -63,19 +89,22 @@ enum CheckCommand: Command {
 
     /// Production -> development: forbidden changes are errors, review ones warnings. Lint
     /// errors stop the plan; the lint step reports them, unless it is not configured.
-    static func promoteStep(_ config: Configuration) -> StepResult? {
+    static func promoteStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
         guard let dev = config.developmentSchema, let prod = config.productionSchema else { return nil }
-        return capture { () throws(InputError) in
-            let (from, to) = try Promoter.load(from: prod, to: dev)
-            let result = Promoter.check(from: from, to: to, lint: config.lint, hashing: false)
-            let lintRuns = (config.checks ?? Configuration.checkNames).contains("lint")
-            return (lintRuns ? [] : result.lintErrors) + (result.plan?.diagnostics(minimum: .review) ?? [])
-        }
+        var step = StepResult()
+        let from = schemas.schema(prod, &step), to = schemas.schema(dev, &step)
+        guard let from, let to else { return step }
+        let result = Promoter.check(from: from, to: to, lint: config.lint, hashing: false)
+        let lintRuns = (config.checks ?? Configuration.checkNames).contains("lint")
+        step.diagnostics += (lintRuns ? [] : result.lintErrors) + (result.plan?.diagnostics(minimum: .review) ?? [])
+        return step
     }
 
-    static func lintStep(_ config: Configuration) -> StepResult? {
+    static func lintStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
         guard let dev = config.developmentSchema else { return nil }
-        return capture { () throws(InputError) in try LintCommand.lint(path: dev, config: config) }
+        var step = StepResult()
+        if let schema = schemas.schema(dev, &step) { step.diagnostics += Linter(configuration: config.lint).lint(schema) }
+        return step
     }
 
     /// The record files ckschema.yaml lists, each against its environment's schema.
@@ -92,14 +121,22 @@ enum CheckCommand: Command {
 
     /// `migrate status` for the development environment: sum file, changed/missing migrations, drift.
     /// A repository with no migration yet (an empty or absent folder) is not checked.
-    static func migrateStep(_ config: Configuration) -> StepResult? {
+    static func migrateStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: config.migrations),
               names.contains(where: { Migration.parseFileName($0) != nil }) else { return nil }
-        return capture { () throws(InputError) in
+        var step = StepResult()
+        var dev: Schema?
+        if let path = config.developmentSchema {
+            dev = schemas.schema(path, &step)
+            if dev == nil { return step }
+        }
+        let status = capture { () throws(InputError) in
             let folder = try MigrationFolder.load(path: config.migrations)
             let store = FileManager.default.fileExists(atPath: config.store) ? try Store(path: config.store, access: .read) : nil
-            let dev = try config.developmentSchema.map { (p: String) throws(InputError) in try SchemaSource.load(path: p) }
             return try MigrationStatus.check(folder: folder, store: store, environment: .development, development: dev).diagnostics
         }
+        step.diagnostics += status.diagnostics
+        step.failed = step.failed || status.failed
+        return step
     }
 }

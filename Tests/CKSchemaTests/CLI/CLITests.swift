@@ -71,6 +71,18 @@ import Testing
         #expect(try runCLI(["lint"], cwd: sub).code == 0)
     }
 
+    /// Every check needs the development schema; a malformed one is reported once, exit 2.
+    @Test func checkReportsAMalformedSchemaOnce() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try runCLI(["init"], cwd: dir)
+        try "ckschema: 1\nrecordTypes:\n  Note:\n    feilds: {}\n".write(toFile: dir + "/Schemas/development.yaml", atomically: true, encoding: .utf8)
+        let r = try runCLI(["check"], cwd: dir)
+        #expect(r.code == 2)
+        #expect(r.stdout.components(separatedBy: "unknown key 'feilds'").count == 2, "\(r.stdout)")
+        #expect(r.stdout.hasSuffix("1 error\n"))
+    }
+
     @Test func checkFailsOnALintErrorAndExplicitPathsOverride() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
