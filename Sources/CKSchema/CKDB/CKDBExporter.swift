@@ -198,7 +198,7 @@ public enum CKDBExporter {
         if t.isList { out += ">" }
     }
 
-    static let encryptable: Set<PrimitiveType> = [.bytes, .string, .double, .int64, .location, .timestamp]
+    static var encryptable: Set<PrimitiveType> { CloudKitRules.encryptable }
 
     /// A type as the language spells it: `ENCRYPTED STRING`, `LIST<INT64>`, `NUMBER PREFERRED AS DOUBLE`.
     static func spell(_ t: FieldType, encrypted: Bool) -> String {

@@ -30,4 +30,69 @@ public enum CKDBImporter {
         let schema = CKDBExporter.cktoolForm(parsed)
         return Result(schema: schema, yaml: schema.canonicalYAML, diagnostics: diagnostics)
     }
+
+    /// Imports into an existing YAML schema file instead of replacing it: record types,
+    /// fields, indexes, encryption, grants and roles come from the `.ckdb` (what CloudKit
+    /// holds); what the CloudKit Schema Language cannot say is kept from the file: the
+    /// container, zones, declared queries, each type's zone, database, `requires`,
+    /// description and deprecation, each field's description, deprecation and reference
+    /// target and action, and the file's comments. A note says what was kept and what the
+    /// `.ckdb` no longer has.
+    public static func merge(_ imported: Result, into existing: SchemaFile) -> Result {
+        let old = existing.schema
+        var merged = imported.schema
+        merged.container = old.container
+        merged.zones = old.zones
+        // A declared query on a record type the .ckdb does not have would only be a lint error.
+        let types = Set(imported.schema.recordTypes.map(\.name))
+        merged.queries = old.queries.filter { types.contains($0.recordType) }
+        merged.origin = old.origin
+        var kept: [String] = []
+        if old.container != nil { kept.append("the container") }
+        if !old.zones.isEmpty { kept.append("\(old.zones.count) zone\(old.zones.count == 1 ? "" : "s")") }
+        if !merged.queries.isEmpty { kept.append("\(merged.queries.count) declared quer\(merged.queries.count == 1 ? "y" : "ies")") }
+        var typeDetails = 0
+        for i in merged.recordTypes.indices {
+            guard let before = old.recordType(named: merged.recordTypes[i].name) else { continue }
+            var t = merged.recordTypes[i]
+            t.zone = before.zone
+            t.database = before.database
+            t.description = before.description
+            t.isDeprecated = before.isDeprecated
+            t.requiredCapabilities = before.requiredCapabilities
+            if t.zone != nil || t.database != nil || t.description != nil || t.isDeprecated || !t.requiredCapabilities.isEmpty { typeDetails += 1 }
+            for j in t.fields.indices {
+                guard let f = before.field(named: t.fields[j].name) else { continue }
+                t.fields[j].description = f.description
+                t.fields[j].isDeprecated = f.isDeprecated
+                t.fields[j].referenceTarget = f.referenceTarget
+                t.fields[j].referenceAction = f.referenceAction
+                if f.description != nil || f.isDeprecated || f.referenceTarget != nil || f.referenceAction != nil { typeDetails += 1 }
+            }
+            merged.recordTypes[i] = t
+        }
+        if typeDetails > 0 { kept.append("zones, requires, descriptions, deprecations and reference targets of \(typeDetails) record type\(typeDetails == 1 ? "" : "s") and field\(typeDetails == 1 ? "" : "s")") }
+        if !existing.comments.isEmpty { kept.append("comments") }
+        var dropped: [String] = []
+        for t in old.recordTypes {
+            guard let now = merged.recordType(named: t.name) else { dropped.append("record type \(t.name)"); continue }
+            for f in t.fields where now.field(named: f.name) == nil { dropped.append("field \(t.name).\(f.name)") }
+        }
+        for q in old.queries where !types.contains(q.recordType) { dropped.append("query \(q.label)") }
+        var diagnostics = imported.diagnostics
+        let at = SourceLocation(file: existing.path, line: 1, column: 1)
+        diagnostics.append(Diagnostic(
+            code: CKDBRules.merged.code, severity: .note, location: at,
+            message: "merged into the existing YAML schema: record types, fields, indexes, encryption and grants come from the .ckdb; kept from the file: "
+                + (kept.isEmpty ? "nothing (it held only what the .ckdb holds)" : kept.joined(separator: ", ")),
+            fix: "review the change with 'git diff'; to replace the file instead, use --force"))
+        if !dropped.isEmpty {
+            diagnostics.append(Diagnostic(
+                code: CKDBRules.merged.code, severity: .warning, location: at,
+                message: "the .ckdb does not have what the file described: " + dropped.prefix(10).joined(separator: ", ") + (dropped.count > 10 ? ", ..." : "") + "; it is gone from the file",
+                fix: "if production has it, export production again; CloudKit never deletes a deployed field or record type"))
+        }
+        let yaml = SchemaEmitter.emit(merged, comments: existing.comments, keyLines: existing.keyLines)
+        return Result(schema: merged, yaml: yaml, diagnostics: diagnostics)
+    }
 }

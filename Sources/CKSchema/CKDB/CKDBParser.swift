@@ -124,13 +124,13 @@ private struct Engine {
     static let typeWords = ["ASSET", "BYTES", "DOUBLE", "INT64", "LOCATION", "NUMBER", "REFERENCE", "STRING", "TIMESTAMP", "LIST", "ENCRYPTED"]
     static let optionWords = ["QUERYABLE", "SORTABLE", "SEARCHABLE"]
     static let permissionWords = ["READ", "CREATE", "WRITE"]
-    static let encryptable: Set<PrimitiveType> = [.bytes, .string, .double, .int64, .location, .timestamp]
 
     init(lexer: CKDBLexer) {
         let file = lexer.file
         self.lexer = lexer
         self.token = CKDBToken(kind: .endOfFile, start: 0, end: 0, line: 1, lineStart: 0)
         self.schema = Schema(origin: Origin(SourceLocation(file: file, line: 1, column: 1)))
+        self.schema.notation = NotationTag(.ckdb)
     }
 
     // MARK: Tokens
@@ -489,9 +489,7 @@ private struct Engine {
             return nil
         }
         var indexes = IndexSet()
-        var firstIndex: CKDBToken?
         while token.kind == .word, let k = token.keyword?.indexKind {
-            if firstIndex == nil { firstIndex = token }
             indexes.insert(k)
             advance()
         }
@@ -515,15 +513,15 @@ private struct Engine {
                       at: loc, fix: "write \"\(fieldName)\" \(system.type.ckdbKeyword), followed by its indexes")
                 return label
             }
-            if !indexes.isEmpty { type.systemIndexes[system] = indexes }
+            if !indexes.isEmpty {
+                type.systemIndexes[system] = indexes
+                type.systemIndexOrigins.table[system] = Origin(loc)
+            }
             return label
         }
-        if encrypted, !indexes.isEmpty, let first = firstIndex {
-            let list = indexes.kinds.map { $0.rawValue.uppercased() }.joined(separator: " ")
-            // CloudKit cannot index what it cannot read: encrypted fields take no index.
-            error(CKDBRules.encryption, "field \"\(fieldName)\" is ENCRYPTED and cannot be \(list)", at: location(first),
-                  fix: "remove the index, or keep a plaintext copy of the value in another field to query it")
-        }
+        // An encrypted field with an index, or ENCRYPTED on a type that cannot be encrypted,
+        // is grammatical: CloudKit's rules on it (CK105, CK106) live in `CloudKitRules` and
+        // lint reports them with the same code and exit status as the YAML form.
         type.fields.append(Field(name: fieldName, type: fieldType, isEncrypted: encrypted, indexes: indexes, origin: Origin(loc)))
         return label
     }
@@ -578,10 +576,8 @@ private struct Engine {
 
     private mutating func parsePrimitive(field: String, inList: Bool) -> (FieldType, Bool)? {
         var encrypted = false
-        var encryptedToken: CKDBToken?
         if token.isKeyword(.encrypted) {
             encrypted = true
-            encryptedToken = token
             advance()
         }
         guard token.kind == .word, let primitive = token.keyword?.primitive else {
@@ -607,11 +603,6 @@ private struct Engine {
             }
             preferred = token.keyword?.primitive
             advance()
-        }
-        if let enc = encryptedToken, !Self.encryptable.contains(primitive) {
-            // Apple's grammar: ENCRYPTED { BYTES | STRING | DOUBLE | INT64 | LOCATION | TIMESTAMP }.
-            error(CKDBRules.encryption, "\(primitive.ckdbKeyword) cannot be ENCRYPTED; only BYTES, STRING, DOUBLE, INT64, LOCATION and TIMESTAMP can",
-                  at: location(enc), fix: "remove ENCRYPTED")
         }
         return (FieldType(primitive, preferred: preferred), encrypted)
     }

@@ -23,11 +23,12 @@ public enum CKDBRules {
     public static let notExpressible = RuleInfo(code: "CK220", name: "ckdb-not-expressible", summary: "Something the schema says that the CloudKit Schema Language cannot say (zones, databases, queries, deprecation, reference targets, descriptions, the container); the export leaves it out and says so.", defaultSeverity: .warning, source: language)
     public static let encryptedIndexDropped = RuleInfo(code: "CK221", name: "ckdb-encrypted-index-dropped", summary: "An encrypted field with an index, or ENCRYPTED on a type that cannot be encrypted: the export writes what cktool accepts and says what it left out.", defaultSeverity: .warning, source: "CKRecord encryptedValues: encrypted fields cannot be indexed")
     public static let usersAdded = RuleInfo(code: "CK222", name: "ckdb-users-added", summary: "The schema has no Users record type; the export adds cktool's default one because cktool import-schema replaces the whole schema.", defaultSeverity: .note, source: "cktool import-schema (replaces the development schema)")
+    public static let merged = RuleInfo(code: "CK224", name: "ckdb-import-merged", summary: "`import FILE.ckdb -o SCHEMA.yaml` onto an existing YAML schema merges: what the .ckdb cannot hold (container, zones, requires, queries, descriptions, deprecations, reference targets, comments) is kept from the file, and the note says what; a warning names what the .ckdb no longer has.", defaultSeverity: .note, source: language)
     public static let unwritableName = RuleInfo(code: "CK223", name: "ckdb-unwritable-name", summary: "A name that contains a double quote or a line break cannot be written in the CloudKit Schema Language.", defaultSeverity: .error, source: language)
 
     public static let all: [RuleInfo] = [
         syntax, unknownType, unterminated, duplicateField, duplicateRecordType, unknownRole,
         duplicateRole, invalidCharacter, systemField, encryption, invalidName,
-        notExpressible, encryptedIndexDropped, usersAdded, unwritableName,
+        notExpressible, encryptedIndexDropped, usersAdded, merged, unwritableName,
     ]
 }

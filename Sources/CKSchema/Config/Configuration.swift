@@ -23,6 +23,9 @@ public struct Configuration: Sendable, Equatable {
     public var store: String
     public var records: [RecordFile]
     public var lint: LintConfiguration
+    /// `promote: { disable: [...], severity: { CK311: note } }`: the production rules'
+    /// classes, as a team decides them (docs/promotion.md, "Configuring the rules").
+    public var promote: LintConfiguration = LintConfiguration()
     /// The lowest severity that fails lint and check.
     public var failOn: Severity
     /// The checks `ckschema check` runs; nil means every one that is configured.
@@ -44,7 +47,7 @@ public struct Configuration: Sendable, Equatable {
         self.checks = checks
     }
 
-    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "check"]
+    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check"]
     /// The checks `ckschema check` knows.
     public static let checkNames = ["lint", "promote", "validate", "migrate"]
 
@@ -116,28 +119,15 @@ public struct Configuration: Sendable, Equatable {
             case "lint":
                 guard let m = d.mapping(p.value, what: "'lint'", allowed: ["disable", "severity", "failOn"]) else { continue }
                 for q in m {
-                    switch q.name {
-                    case "disable":
-                        for (code, node) in d.stringList(q.value, what: "'lint.disable'") {
-                            if RuleCatalog.info(code) == nil {
-                                d.report(InputRules.invalidValue, "'\(code)' is not a rule code\(Suggest.phrase(for: code, in: RuleCatalog.all.map(\.code)))", at: node,
-                                         fix: "see docs/rules.md for the codes")
-                            }
-                            config.lint.disabled.insert(code)
-                        }
-                    case "severity":
-                        guard let sev = d.mapping(q.value, what: "'lint.severity'") else { continue }
-                        for s in sev {
-                            if RuleCatalog.info(s.name) == nil {
-                                d.report(InputRules.invalidValue, "'\(s.name)' is not a rule code", at: s.key, fix: "see docs/rules.md for the codes")
-                            }
-                            if let v = d.enumValue(s.value, what: "severity", as: Severity.self) { config.lint.severities[s.name] = v }
-                        }
-                    case "failOn":
+                    if q.name == "failOn" {
                         if let v = d.enumValue(q.value, what: "severity", as: Severity.self) { config.failOn = v }
-                    default: break
+                    } else {
+                        ruleSetting(q, section: "lint", into: &config.lint, &d)
                     }
                 }
+            case "promote":
+                guard let m = d.mapping(p.value, what: "'promote'", allowed: ["disable", "severity"]) else { continue }
+                for q in m { ruleSetting(q, section: "promote", into: &config.promote, &d) }
             case "check":
                 var names: [String] = []
                 for (name, node) in d.stringList(p.value, what: "'check'") {
@@ -152,6 +142,30 @@ public struct Configuration: Sendable, Equatable {
         }
         if d.hasErrors { throw InputError(d.diagnostics) }
         return config
+    }
+
+    /// One `disable:` or `severity:` entry of the `lint:` or `promote:` section.
+    private static func ruleSetting(_ q: YAMLPair, section: String, into settings: inout LintConfiguration, _ d: inout NodeDecoder) {
+        switch q.name {
+        case "disable":
+            for (code, node) in d.stringList(q.value, what: "'\(section).disable'") {
+                if RuleCatalog.info(code) == nil {
+                    d.report(InputRules.invalidValue, "'\(code)' is not a rule code\(Suggest.phrase(for: code, in: RuleCatalog.all.map(\.code)))", at: node,
+                             fix: "see docs/rules.md for the codes")
+                }
+                settings.disabled.insert(code)
+            }
+        case "severity":
+            guard let sev = d.mapping(q.value, what: "'\(section).severity'") else { return }
+            for s in sev {
+                if RuleCatalog.info(s.name) == nil {
+                    d.report(InputRules.invalidValue, "'\(s.name)' is not a rule code\(Suggest.phrase(for: s.name, in: RuleCatalog.all.map(\.code)))", at: s.key,
+                             fix: "see docs/rules.md for the codes")
+                }
+                if let v = d.enumValue(s.value, what: "severity", as: Severity.self) { settings.severities[s.name] = v }
+            }
+        default: break
+        }
     }
 }
 

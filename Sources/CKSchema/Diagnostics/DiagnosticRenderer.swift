@@ -13,6 +13,8 @@ public struct DiagnosticRenderer: Sendable {
     public var showSource: Bool
     /// The command that produced the diagnostics, for the JSON and SARIF envelopes.
     public var command: String
+    /// SARIF only: the file a result without a location points at (GitHub requires one).
+    public var fallbackFile: String = "ckschema.yaml"
 
     public init(format: OutputFormat, command: String, showSource: Bool = false) {
         self.format = format
@@ -122,9 +124,12 @@ public struct DiagnosticRenderer: Sendable {
             if let info {
                 pairs.append(("name", .string(info.name)))
                 pairs.append(("shortDescription", .object([("text", .string(info.summary))])))
-                pairs.append(("helpUri", .string("https://github.com/ckschema/ckschema/blob/main/docs/rules.md#\(code.lowercased())")))
                 pairs.append(("defaultConfiguration", .object([("level", .string(Self.sarifLevel(info.defaultSeverity)))])))
-                if !info.source.isEmpty { pairs.append(("help", .object([("text", .string("Source: " + info.source))]))) }
+                // No helpUri: the project has no published address to point at, and a
+                // placeholder URL is worse than none. The help text names the local doc.
+                var help = "See docs/rules.md, section \(code)."
+                if !info.source.isEmpty { help = "Source: \(info.source). " + help }
+                pairs.append(("help", .object([("text", .string(help))])))
             }
             return .object(pairs)
         }
@@ -137,7 +142,10 @@ public struct DiagnosticRenderer: Sendable {
                 ("level", .string(Self.sarifLevel(d.severity))),
                 ("message", .object([("text", .string(text))])),
             ]
-            if let l = d.location {
+            // GitHub's upload rejects a result without a location: one that has no file of
+            // its own (a store, an argument) points at the configuration file, line 1.
+            do {
+                let l = d.location ?? SourceLocation(file: fallbackFile, line: 1, column: 1)
                 pairs.append(("locations", .array([.object([
                     ("physicalLocation", .object([
                         ("artifactLocation", .object([("uri", .string(Self.sarifURI(l.file)))])),
@@ -154,7 +162,6 @@ public struct DiagnosticRenderer: Sendable {
                 ("tool", .object([("driver", .object([
                     ("name", .string("ckschema")),
                     ("version", .string(CKSchemaVersion.current)),
-                    ("informationUri", .string("https://github.com/ckschema/ckschema")),
                     ("rules", .array(rules)),
                 ]))])),
                 ("results", .array(results)),

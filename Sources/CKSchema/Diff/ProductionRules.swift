@@ -60,6 +60,29 @@ struct PromotionContext: Sendable {
         return type.database
     }
 
+    /// The notation of the schema being deployed: messages and fixes speak it.
+    var notation: SchemaNotation { to.notation.value }
+
+    /// `Type.field`; a system field named as the `to` schema's language names it
+    /// (`Users.___recordID` for a `.ckdb` source, `Users.recordName` for YAML).
+    func fieldPath(_ c: SchemaChange) -> String {
+        guard c.isSystemField, let t = c.recordType, let f = c.field, let sf = SystemField(rawValue: f) else { return c.fieldPath }
+        return "\(t).\(notation.name(of: sf))"
+    }
+
+    /// How to retire something instead of deleting or changing it, in the source's terms:
+    /// YAML has `deprecated: true`; the CloudKit Schema Language has no deprecation.
+    func retire(_ what: String) -> String {
+        notation == .ckdb ? "keep \(what) in the schema and stop writing it in the app" : "mark \(what) `deprecated: true`"
+    }
+
+    /// The fix for a deletion: keep it, retired.
+    func keep(_ what: String, instead: String) -> String {
+        notation == .ckdb
+            ? "keep \(what) in the schema (production never deletes it; the CloudKit Schema Language has no deprecation, so stop using it in the app) instead of \(instead)"
+            : "keep \(what) in the schema and mark it `deprecated: true` instead of \(instead)"
+    }
+
     func existedInProduction(_ recordType: String?) -> Bool {
         guard let recordType else { return false }
         return fromTypes[recordType] != nil
@@ -118,43 +141,43 @@ public enum ProductionRules {
     /// Deleting a record type. A type kept with `deprecated: true` is not a deletion.
     /// Source: “Deploying an iCloud Container’s Schema” — you can’t delete record types
     /// or fields that are already in production.
-    public static let recordTypeDeleted = ProductionRule(recordTypeDeletedInfo, .forbidden) { c, _ in
+    public static let recordTypeDeleted = ProductionRule(recordTypeDeletedInfo, .forbidden) { c, ctx in
         guard c.kind == .removeRecordType, let t = c.recordType else { return nil }
         return ("record type '\(t)' is in production and cannot be deleted",
-                "keep '\(t)' in the schema and mark it `deprecated: true` instead of deleting it")
+                ctx.keep("'\(t)'", instead: "deleting it"))
     }
 
     /// Deleting a field. Source: “Deploying an iCloud Container’s Schema” (as above).
-    public static let fieldDeleted = ProductionRule(fieldDeletedInfo, .forbidden) { c, _ in
+    public static let fieldDeleted = ProductionRule(fieldDeletedInfo, .forbidden) { c, ctx in
         guard c.kind == .removeField else { return nil }
         return ("field '\(c.fieldPath)' is in production and cannot be deleted",
-                "keep '\(c.fieldPath)' in the schema and mark it `deprecated: true` instead of deleting it")
+                ctx.keep("'\(c.fieldPath)'", instead: "deleting it"))
     }
 
     /// Changing a field's type. Source: “Integrating a Text-Based Schema into Your
     /// Workflow” — a change that would lose data makes the schema invalid; CloudKit Quick
     /// Start — after deploying you are limited to creating record types and adding fields.
-    public static let fieldRetyped = ProductionRule(fieldRetypedInfo, .forbidden) { c, _ in
+    public static let fieldRetyped = ProductionRule(fieldRetypedInfo, .forbidden) { c, ctx in
         guard c.kind == .changeFieldType, let f = c.field else { return nil }
         return ("field '\(c.fieldPath)' is \(c.before ?? "?") in production and cannot change type to \(c.after ?? "?")",
-                "add a new \(c.after ?? "") field (for example '\(f)V2'), backfill it from '\(f)', and mark '\(f)' `deprecated: true` instead of changing its type")
+                "add a new \(c.after ?? "") field (for example '\(f)V2'), backfill it from '\(f)', and \(ctx.retire("'\(f)'")) instead of changing its type")
     }
 
     /// Encrypting an existing field. Source: CKRecord.encryptedValues — “Only encrypt new
     /// fields. CloudKit doesn’t allow encryption on fields that already exist.”
-    public static let fieldEncrypted = ProductionRule(fieldEncryptedInfo, .forbidden) { c, _ in
+    public static let fieldEncrypted = ProductionRule(fieldEncryptedInfo, .forbidden) { c, ctx in
         guard c.kind == .encryptField, let f = c.field else { return nil }
         return ("field '\(c.fieldPath)' already exists in production and cannot become encrypted; CloudKit encrypts only new fields",
-                "add a new encrypted field (for example '\(f)Encrypted'), backfill it from '\(f)', and mark '\(f)' `deprecated: true`")
+                "add a new encrypted field (for example '\(f)Encrypted'), backfill it from '\(f)', and \(ctx.retire("'\(f)'"))")
     }
 
     /// Decrypting an existing field: its values are stored encrypted and the type in
     /// production is the encrypted one. Source: “Integrating a Text-Based Schema into Your
     /// Workflow” (`ENCRYPTED` is part of the field's data type; changing it loses data).
-    public static let fieldDecrypted = ProductionRule(fieldDecryptedInfo, .forbidden) { c, _ in
+    public static let fieldDecrypted = ProductionRule(fieldDecryptedInfo, .forbidden) { c, ctx in
         guard c.kind == .decryptField, let f = c.field else { return nil }
         return ("field '\(c.fieldPath)' is encrypted in production and cannot stop being encrypted",
-                "add a new unencrypted field (for example '\(f)Plain'), backfill it from '\(f)', and mark '\(f)' `deprecated: true`")
+                "add a new unencrypted field (for example '\(f)Plain'), backfill it from '\(f)', and \(ctx.retire("'\(f)'"))")
     }
 
     /// An encrypted field on a public-database record type. Source: CKRecord.encryptedValues
@@ -189,10 +212,10 @@ public enum ProductionRules {
         guard c.kind == .removeIndex, let t = c.recordType, let f = c.field, let kind = c.index else { return nil }
         let needing = ctx.queriesNeeding[PromotionContext.key(t, f, kind)] ?? []
         if needing.isEmpty {
-            return ("removing the \(kind.rawValue) index on '\(c.fieldPath)' makes production refuse every query that \(verb(kind)) it; no declared query needs it",
+            return ("removing the \(kind.rawValue) index on '\(ctx.fieldPath(c))' makes production refuse every query that \(verb(kind)) it; no declared query needs it",
                     "check that no app version in use still runs such a query")
         }
-        return ("removing the \(kind.rawValue) index on '\(c.fieldPath)' breaks the declared queries that need it: \(needing.joined(separator: "; "))",
+        return ("removing the \(kind.rawValue) index on '\(ctx.fieldPath(c))' breaks the declared queries that need it: \(needing.joined(separator: "; "))",
                 "keep the index, or change those queries and wait until no app version in use runs them")
     }
 
@@ -203,7 +226,7 @@ public enum ProductionRules {
         guard c.kind == .addIndex, let kind = c.index, ctx.existedInProduction(c.recordType), let t = c.recordType else { return nil }
         // An index on a field that is itself new covers no existing value.
         if !c.isSystemField, let f = c.field, ctx.fromTypes[t]?.field(named: f) == nil { return nil }
-        return ("adds a \(kind.rawValue) index on '\(c.fieldPath)' to record type '\(t)', which is already in production: the index must also cover the records already saved there",
+        return ("adds a \(kind.rawValue) index on '\(ctx.fieldPath(c))' to record type '\(t)', which is already in production: the index must also cover the records already saved there",
                 "deploy the schema before the app version whose queries need the index, and check those queries in production")
     }
 
@@ -222,11 +245,11 @@ public enum ProductionRules {
 
     /// A reference in production retargeted, or with another delete action: the values
     /// already saved keep theirs. Source: CKRecord.Reference.
-    public static let referenceChanged = ProductionRule(referenceChangedInfo, .review) { c, _ in
+    public static let referenceChanged = ProductionRule(referenceChangedInfo, .review) { c, ctx in
         switch c.kind {
         case .changeReferenceTarget:
             return ("reference '\(c.fieldPath)' now points to '\(c.after ?? "")' instead of '\(c.before ?? "")'; references already saved still point to '\(c.before ?? "")' records",
-                    "add a new reference field for '\(c.after ?? "")' and backfill it, then mark '\(c.field ?? "")' `deprecated: true`")
+                    "add a new reference field for '\(c.after ?? "")' and backfill it, then \(ctx.retire("'\(c.field ?? "")'"))")
         case .changeReferenceAction:
             return ("reference '\(c.fieldPath)' changes its delete action from \(c.before ?? "") to \(c.after ?? ""); references already saved keep the action they were saved with",
                     "re-save existing '\(c.recordType ?? "")' records to apply the new action")
@@ -289,8 +312,8 @@ public enum ProductionRules {
     /// Everything else: additions, deprecations, descriptions, declared queries, indexes
     /// on new types or new fields. Source: “Deploying an iCloud Container’s Schema” —
     /// deploys merge additive changes into the production schema.
-    public static let safe = ProductionRule(safeInfo, .safe) { c, _ in
-        (safeReason(c), nil)
+    public static let safe = ProductionRule(safeInfo, .safe) { c, ctx in
+        (safeReason(c, ctx), nil)
     }
 
     /// The rules in the order they are tried; `safe` matches whatever is left.
@@ -316,12 +339,12 @@ public enum ProductionRules {
         }
     }
 
-    private static func safeReason(_ c: SchemaChange) -> String {
+    private static func safeReason(_ c: SchemaChange, _ ctx: PromotionContext) -> String {
         let t = c.recordType ?? ""
         switch c.kind {
         case .addRecordType: return "adds record type '\(t)'"
         case .addField: return "adds field '\(c.fieldPath)' (\(c.after ?? ""))"
-        case .addIndex: return "adds a \(c.index?.rawValue ?? "") index on '\(c.fieldPath)'"
+        case .addIndex: return "adds a \(c.index?.rawValue ?? "") index on '\(ctx.fieldPath(c))'"
         case .addGrant: return "grants \(c.after ?? "") on new record type '\(t)' to role '\(c.role ?? "")'"
         case .removeGrant, .changeGrant: return "changes grants on new record type '\(t)'"
         case .addZone: return "adds zone '\(c.zone ?? "")' (\(c.after ?? ""))"

@@ -40,15 +40,18 @@ public enum Promoter {
     /// Lints `to` with the lint rules (as `lint` configures them), then plans `from` -> `to`.
     ///
     /// - Parameter hashing: compute the schemas' hashes into the plan (to write it as a file).
-    public static func check(from: Schema, to: Schema, lint: LintConfiguration = LintConfiguration(), hashing: Bool = true) -> Result {
+    /// - Parameter promote: the repository's `promote:` settings (ckschema.yaml).
+    public static func check(from: Schema, to: Schema, lint: LintConfiguration = LintConfiguration(),
+                             promote: LintConfiguration = LintConfiguration(), hashing: Bool = true) -> Result {
         let linter = Linter(configuration: lint)
-        return check(from: from, to: to, hashing: hashing, linter: linter.lint)
+        return check(from: from, to: to, hashing: hashing, promote: promote, linter: linter.lint)
     }
 
     /// Lints `to` with `linter` (only errors stop the plan), then plans `from` -> `to`.
-    public static func check(from: Schema, to: Schema, hashing: Bool = true, linter: (Schema) -> [Diagnostic]) -> Result {
+    public static func check(from: Schema, to: Schema, hashing: Bool = true, promote: LintConfiguration = LintConfiguration(),
+                             linter: (Schema) -> [Diagnostic]) -> Result {
         let errors = linter(to).filter { $0.severity == .error }
         guard errors.isEmpty else { return Result(lintErrors: errors, plan: nil) }
-        return Result(lintErrors: [], plan: PromotionPlan.compute(from: from, to: to, hashing: hashing))
+        return Result(lintErrors: [], plan: PromotionPlan.compute(from: from, to: to, hashing: hashing).configured(by: promote))
     }
 }

@@ -53,9 +53,78 @@ public struct PromotionPlan: Sendable, Hashable {
     /// True when some step is at or above `changeClass` (`--fail-on`).
     public func fails(on changeClass: ChangeClass) -> Bool { steps.contains { $0.changeClass >= changeClass } }
 
-    /// The steps at or above `minimum` as diagnostics, in plan order.
+    /// The steps at or above `minimum` as diagnostics, in plan order: one per field change,
+    /// so two index kinds added to one field are one diagnostic, not two.
     public func diagnostics(minimum: ChangeClass = .safe) -> [Diagnostic] {
-        steps.filter { $0.changeClass >= minimum }.map(\.diagnostic)
+        var out: [Diagnostic] = []
+        var group: [PromotionStep] = []
+        func flush() {
+            guard let first = group.first else { return }
+            if group.count == 1 { out.append(first.diagnostic) } else { out.append(Self.merged(group)) }
+            group.removeAll()
+        }
+        for step in steps where step.changeClass >= minimum {
+            if let last = group.last, !Self.sameFieldChange(last, step) { flush() }
+            group.append(step)
+        }
+        flush()
+        return out
+    }
+
+    /// Index steps of one rule on one field, worded alike but for the index kind.
+    static func sameFieldChange(_ a: PromotionStep, _ b: PromotionStep) -> Bool {
+        guard a.code == b.code, a.changeClass == b.changeClass, a.change.kind == b.change.kind,
+              a.change.kind == .addIndex || a.change.kind == .removeIndex,
+              a.change.recordType == b.change.recordType, a.change.field == b.change.field,
+              let ka = a.change.index, let kb = b.change.index else { return false }
+        return a.fix == b.fix && kindless(a.reason, ka) == kindless(b.reason, kb)
+    }
+
+    private static func kindless(_ reason: String, _ kind: IndexKind) -> String {
+        reason.replacingOccurrences(of: "a \(kind.rawValue) index", with: "\u{0}")
+            .replacingOccurrences(of: "the \(kind.rawValue) index", with: "\u{0}")
+    }
+
+    /// One diagnostic for the index steps of one field: "adds queryable and sortable indexes".
+    static func merged(_ group: [PromotionStep]) -> Diagnostic {
+        let first = group[0]
+        let kinds = group.compactMap(\.change.index).map(\.rawValue)
+        let list = kinds.dropLast().joined(separator: ", ") + " and " + kinds.last!
+        let kind = first.change.index!.rawValue
+        let reason = first.reason.replacingOccurrences(of: "a \(kind) index", with: "\(list) indexes")
+            .replacingOccurrences(of: "the \(kind) index", with: "the \(list) indexes")
+        var d = first.diagnostic
+        d.message = reason
+        return d
+    }
+
+    /// The plan as the repository's `promote:` settings class it: a disabled rule's steps
+    /// become safe (the change is still deployed, no one need review it), and a severity
+    /// maps to the class that reports with it (note: safe, warning: review, error:
+    /// forbidden). Lowering a forbidden rule does not make production accept the change.
+    public func configured(by settings: LintConfiguration) -> PromotionPlan {
+        guard !settings.disabled.isEmpty || !settings.severities.isEmpty else { return self }
+        var plan = self
+        for i in plan.steps.indices {
+            let code = plan.steps[i].code
+            if settings.disabled.contains(code) {
+                plan.steps[i].changeClass = .safe
+            } else if let severity = settings.severities[code] {
+                plan.steps[i].changeClass = ChangeClass(severity: severity)
+            }
+        }
+        return plan
+    }
+}
+
+extension ChangeClass {
+    /// The class whose steps report with `severity`.
+    public init(severity: Severity) {
+        switch severity {
+        case .note: self = .safe
+        case .warning: self = .review
+        case .error: self = .forbidden
+        }
     }
 }
 

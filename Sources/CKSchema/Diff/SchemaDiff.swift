@@ -63,11 +63,13 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
         for name in names.sorted() {
             let a = fromTypes[name], b = toTypes[name]
             switch (a, b) {
-            case let (nil, b?) where b.isSystemType:
-                // CloudKit always has its system types: one the other side omits is unstated,
-                // not new; compare with what every container has.
+            case let (nil, b?) where CloudKitRules.alwaysPresentSystemTypes.contains(b.name):
+                // Every container has `Users`: a side that omits it leaves it unstated, not
+                // new; compare with what every container has.
                 diffType(implicitSystemType(b.name), b, into: &out)
             case (_?, nil) where RecordType.systemTypeNames.contains(name):
+                // CloudKit creates and keeps its system types itself: a source that does not
+                // mention one does not describe it, and never deletes it.
                 break
             case let (nil, b?): diffAddedType(b, into: &out)
             case let (a?, nil):
@@ -154,7 +156,7 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
         if a.systemIndexes != b.systemIndexes {
             for sys in SystemField.allCases {
                 diffIndexes(a.indexes(on: sys), b.indexes(on: sys), recordType: name, field: sys.rawValue, isSystem: true,
-                            origin: b.origin, fromOrigin: a.origin, into: &out)
+                            origin: b.systemIndexOrigin(sys), fromOrigin: a.systemIndexOrigin(sys), into: &out)
             }
         }
         if a.fields != b.fields { diffFields(a, b, into: &out) }

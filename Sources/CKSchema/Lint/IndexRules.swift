@@ -11,21 +11,7 @@ struct IndexNotAllowedRule: LintRule {
         source: "CloudKit Console Reference: Indexes (developer.apple.com/documentation/cloudkit/managing-icloud-containers-with-the-cloudkit-database-app)")
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        for t in schema.recordTypes {
-            for f in t.fields where !f.indexes.isEmpty {
-                if f.type.primitive == .asset {
-                    findings.append(LintFinding("field '\(t.name).\(f.name)' is of type \(f.type) and cannot be indexed",
-                                                at: f.origin, fix: "remove its indexes; index a field that describes the asset instead"))
-                } else if f.indexes.contains(.searchable) && f.type.primitive != .string {
-                    findings.append(LintFinding("field '\(t.name).\(f.name)' is of type \(f.type) and cannot be searchable; only string and list<string> fields can",
-                                                at: f.origin, fix: "remove 'searchable', or keep a string copy of the text to search"))
-                }
-            }
-            for (s, idx) in t.systemIndexes where idx.contains(.searchable) {
-                findings.append(LintFinding("system field '\(t.name).\(s.rawValue)' cannot be searchable",
-                                            at: t.origin, fix: "remove 'searchable' from system.\(s.rawValue)"))
-            }
-        }
+        CloudKitRules.lint(schema, rule: .indexNotAllowed, into: &findings)
     }
 }
 
@@ -41,13 +27,7 @@ struct EncryptedIndexedRule: LintRule {
         source: "CKRecord.encryptedValues (developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues)")
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        for t in schema.recordTypes {
-            for f in t.fields where f.isEncrypted && !f.indexes.isEmpty {
-                let kinds = f.indexes.kinds.map(\.rawValue).joined(separator: ", ")
-                findings.append(LintFinding("field '\(t.name).\(f.name)' is encrypted and cannot be \(kinds)",
-                                            at: f.origin, fix: "remove the index or store a plaintext copy"))
-            }
-        }
+        CloudKitRules.lint(schema, rule: .encryptedIndexed, into: &findings)
     }
 }
 
@@ -63,19 +43,7 @@ struct EncryptedTypeRule: LintRule {
         source: "CKRecord.encryptedValues (developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues)")
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        for t in schema.recordTypes {
-            for f in t.fields where f.isEncrypted {
-                switch f.type.primitive {
-                case .reference:
-                    findings.append(LintFinding("field '\(t.name).\(f.name)' is a \(f.type) and references cannot be encrypted",
-                                                at: f.origin, fix: "remove 'encrypted: true'; CloudKit needs to read references"))
-                case .asset:
-                    findings.append(LintFinding("field '\(t.name).\(f.name)' is an \(f.type) and cannot be marked encrypted; asset contents are always encrypted",
-                                                at: f.origin, fix: "remove 'encrypted: true'"))
-                default: break
-                }
-            }
-        }
+        CloudKitRules.lint(schema, rule: .encryptedTypeNotAllowed, into: &findings)
     }
 }
 
@@ -91,12 +59,7 @@ struct EncryptedPublicRule: LintRule {
         source: "CKRecord.encryptedValues (developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues)")
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        for t in schema.recordTypes where schema.database(of: t) == .public {
-            for f in t.fields where f.isEncrypted {
-                findings.append(LintFinding("field '\(t.name).\(f.name)' is encrypted, but '\(t.name)' is in the public database, which cannot store encrypted values",
-                                            at: f.origin, fix: "move the record type to the private database or store the field in plaintext"))
-            }
-        }
+        CloudKitRules.lint(schema, rule: .encryptedInPublicDatabase, into: &findings)
     }
 }
 
@@ -116,6 +79,26 @@ struct LegacyNumberRule: LintRule {
             for f in t.fields where f.type.primitive == .number {
                 findings.append(LintFinding("field '\(t.name).\(f.name)' uses the legacy type \(f.type)",
                                             at: f.origin, fix: "new fields should be int64 or double; a deployed field keeps its type"))
+            }
+        }
+    }
+}
+
+extension CloudKitRules {
+    /// The findings of one CloudKit rule over a whole schema, for the lint rule of that code.
+    static func lint(_ schema: Schema, rule: CloudKitRule, into findings: inout [LintFinding]) {
+        let notation = schema.notation.value
+        for t in schema.recordTypes {
+            let database = schema.database(of: t)
+            for f in t.fields where f.isEncrypted || !f.indexes.isEmpty {
+                for v in indexAndEncryptionViolations(f, in: t, database: database, notation: notation) where v.rule == rule {
+                    findings.append(LintFinding(v.message, at: f.origin, fix: v.fix))
+                }
+            }
+            guard rule == .indexNotAllowed else { continue }
+            for s in SystemField.allCases {
+                guard let idx = t.systemIndexes[s], let v = systemIndexViolation(s, idx, in: t, notation: notation) else { continue }
+                findings.append(LintFinding(v.message, at: t.systemIndexOrigin(s), fix: v.fix))
             }
         }
     }

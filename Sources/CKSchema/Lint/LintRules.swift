@@ -70,7 +70,18 @@ public struct Linter: Sendable {
 /// `# ckschema-disable CK110: reason` on a line, or alone on the line above it, switches
 /// a rule off there. The reason is required.
 struct Suppressions {
-    private var byFile: [String: [Int: [(codes: Set<String>, reasoned: Bool, column: Int)]]] = [:]
+    private var byFile: [String: [Int: [Directive]]] = [:]
+
+    /// One `ckschema-disable` comment. A comment after code on its line (`standalone` false)
+    /// covers that line only; a comment alone on its line covers the next line.
+    struct Directive {
+        var codes: Set<String>
+        var reasoned: Bool
+        var column: Int
+        var standalone: Bool
+
+        func covers(_ code: String) -> Bool { reasoned && (codes.contains(code) || codes.contains("all")) }
+    }
     private(set) var unreasoned: [Diagnostic] = []
 
     static let marker = "ckschema-disable"
@@ -79,18 +90,15 @@ struct Suppressions {
         diagnostics.filter { d in
             guard let loc = d.location else { return true }
             let lines = directives(in: loc.file)
-            for l in [loc.line, loc.line - 1] {
-                for dir in lines[l] ?? [] where dir.reasoned && (dir.codes.contains(d.code) || dir.codes.contains("all")) {
-                    return false
-                }
-            }
+            if (lines[loc.line] ?? []).contains(where: { !$0.standalone && $0.covers(d.code) }) { return false }
+            if (lines[loc.line - 1] ?? []).contains(where: { $0.standalone && $0.covers(d.code) }) { return false }
             return true
         }
     }
 
-    mutating func directives(in file: String) -> [Int: [(codes: Set<String>, reasoned: Bool, column: Int)]] {
+    mutating func directives(in file: String) -> [Int: [Directive]] {
         if let cached = byFile[file] { return cached }
-        var result: [Int: [(codes: Set<String>, reasoned: Bool, column: Int)]] = [:]
+        var result: [Int: [Directive]] = [:]
         if let data = try? YAMLReader.readFile(path: file, limit: YAMLReader.maxFileSize) {
             for (lineNo, line) in Self.linesContainingMarker(data) {
                 guard let r = line.range(of: Self.marker) else { continue }
@@ -102,7 +110,10 @@ struct Suppressions {
                 let codes = Set(codesPart.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init))
                 let reasoned = !reason.trimmingCharacters(in: .whitespaces).isEmpty
                 let column = line.distance(from: line.startIndex, to: r.lowerBound) + 1
-                result[lineNo, default: []].append((codes, reasoned, column))
+                // Alone on its line: only a comment opener (`#`, `//`, `--`) and blanks before the marker.
+                let before = line[..<r.lowerBound].filter { !$0.isWhitespace }
+                let standalone = ["#", "//", "--", "/*"].contains(String(before))
+                result[lineNo, default: []].append(Directive(codes: codes, reasoned: reasoned, column: column, standalone: standalone))
                 if !reasoned {
                     unreasoned.append(Diagnostic(
                         code: LintRules.suppressionWithoutReason.code, severity: LintRules.suppressionWithoutReason.defaultSeverity,

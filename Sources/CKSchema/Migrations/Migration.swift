@@ -218,44 +218,25 @@ private struct Args {
             guard let name = string("name") else { return nil }
             return .addRole(name)
         case "addRecordType":
-            guard let name = string("name") else { return nil }
-            var t = RecordType(name: name, origin: Origin(parser.loc(node)))
-            t.zone = string("zone", required: false)
-            if let d = string("database", required: false) {
-                if let x = Database(rawValue: d) { t.database = x } else { fail(StoreRules.invalidStep, "unknown database '\(d)'; use public, private or shared", value("database")!) }
+            guard let name = string("name"), let nameNode = value("name") else { return nil }
+            // The rest of the mapping is a record type as a schema file writes it.
+            var body: [YAMLPair] = []
+            var decoder = SchemaDecoder(file: parser.file)
+            for p in pairs where p.name != "name" {
+                used.insert(p.name)
+                if SchemaDecoder.recordTypeKeys.contains(p.name) { body.append(p); continue }
+                decoder.d.report(InputRules.unknownKey, "unknown key '\(p.name)' in `addRecordType`\(Suggest.phrase(for: p.name, in: ["name"] + SchemaDecoder.recordTypeKeys))",
+                                 at: p.key, fix: "allowed keys: name, " + SchemaDecoder.recordTypeKeys.joined(separator: ", "))
             }
-            t.description = string("description", required: false)
-            t.isDeprecated = bool("deprecated")
-            if let req = value("requires") {
-                for (n, at) in names(req, what: "`requires`") {
-                    if let cap = ZoneCapability(rawValue: n) { t.requiredCapabilities.insert(cap) } else {
-                        fail(StoreRules.invalidStep, "unknown zone capability '\(n)'; use " + ZoneCapability.allCases.map(\.rawValue).joined(separator: ", "), at)
-                    }
-                }
-            }
-            if let fields = value("fields") {
-                guard let fp = fields.mapping else {
-                    fail(StoreRules.invalidStep, "`fields` is a mapping of field name to type (found \(fields.kindName))", fields)
-                    return nil
-                }
-                for p in fp { if let f = field(name: p.name, spec: p.value) { t.fields.append(f) } }
-            }
-            if let system = value("system") {
-                for p in system.mapping ?? [] {
-                    guard let sf = SystemField(rawValue: p.name) else {
-                        fail(StoreRules.invalidStep, "'\(p.name)' is not a system field; they are " + SystemField.allCases.map(\.rawValue).joined(separator: ", "), p.key)
-                        continue
-                    }
-                    t.systemIndexes[sf] = indexSet(p.value)
-                }
-            }
-            if let g = value("grants") { t.grants = grants(g) }
-            return .addRecordType(t)
+            let t = decoder.recordType(name: name, at: nameNode, pairs: body)
+            return adopt(decoder) ? .addRecordType(t) : nil
         case "addField":
-            guard let rt = string("recordType"), let name = string("name") else { return nil }
+            guard let rt = string("recordType"), let name = string("name"), let nameNode = value("name") else { return nil }
             var spec: [YAMLPair] = []
             for p in pairs where p.name != "recordType" && p.name != "name" { spec.append(p); used.insert(p.name) }
-            guard let f = field(name: name, pairs: spec, at: node) else { return nil }
+            var decoder = SchemaDecoder(file: parser.file)
+            let f = decoder.field(name: name, at: nameNode, pairs: spec, in: rt)
+            guard adopt(decoder), let f else { return nil }
             return .addField(recordType: rt, field: f)
         case "addIndex", "removeIndex":
             guard let rt = string("recordType"), let f = string("field"), let k = string("kind") else { return nil }
@@ -306,14 +287,11 @@ private struct Args {
         }
     }
 
-    mutating func indexSet(_ v: YAMLNode) -> IndexSet {
-        var s = IndexSet()
-        for (n, at) in names(v, what: "`indexes`") {
-            if let k = IndexKind(rawValue: n) { s.insert(k) } else {
-                fail(StoreRules.invalidStep, "unknown index kind '\(n)'; use queryable, searchable or sortable", at)
-            }
-        }
-        return s
+    /// Takes the schema decoder's findings as the step's own; false when any is an error.
+    mutating func adopt(_ decoder: SchemaDecoder) -> Bool {
+        parser.diagnostics += decoder.d.diagnostics
+        if decoder.d.hasErrors { ok = false }
+        return !decoder.d.hasErrors
     }
 
     mutating func grants(_ v: YAMLNode) -> [Grant] {
@@ -332,63 +310,5 @@ private struct Args {
             out.append(Grant(role: p.name, permissions: perms, origin: Origin(parser.loc(p.key))))
         }
         return out
-    }
-
-    /// A field from `type` shorthand (`title: string`) or a mapping (`{ type: string, indexes: [queryable] }`).
-    mutating func field(name: String, spec: YAMLNode) -> Field? {
-        let at = Origin(parser.loc(spec))
-        if let s = spec.scalar, !spec.isNull {
-            guard let t = FieldType(parsing: s) else {
-                fail(StoreRules.invalidStep, "unknown field type '\(s)' for '\(name)'", spec, fix: "use string, int64, double, bytes, timestamp, location, reference, asset or list<T>")
-                return nil
-            }
-            return Field(name: name, type: t, origin: at)
-        }
-        guard let sp = spec.mapping else {
-            fail(StoreRules.invalidStep, "field '\(name)' is a type or a mapping with `type:` (found \(spec.kindName))", spec)
-            return nil
-        }
-        return field(name: name, pairs: sp, at: spec)
-    }
-
-    /// A field from the keys of a mapping (`type`, `encrypted`, `indexes`, ...); `spec` is where it is written.
-    mutating func field(name: String, pairs sp: [YAMLPair], at spec: YAMLNode) -> Field? {
-        let at = Origin(parser.loc(spec))
-        var f: Field?
-        var encrypted = false, deprecated = false
-        var indexes = IndexSet()
-        var to: String?, action: ReferenceAction?, description: String?
-        for p in sp {
-            switch p.name {
-            case "type":
-                guard let s = p.value.scalar, let t = FieldType(parsing: s) else {
-                    fail(StoreRules.invalidStep, "unknown field type '\(p.value.scalar ?? p.value.kindName)' for '\(name)'", p.value,
-                         fix: "use string, int64, double, bytes, timestamp, location, reference, asset or list<T>")
-                    continue
-                }
-                f = Field(name: name, type: t, origin: at)
-            case "encrypted": encrypted = p.value.scalar == "true"
-            case "deprecated": deprecated = p.value.scalar == "true"
-            case "indexes": indexes = indexSet(p.value)
-            case "to": to = p.value.scalar
-            case "action":
-                action = p.value.scalar.flatMap(ReferenceAction.init(rawValue:))
-                if action == nil { fail(StoreRules.invalidStep, "unknown reference action; use none or deleteSelf", p.value) }
-            case "description": description = p.value.scalar
-            default:
-                fail(StoreRules.invalidStep, "field '\(name)' has no key '\(p.name)'; a field has type, encrypted, indexes, deprecated, to, action, description", p.key)
-            }
-        }
-        guard var field = f else {
-            fail(StoreRules.invalidStep, "field '\(name)' needs `type:`", spec)
-            return nil
-        }
-        field.isEncrypted = encrypted
-        field.isDeprecated = deprecated
-        field.indexes = indexes
-        field.referenceTarget = to
-        field.referenceAction = action
-        field.description = description
-        return field
     }
 }

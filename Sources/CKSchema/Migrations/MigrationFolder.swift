@@ -88,7 +88,7 @@ public struct MigrationFolder: Sendable {
     public func replay(upTo version: Int? = nil) throws(InputError) -> Schema {
         var schema = Schema()
         for m in migrations where version.map({ m.version <= $0 }) ?? true {
-            try SchemaChanger.apply(m, to: &schema, production: false)
+            try SchemaChanger.apply(m, to: &schema)
         }
         return schema
     }

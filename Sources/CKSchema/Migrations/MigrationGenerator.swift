@@ -85,7 +85,8 @@ public enum MigrationGenerator {
     /// The next migration file for `folder` named `name`, from the folder's replay to `development`.
     /// Throws `InputError` when production would refuse a change (nothing is written then) or when
     /// there is nothing to migrate.
-    public static func newMigration(folder: MigrationFolder, name: String, development: Schema) throws(InputError) -> (path: String, text: String) {
+    /// Returns nil when there is nothing to migrate (replaying the folder already gives `development`).
+    public static func newMigration(folder: MigrationFolder, name: String, development: Schema) throws(InputError) -> (path: String, text: String)? {
         let cleanName = name.replacingOccurrences(of: " ", with: "_")
         guard !cleanName.isEmpty, cleanName.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
             throw InputError(.error(StoreRules.fileName.code, "'\(name)' is not a migration name; use letters, digits, '_' and '-'", at: nil))
@@ -93,9 +94,7 @@ public enum MigrationGenerator {
         let replayed = try folder.replay()
         let (steps, refused) = Self.steps(from: replayed, to: development)
         if !refused.isEmpty { throw InputError(refused) }
-        if steps.isEmpty {
-            throw InputError(.error(StoreRules.replayDrift.code, "nothing to migrate: replaying \(folder.path) already gives the development schema", at: nil))
-        }
+        if steps.isEmpty { return nil }
         let version = (folder.migrations.last?.version ?? 0) + 1
         let fileName = String(format: "%04d", version) + "_\(cleanName).yaml"
         return ((folder.path as NSString).appendingPathComponent(fileName), MigrationWriter.yaml(steps: steps, description: nil))

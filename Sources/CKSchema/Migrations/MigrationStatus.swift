@@ -75,9 +75,21 @@ public struct MigrationStatus: Sendable {
             let steps = MigrationGenerator.steps(from: replayed, to: development)
             if !steps.steps.isEmpty || !steps.refused.isEmpty {
                 let list = (steps.steps.map(\.summary) + steps.refused.map(\.message)).prefix(5).joined(separator: "; ")
+                // Suggest `migrate new` only when it would work: the sum file matches and every
+                // difference can be written as a step.
+                let fix: String
+                if let refused = steps.refused.first {
+                    fix = "`migrate new` cannot write this change as a step: \(refused.fix ?? refused.message)"
+                } else if !sumProblems.isEmpty {
+                    fix = "run `ckschema migrate hash` after checking the migration files, then `ckschema migrate new NAME` to write the migration that closes the gap"
+                } else {
+                    fix = "run `ckschema migrate new NAME` to write the migration that closes the gap"
+                }
+                // Point at the first development element the replay lacks, else the schema file.
+                let at = steps.refused.first?.location ?? steps.steps.first.flatMap { development.origin(of: $0) } ?? development.origin.location
                 status.diagnostics.append(.error(StoreRules.replayDrift.code,
                                                  "replaying \(folder.path) does not give the development schema; missing: \(list)\(steps.steps.count + steps.refused.count > 5 ? "; ..." : "")",
-                                                 at: nil, fix: "run `ckschema migrate new NAME` to write the migration that closes the gap"))
+                                                 at: at, fix: fix))
             }
         }
         if let store, !status.entries.contains(where: { $0.state == .changed || $0.state == .missing }) {
@@ -93,5 +105,15 @@ public struct MigrationStatus: Sendable {
             }
         }
         return status
+    }
+}
+
+extension Schema {
+    /// Where the element a migration step would add or change is written in this schema.
+    func origin(of step: MigrationStep) -> SourceLocation? {
+        if case .addZone(let z) = step.action { return zone(named: z.name)?.origin.location }
+        guard let name = step.recordTypeName, let t = recordType(named: name) else { return nil }
+        if let f = step.fieldName, let field = t.field(named: f) { return field.origin.location }
+        return t.origin.location
     }
 }

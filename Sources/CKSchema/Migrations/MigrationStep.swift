@@ -59,6 +59,28 @@ public struct MigrationStep: Sendable, Hashable {
     ]
 
     /// True for steps that change records rather than the schema.
+    /// The record type the step acts on (nil for zones and roles).
+    public var recordTypeName: String? {
+        switch action {
+        case .addZone, .addRole: nil
+        case .addRecordType(let t): t.name
+        case .removeRecordType(let t): t
+        case .addField(let t, _), .addIndex(let t, _, _), .removeIndex(let t, _, _), .deprecate(let t, _), .setGrants(let t, _),
+             .removeField(let t, _), .backfill(let t, _, _, _), .copy(let t, _, _): t
+        }
+    }
+
+    /// The field the step acts on, when it acts on one.
+    public var fieldName: String? {
+        switch action {
+        case .addField(_, let f): f.name
+        case .addIndex(_, let f, _), .removeIndex(_, let f, _), .removeField(_, let f), .backfill(_, let f, _, _): f
+        case .deprecate(_, let f): f
+        case .copy(_, _, let to): to
+        default: nil
+        }
+    }
+
     public var isDataStep: Bool {
         switch action {
         case .backfill, .copy: true

@@ -17,6 +17,9 @@ public enum Migrator {
         public var progress: (@Sendable (String) -> Void)?
         /// Called after each step inside the migration's transaction (tests pause here to kill the process).
         public var afterStep: (@Sendable (Migration, Int) -> Void)?
+        /// The repository's `promote:` settings: production migrations are classed by the
+        /// same rules, with the same settings, as `promote`.
+        public var promote: LintConfiguration = LintConfiguration()
 
         public init(environment: Environment = .development, targetVersion: Int? = nil, dryRun: Bool = false, lockTimeout: Double = 10,
                     progress: (@Sendable (String) -> Void)? = nil, afterStep: (@Sendable (Migration, Int) -> Void)? = nil) {
@@ -68,12 +71,14 @@ public enum Migrator {
         var diagnostics: [Diagnostic] = []
         for m in pending {
             let before = schema
-            try SchemaChanger.apply(m, to: &schema, production: env == .production, adoptingFields: env == .development)
+            try SchemaChanger.apply(m, to: &schema, adoptingFields: env == .development)
             if env == .production {
-                let refused = ProductionGate.forbiddenChanges(from: before, to: schema, migration: m)
-                if !refused.isEmpty { throw InputError(refused) }
+                let gate = ProductionGate.check(from: before, to: schema, migration: m, settings: options.promote)
+                if !gate.forbidden.isEmpty { throw InputError(gate.forbidden) }
+                diagnostics += gate.review
+            } else {
+                diagnostics += ProductionGate.reviews(m)
             }
-            diagnostics += ProductionGate.reviews(m)
         }
         if options.dryRun {
             var touched = 0
@@ -109,7 +114,7 @@ public enum Migrator {
                     var schema = current
                     let tag = try nextSequence(store)
                     for (i, step) in m.steps.enumerated() {
-                        try SchemaChanger.apply(step, to: &schema, production: env == .production, file: m.path, adoptingFields: env == .development)
+                        try SchemaChanger.apply(step, to: &schema, file: m.path, adoptingFields: env == .development)
                         changed += try runDataStep(step, schema: schema, store: store, env: env, tag: tag)
                         options.afterStep?(m, i)
                     }
@@ -168,7 +173,7 @@ public enum Migrator {
     private static func countTouched(_ m: Migration, schema: inout Schema, store: Store, env: Environment) throws(InputError) -> Int {
         var n = 0
         for step in m.steps {
-            try SchemaChanger.apply(step, to: &schema, production: false, file: m.path, adoptingFields: env == .development)
+            try SchemaChanger.apply(step, to: &schema, file: m.path, adoptingFields: env == .development)
             let s = schema
             n += try store.guarded("count records") {
                 guard let (sql, params) = try dataStepSQL(step, schema: s, env: env, tag: "") else { return 0 }
@@ -183,17 +188,34 @@ public enum Migrator {
 }
 
 /// The production rules `migrate apply --env production` and `promote --apply` enforce: the
-/// promote subsystem's `PromotionPlan` between the schema before and after, keeping its
-/// forbidden steps (a record type or field deleted, a field retyped, encryption changed).
+/// promote subsystem's `PromotionPlan` between the schema before and after, the same rules,
+/// codes, words and `promote:` settings as `ckschema promote`.
 /// Source: Apple, "Deploying an iCloud Container's Schema"; "Encrypting User Data".
 enum ProductionGate {
-    static func forbiddenChanges(from old: Schema, to new: Schema, migration m: Migration) -> [Diagnostic] {
-        forbiddenChanges(from: old, to: new).map { d in
-            var d = d
+    /// The forbidden steps (errors) and the review steps (warnings) of one migration, each at
+    /// the migration step that makes the change.
+    static func check(from old: Schema, to new: Schema, migration m: Migration, settings: LintConfiguration) -> (forbidden: [Diagnostic], review: [Diagnostic]) {
+        let plan = PromotionPlan.compute(from: old.storeNormalized, to: new.storeNormalized, hashing: false).configured(by: settings)
+        var forbidden: [Diagnostic] = [], review: [Diagnostic] = []
+        for step in plan.steps where step.changeClass != .safe {
+            var d = step.diagnostic
             d.message = "\(m.fileName): \(d.message)"
-            d.location = SourceLocation(file: m.path, line: 1, column: 1)
-            return d
+            d.location = location(of: step.change, in: m)
+            // A migration retires with a `deprecate:` step, not with schema-file syntax.
+            if step.change.kind == .removeField || step.change.kind == .removeRecordType, let t = step.change.recordType {
+                d.fix = "use `deprecate: { recordType: \(t)\(step.change.field.map { ", field: \($0)" } ?? "") }` instead"
+            }
+            if step.changeClass == .forbidden { forbidden.append(d) } else { review.append(d) }
         }
+        return (forbidden, review)
+    }
+
+    /// Where in the migration file the step that makes `change` is written.
+    static func location(of change: SchemaChange, in m: Migration) -> SourceLocation {
+        let fallback = SourceLocation(file: m.path, line: 1, column: 1)
+        let step = m.steps.first { $0.recordTypeName == change.recordType && (change.field == nil || $0.fieldName == nil || $0.fieldName == change.field) }
+            ?? m.steps.first { $0.recordTypeName == change.recordType }
+        return step?.location ?? fallback
     }
 
     /// The forbidden steps of the promotion from `old` to `new`, as diagnostics without a location.
@@ -206,7 +228,7 @@ enum ProductionGate {
         }
     }
 
-    /// Allowed steps a person should see: removing an index breaks queries that need it.
+    /// In development, allowed steps a person should see: removing an index breaks queries that need it.
     static func reviews(_ m: Migration) -> [Diagnostic] {
         m.steps.compactMap { s in
             guard case .removeIndex(let t, let f, let k) = s.action else { return nil }

@@ -6,16 +6,20 @@ enum SchemaChanger {
     /// `adoptingFields`: a store's development schema may already hold a field that CloudKit's
     /// just-in-time schema added (`records import`); an `addField` with the same type and
     /// encryption then adopts it instead of failing. Replay never adopts.
-    static func apply(_ migration: Migration, to schema: inout Schema, production: Bool, adoptingFields: Bool = false) throws(InputError) {
+    static func apply(_ migration: Migration, to schema: inout Schema, adoptingFields: Bool = false) throws(InputError) {
         for step in migration.steps {
-            try apply(step, to: &schema, production: production, file: migration.path, adoptingFields: adoptingFields)
+            try apply(step, to: &schema, file: migration.path, adoptingFields: adoptingFields)
         }
     }
 
-    static func apply(_ step: MigrationStep, to schema: inout Schema, production: Bool, file: String, adoptingFields: Bool = false) throws(InputError) {
+    static func apply(_ step: MigrationStep, to schema: inout Schema, file: String, adoptingFields: Bool = false) throws(InputError) {
         let at = step.location ?? SourceLocation(file: file, line: 1, column: 1)
         func fail(_ rule: RuleInfo, _ message: String, fix: String? = nil) -> InputError {
             InputError(.error(rule.code, "\(step.kindName): \(message)", at: at, fix: fix))
+        }
+        /// A CloudKit rule broken by the step: the rule's own code, as lint reports it.
+        func fail(_ v: CloudKitViolation) -> InputError {
+            InputError(.error(v.rule.code, "\(step.kindName): \(v.message)", at: at, fix: v.fix))
         }
         func typeIndex(_ name: String) throws(InputError) -> Int {
             guard let i = schema.recordTypes.firstIndex(where: { $0.name == name }) else {
@@ -58,25 +62,26 @@ enum SchemaChanger {
             if let z = t.zone, z != Zone.defaultZoneName, schema.zone(named: z) == nil {
                 throw fail(StoreRules.badTarget, "zone '\(z)' does not exist\(Suggest.phrase(for: z, in: schema.zones.map(\.name)))", fix: "add it first with `addZone`")
             }
+            if let v = CloudKitRules.recordTypeNameViolation(t.name) { throw fail(v) }
             try checkRoles(t.grants)
             var seen = Set<String>()
             for f in t.fields {
                 guard seen.insert(f.name).inserted else { throw fail(StoreRules.badTarget, "field '\(f.name)' appears twice in '\(t.name)'") }
-                if let m = problem(with: f, in: t, schema: schema) { throw fail(StoreRules.notAllowed, m.0, fix: m.1) }
+                if let v = problem(with: f, in: t, schema: schema) { throw fail(v) }
             }
             schema.recordTypes.append(t)
         case .addField(let tn, let f):
             let t = try typeIndex(tn)
             if adoptingFields, let i = schema.recordTypes[t].fields.firstIndex(where: { $0.name == f.name }),
                schema.recordTypes[t].fields[i].type == f.type, schema.recordTypes[t].fields[i].isEncrypted == f.isEncrypted {
-                if let m = problem(with: f, in: schema.recordTypes[t], schema: schema) { throw fail(StoreRules.notAllowed, m.0, fix: m.1) }
+                if let v = problem(with: f, in: schema.recordTypes[t], schema: schema) { throw fail(v) }
                 schema.recordTypes[t].fields[i] = f
                 return
             }
             if schema.recordTypes[t].field(named: f.name) != nil {
                 throw fail(StoreRules.badTarget, "'\(tn)' already has a field '\(f.name)'", fix: "a field's type cannot change; add a field with a new name and `copy` into it")
             }
-            if let m = problem(with: f, in: schema.recordTypes[t], schema: schema) { throw fail(StoreRules.notAllowed, m.0, fix: m.1) }
+            if let v = problem(with: f, in: schema.recordTypes[t], schema: schema) { throw fail(v) }
             schema.recordTypes[t].fields.append(f)
         case .addIndex(let tn, let fn, let kind), .removeIndex(let tn, let fn, let kind):
             var adding = false
@@ -86,9 +91,8 @@ enum SchemaChanger {
                 var set = schema.recordTypes[t].indexes(on: sf)
                 if adding {
                     guard !set.contains(kind) else { throw fail(StoreRules.badTarget, "\(tn).\(fn) is already \(kind.rawValue)") }
-                    // Source: CloudKit Schema Language: system fields take QUERYABLE and SORTABLE, not SEARCHABLE.
-                    if kind == .searchable { throw fail(StoreRules.notAllowed, "system field '\(fn)' cannot be searchable") }
                     set.insert(kind)
+                    if let v = CloudKitRules.systemIndexViolation(sf, set, in: schema.recordTypes[t], notation: .yaml) { throw fail(v) }
                 } else {
                     guard set.contains(kind) else { throw fail(StoreRules.badTarget, "\(tn).\(fn) is not \(kind.rawValue)") }
                     set.remove(kind)
@@ -100,7 +104,7 @@ enum SchemaChanger {
                 if adding {
                     guard !f.indexes.contains(kind) else { throw fail(StoreRules.badTarget, "\(tn).\(fn) is already \(kind.rawValue)") }
                     f.indexes.insert(kind)
-                    if let m = problem(with: f, in: schema.recordTypes[t], schema: schema) { throw fail(StoreRules.notAllowed, m.0, fix: m.1) }
+                    if let v = problem(with: f, in: schema.recordTypes[t], schema: schema) { throw fail(v) }
                 } else {
                     guard f.indexes.contains(kind) else { throw fail(StoreRules.badTarget, "\(tn).\(fn) is not \(kind.rawValue)") }
                     f.indexes.remove(kind)
@@ -120,21 +124,12 @@ enum SchemaChanger {
             try checkRoles(grants)
             schema.recordTypes[t].grants = grants
         case .removeField(let tn, let fn):
+            // In production the removal is refused by `ProductionGate` with promote's rule
+            // (CK302), its words and its fix; here it is only applied to the model.
             let t = try typeIndex(tn)
-            let i = try fieldIndex(t, fn)
-            if production {
-                // Source: Apple, "Deploying an iCloud Container's Schema": deployed fields cannot be deleted.
-                throw fail(StoreRules.productionForbidden, "production never deletes a deployed field ('\(tn).\(fn)')",
-                           fix: "use `deprecate: { recordType: \(tn), field: \(fn) }` instead")
-            }
-            schema.recordTypes[t].fields.remove(at: i)
+            schema.recordTypes[t].fields.remove(at: try fieldIndex(t, fn))
         case .removeRecordType(let tn):
-            let t = try typeIndex(tn)
-            if production {
-                throw fail(StoreRules.productionForbidden, "production never deletes a deployed record type ('\(tn)')",
-                           fix: "use `deprecate: { recordType: \(tn) }` instead")
-            }
-            schema.recordTypes.remove(at: t)
+            schema.recordTypes.remove(at: try typeIndex(tn))
         case .backfill(let tn, let fn, let value, _):
             let t = try typeIndex(tn)
             let f = schema.recordTypes[t].fields[try fieldIndex(t, fn)]
@@ -151,28 +146,9 @@ enum SchemaChanger {
         }
     }
 
-    /// Why CloudKit would not allow `field` as declared, with the fix; nil when it is fine.
-    static func problem(with f: Field, in t: RecordType, schema: Schema) -> (String, String)? {
-        // CloudKit field names: a letter, then letters, digits and underscores; at most 255.
-        let ok = f.name.first.map { $0.isASCII && $0.isLetter } ?? false
-            && f.name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } && f.name.count <= 255
-        if !ok { return ("field name '\(f.name)' must start with a letter and hold only letters, digits and '_'", "rename the field") }
-        // Source: Apple, "Encrypting User Data": encrypted fields cannot be indexed; references cannot be encrypted.
-        if f.isEncrypted, !f.indexes.isEmpty {
-            return ("field '\(t.name).\(f.name)' is encrypted and cannot be \(f.indexes.kinds.map(\.rawValue).joined(separator: ", "))", "remove the index, or store a plaintext copy in another field")
-        }
-        if f.isEncrypted, f.type.primitive == .reference { return ("reference field '\(t.name).\(f.name)' cannot be encrypted", "remove `encrypted: true`") }
-        if f.isEncrypted, schema.database(of: t) == .public {
-            return ("'\(t.name)' is in the public database, where no field can be encrypted", "remove `encrypted: true`")
-        }
-        // Source: CloudKit Schema Language: assets are never indexed; SEARCHABLE applies to strings; lists are not SORTABLE.
-        if f.type.primitive == .asset, !f.indexes.isEmpty { return ("asset field '\(t.name).\(f.name)' cannot be indexed", "remove its indexes") }
-        if f.indexes.contains(.searchable), f.type.primitive != .string {
-            return ("field '\(t.name).\(f.name)' is \(f.type); only string fields can be searchable", "remove `searchable`")
-        }
-        if f.indexes.contains(.sortable), f.type.isList || f.type.primitive == .location || f.type.primitive == .bytes {
-            return ("field '\(t.name).\(f.name)' is \(f.type) and cannot be sortable", "remove `sortable`")
-        }
-        return nil
+    /// The first CloudKit rule `field` breaks as declared on `t`, nil when CloudKit accepts
+    /// it. The rules are `CloudKitRules`', the same lint applies to schema files.
+    static func problem(with f: Field, in t: RecordType, schema: Schema) -> CloudKitViolation? {
+        CloudKitRules.fieldViolations(f, in: t, database: schema.database(of: t), notation: .yaml).first
     }
 }

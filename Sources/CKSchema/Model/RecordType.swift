@@ -17,6 +17,9 @@ public struct RecordType: Sendable, Hashable {
     /// Grants per role, in source order. Empty means the schema says nothing of grants.
     public var grants: [Grant]
     public var origin: Origin
+    /// Where each system field's indexes were written (`"___recordID" REFERENCE QUERYABLE`,
+    /// `system: { recordName: ... }`); never part of the type's identity.
+    public var systemIndexOrigins: SystemIndexOrigins = SystemIndexOrigins()
 
     public init(
         name: String, zone: String? = nil, database: Database? = nil, description: String? = nil,
@@ -40,7 +43,21 @@ public struct RecordType: Sendable, Hashable {
     /// The indexes on a system field (empty when none).
     public func indexes(on system: SystemField) -> IndexSet { systemIndexes[system] ?? [] }
 
-    /// Record types CloudKit defines itself.
-    public static let systemTypeNames: Set<String> = ["Users", "cloudkit.share"]
-    public var isSystemType: Bool { Self.systemTypeNames.contains(name) }
+    /// Where a system field's indexes were written, else the record type's own place.
+    public func systemIndexOrigin(_ system: SystemField) -> Origin {
+        systemIndexOrigins.table[system] ?? origin
+    }
+
+    /// Record types CloudKit defines itself (`CloudKitRules.systemRecordTypes`).
+    public static var systemTypeNames: Set<String> { CloudKitRules.systemRecordTypes }
+    public var isSystemType: Bool { CloudKitRules.systemRecordTypes.contains(name) }
+}
+
+/// The places system field indexes were written. Like `Origin`, never part of identity:
+/// a schema read from YAML equals the same schema read from `.ckdb`.
+public struct SystemIndexOrigins: Sendable, Hashable {
+    public var table: [SystemField: Origin] = [:]
+    public init() {}
+    public static func == (lhs: SystemIndexOrigins, rhs: SystemIndexOrigins) -> Bool { true }
+    public func hash(into hasher: inout Hasher) {}
 }

@@ -11,6 +11,9 @@ public struct Schema: Sendable, Hashable {
     public var recordTypes: [RecordType]
     public var queries: [DeclaredQuery]
     public var origin: Origin
+    /// The language the schema was written in, so messages and fixes speak it. Never part
+    /// of identity: a schema read from YAML equals the same schema read from `.ckdb`.
+    public var notation: NotationTag = NotationTag(.yaml)
 
     public init(
         container: String? = nil, zones: [Zone] = [], roles: [Role] = [], recordTypes: [RecordType] = [],
@@ -33,6 +36,19 @@ public struct Schema: Sendable, Hashable {
         return type.database
     }
 
+    /// Every CloudKit rule (CK101, CK104-CK107) the schema breaks, with where, in its notation.
+    public func cloudKitViolations() -> [(CloudKitViolation, Origin)] {
+        recordTypes.flatMap { CloudKitRules.recordTypeViolations($0, database: database(of: $0), notation: notation.value) }
+    }
+
     /// Every role a grant may name: the built-in ones and the custom ones.
     public var knownRoles: Set<String> { Role.builtIn.union(roles.map(\.name)) }
+}
+
+/// A schema's notation, kept beside it but outside its identity (like `Origin`).
+public struct NotationTag: Sendable, Hashable {
+    public var value: SchemaNotation
+    public init(_ value: SchemaNotation) { self.value = value }
+    public static func == (lhs: NotationTag, rhs: NotationTag) -> Bool { true }
+    public func hash(into hasher: inout Hasher) {}
 }

@@ -202,7 +202,7 @@ public enum RecordImporter {
                 }
                 let f = Field(name: key, type: declared)
                 if let problem = SchemaChanger.problem(with: f, in: schema.recordTypes[tIndex], schema: schema) {
-                    return fail(StoreRules.recordValueType, "record '\(name)': \(problem.0)")
+                    return fail(StoreRules.recordValueType, "record '\(name)': \(problem.message)")
                 }
                 schema.recordTypes[tIndex].fields.append(f)
                 added["\(type).\(key) (\(declared))"] = at

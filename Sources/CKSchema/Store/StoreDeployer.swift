@@ -20,7 +20,10 @@ public enum StoreDeployer {
     /// - Throws: `InputError` — CK534 when the store's production schema is not
     ///   `expectedProduction` (the plan is stale); the promote rules' forbidden codes when
     ///   production would refuse a change.
-    public static func deploy(expectedProduction: Schema, development: Schema, store: Store) throws(InputError) -> Result {
+    /// - Parameter migrations: the migrations folder. When replaying its first N migrations
+    ///   gives exactly the schema deployed, production's history records those N as applied
+    ///   (by this deploy), so `migrate status --env production` agrees with the deploy.
+    public static func deploy(expectedProduction: Schema, development: Schema, store: Store, migrations: MigrationFolder? = nil) throws(InputError) -> Result {
         let current = try store.schema(.production)
         if current.storeNormalized != expectedProduction.storeNormalized {
             let delta = MigrationGenerator.steps(from: expectedProduction, to: current)
@@ -31,9 +34,33 @@ public enum StoreDeployer {
         }
         let refused = ProductionGate.forbiddenChanges(from: current, to: development)
         if !refused.isEmpty { throw InputError(refused) }
+        let history = try deployedHistory(development, folder: migrations, store: store)
         try store.guarded("deploy the schema to production") {
-            try store.db.transaction { try store.writeSchema(development, env: .production) }
+            try store.db.transaction {
+                try store.writeSchema(development, env: .production)
+                for m in history { try store.recordHistory(m, env: .production) }
+            }
         }
         return Result(fromHash: current.canonicalHash, toHash: development.canonicalHash)
+    }
+
+    /// The migrations not yet in production's history whose replay gives `deployed`: the
+    /// history the deploy brings with it. Empty when no prefix of the folder gives it (the
+    /// deployed schema was not made by migrations; `migrate status` then reports drift).
+    static func deployedHistory(_ deployed: Schema, folder: MigrationFolder?, store: Store) throws(InputError) -> [AppliedMigration] {
+        guard let folder, !folder.migrations.isEmpty else { return [] }
+        let applied = try store.history(.production)
+        let last = applied.last?.version ?? 0
+        let target = deployed.storeNormalized
+        // The longest prefix first: a deploy carries every migration the schema includes.
+        for m in folder.migrations.reversed() where m.version > last {
+            guard let replayed = try? folder.replay(upTo: m.version), replayed.storeNormalized == target else { continue }
+            let now = Store.now()
+            return folder.migrations.filter { $0.version > last && $0.version <= m.version }.map {
+                AppliedMigration(version: $0.version, name: $0.name, checksum: $0.checksum, appliedAt: now,
+                                 durationMilliseconds: 0, ckschemaVersion: CKSchemaVersion.current)
+            }
+        }
+        return []
     }
 }

@@ -72,9 +72,17 @@ struct SchemaDecoder {
     }
 
     private mutating func recordType(_ p: YAMLPair) -> RecordType? {
-        var rt = RecordType(name: p.name, origin: Origin(d.location(p.key)))
-        if p.value.isNull { return rt }
+        if p.value.isNull { return RecordType(name: p.name, origin: Origin(d.location(p.key))) }
         guard let pairs = d.pairs(p.value, what: "record type '\(p.name)'", allowed: Self.recordTypeKeys) else { return nil }
+        return recordType(name: p.name, at: p.key, pairs: pairs)
+    }
+
+    /// A record type from the keys of its mapping (`description`, `zone`, `fields`, ...),
+    /// whose unknown keys the caller has reported. Migrations' `addRecordType` uses it too,
+    /// so a record type means the same in a migration as in a schema file.
+    mutating func recordType<P: Sequence<YAMLPair>>(name: String, at key: YAMLNode, pairs: P) -> RecordType {
+        let p = (name: name, key: key)
+        var rt = RecordType(name: p.name, origin: Origin(d.location(p.key)))
         for q in pairs {
             keyLines["recordTypes.\(p.name).\(q.name)"] = q.key.line
             switch q.name {
@@ -95,6 +103,7 @@ struct SchemaDecoder {
                     }
                     keyLines["recordTypes.\(p.name).system.\(s.name)"] = s.key.line
                     rt.systemIndexes[field] = indexes(s.value, what: "indexes of system field '\(s.name)'")
+                    rt.systemIndexOrigins.table[field] = Origin(d.location(s.key))
                 }
             case "fields":
                 guard let fields = d.pairs(q.value, what: "'fields' of '\(p.name)'") else { continue }
@@ -113,20 +122,32 @@ struct SchemaDecoder {
     }
 
     private mutating func field(_ p: YAMLPair, in typeName: String) -> Field? {
-        let origin = Origin(d.location(p.key))
+        field(name: p.name, at: p.key, spec: p.value, in: typeName)
+    }
+
+    /// A field from its shorthand (`cover: asset`) or its mapping (`{ type: string, ... }`).
+    /// Migration steps decode their fields here too: the same keys, types, strict booleans
+    /// and codes as schema files.
+    mutating func field(name: String, at key: YAMLNode, spec: YAMLNode, in typeName: String) -> Field? {
         // Shorthand: `cover: asset` is a plain field of that type.
-        if case .scalar = p.value.kind, !p.value.isNull {
-            guard let type = fieldType(p.value) else { return nil }
-            return Field(name: p.name, type: type, origin: origin)
+        if case .scalar = spec.kind, !spec.isNull {
+            guard let type = fieldType(spec) else { return nil }
+            return Field(name: name, type: type, origin: Origin(d.location(key)))
         }
-        guard p.value.shape == .mapping else {
-            d.report(InputRules.wrongKind, "field '\(typeName).\(p.name)' must be a type or a mapping, found \(p.value.kindName)", at: p.value)
+        guard spec.shape == .mapping else {
+            d.report(InputRules.wrongKind, "field '\(typeName).\(name)' must be a type or a mapping, found \(spec.kindName)", at: spec)
             return nil
         }
+        return field(name: name, at: key, pairs: spec.pairs, in: typeName)
+    }
+
+    /// A field from the keys of a mapping; `key` is where its name is written.
+    mutating func field<P: Sequence<YAMLPair>>(name: String, at key: YAMLNode, pairs: P, in typeName: String) -> Field? {
+        let p = (name: name, key: key)
         // One pass over the keys (loading large schemas is hot).
-        var field = Field(name: p.name, type: FieldType(.string), origin: origin)
+        var field = Field(name: p.name, type: FieldType(.string), origin: Origin(d.location(key)))
         var typeNode: YAMLNode?
-        for q in p.value.pairs {
+        for q in pairs {
             switch q.name {
             case "type": typeNode = q.value
             case "encrypted": field.isEncrypted = d.bool(q.value, what: "'encrypted'") ?? false

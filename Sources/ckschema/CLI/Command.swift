@@ -77,14 +77,29 @@ struct Output {
     func report(_ diagnostics: [Diagnostic], format: OutputFormat, command: String) {
         let renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal)
         write(renderer.render(diagnostics))
-        if format == .text, !diagnostics.isEmpty {
-            let s = DiagnosticRenderer.summary(diagnostics)
-            var parts: [String] = []
-            if s.errors > 0 { parts.append("\(s.errors) error" + (s.errors == 1 ? "" : "s")) }
-            if s.warnings > 0 { parts.append("\(s.warnings) warning" + (s.warnings == 1 ? "" : "s")) }
-            if s.notes > 0 { parts.append("\(s.notes) note" + (s.notes == 1 ? "" : "s")) }
-            write(parts.joined(separator: ", ") + "\n")
-        }
+        if format == .text, !diagnostics.isEmpty { write(Self.counts(diagnostics) + "\n") }
+    }
+
+    /// Renders diagnostics, then, in text format, one closing line that says what ran and
+    /// how it ended, also when there is nothing to report, so a CI log shows the gate ran:
+    /// `ckschema check: passed (lint, promote): 0 errors, 0 warnings`.
+    func conclude(_ diagnostics: [Diagnostic], format: OutputFormat, command: String, failed: Bool, steps: [String] = []) {
+        let renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal)
+        write(renderer.render(diagnostics))
+        guard format == .text else { return }
+        let ran = steps.isEmpty ? "" : " (" + steps.joined(separator: ", ") + ")"
+        write("ckschema \(command): \(failed ? "failed" : "passed")\(ran): \(Self.counts(diagnostics, always: true))\n")
+    }
+
+    /// `2 errors, 1 warning` (with `always`, zero counts of errors and warnings are shown).
+    static func counts(_ diagnostics: [Diagnostic], always: Bool = false) -> String {
+        let s = DiagnosticRenderer.summary(diagnostics)
+        func n(_ count: Int, _ word: String) -> String { "\(count) \(word)" + (count == 1 ? "" : "s") }
+        var parts: [String] = []
+        if always || s.errors > 0 { parts.append(n(s.errors, "error")) }
+        if always || s.warnings > 0 { parts.append(n(s.warnings, "warning")) }
+        if s.notes > 0 { parts.append(n(s.notes, "note")) }
+        return parts.joined(separator: ", ")
     }
 
     /// The exit code for a finished check.

@@ -36,15 +36,17 @@ enum CheckCommand: Command {
         let enabled = config.checks ?? Configuration.checkNames
         var all: [Diagnostic] = []
         var failed = false
+        var ran: [String] = []
         let schemas = SchemaCache()
         for name in enabled {
             guard let result = step(name, config, schemas) else { continue }
+            ran.append(name == "migrate" ? "migrations" : name)
             all += result.diagnostics
             failed = failed || result.failed
         }
-        io.report(all, format: format, command: name)
-        if failed { return .failure }
-        return Output.exitCode(for: all, failOn: failOn)
+        let code = failed ? ExitCode.failure : Output.exitCode(for: all, failOn: failOn)
+        io.conclude(all, format: format, command: name, failed: code != .success, steps: ran)
+        return code
     }
 
     /// The schema sources of one run, each loaded once. A source that cannot be read is
@@ -94,7 +96,7 @@ enum CheckCommand: Command {
         var step = StepResult()
         let from = schemas.schema(prod, &step), to = schemas.schema(dev, &step)
         guard let from, let to else { return step }
-        let result = Promoter.check(from: from, to: to, lint: config.lint, hashing: false)
+        let result = Promoter.check(from: from, to: to, lint: config.lint, promote: config.promote, hashing: false)
         let lintRuns = (config.checks ?? Configuration.checkNames).contains("lint")
         step.diagnostics += (lintRuns ? [] : result.lintErrors) + (result.plan?.diagnostics(minimum: .review) ?? [])
         return step

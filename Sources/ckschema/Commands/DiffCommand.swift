@@ -38,6 +38,12 @@ enum DiffCommand: Command {
         case .json: io.write(String(decoding: diff.jsonData, as: UTF8.self))
         default: io.write(diff.text)
         }
-        return args.flag("exit-code") && !diff.isEmpty ? .findings : .success
+        let exitCode = args.flag("exit-code")
+        if exitCode, format == .text {
+            // One closing line, also when the schemas are the same, so a CI log shows what ran.
+            let n = diff.changes.count
+            io.write("ckschema diff: " + (n == 0 ? "no differences" : "\(n) change\(n == 1 ? "" : "s")") + "\n")
+        }
+        return exitCode && !diff.isEmpty ? .findings : .success
     }
 }

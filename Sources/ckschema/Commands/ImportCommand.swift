@@ -5,9 +5,10 @@ import Foundation
 enum ImportCommand: Command {
     static let name = "import"
     static let summary = "Convert a .ckdb schema (cktool export-schema) to the canonical YAML form."
-    static let usage = "ckschema import FILE.ckdb [-o FILE.yaml]"
+    static let usage = "ckschema import FILE.ckdb [-o FILE.yaml] [--force]"
     static let options = [
         OptionSpec(name: "output", short: "o", takesValue: true),
+        OptionSpec(name: "force", short: nil, takesValue: false),
     ]
     static let help = """
         Reads a schema in Apple's CloudKit Schema Language (what 'xcrun cktool export-schema'
@@ -16,8 +17,16 @@ enum ImportCommand: Command {
         Fields are written in cktool's order (by name); cktool's default Users record type is
         added when the file has none. See docs/ckdb.md.
 
+        When FILE.yaml already holds a YAML schema, the import merges into it: record
+        types, fields, indexes, encryption and grants come from the .ckdb; the container,
+        zones, requires, declared queries, descriptions, deprecations, reference targets and
+        comments, which the CloudKit Schema Language cannot hold, are kept, and a note says
+        which. --force replaces the file instead. A file that is not a YAML schema is never
+        overwritten without --force.
+
         options:
           -o, --output FILE   write the YAML to FILE instead of standard output
+          --force             replace FILE.yaml wholesale instead of merging into it
 
         example:
           xcrun cktool export-schema --team-id T --container-id iCloud.com.example.App \\
@@ -33,8 +42,19 @@ enum ImportCommand: Command {
         if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") {
             throw UsageError("'\(path)' is a YAML schema; import reads .ckdb files (use 'ckschema fmt' for YAML)")
         }
-        let result = try CKDBImporter.importFile(path: path)
-        try write(result.yaml, to: args.value("output"), &io)
+        var result = try CKDBImporter.importFile(path: path)
+        let output = args.value("output")
+        if let output, output != "-", !args.flag("force"), FileManager.default.fileExists(atPath: output) {
+            let existing: SchemaFile
+            do { existing = try SchemaSource.loadYAMLFile(path: output) } catch {
+                throw InputError(.error(InputRules.invalidValue.code,
+                                        "'\(output)' exists and is not a YAML schema ckschema can read, so import will not overwrite it",
+                                        at: SourceLocation(file: output, line: 1, column: 1),
+                                        fix: "choose another -o file, fix the file, or pass --force to replace it"))
+            }
+            result = CKDBImporter.merge(result, into: existing)
+        }
+        try write(result.yaml, to: output, &io)
         if !result.diagnostics.isEmpty {
             io.error(DiagnosticRenderer(format: .text, command: name).render(result.diagnostics))
         }

@@ -26,8 +26,9 @@ enum LintCommand: Command {
         let paths = args.positionals.isEmpty ? [try SchemaArguments.development(nil, config: config)] : args.positionals
         var diagnostics: [Diagnostic] = []
         for path in paths { diagnostics += try lint(path: path, config: config) }
-        io.report(diagnostics, format: format, command: name)
-        return Output.exitCode(for: diagnostics, failOn: failOn)
+        let code = Output.exitCode(for: diagnostics, failOn: failOn)
+        io.conclude(diagnostics, format: format, command: name, failed: code != .success)
+        return code
     }
 
     /// Loads and lints one schema source with the repository's lint configuration.

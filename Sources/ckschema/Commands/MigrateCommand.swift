@@ -56,7 +56,10 @@ enum MigrateCommand: Command {
             let folder = try MigrationFolder.load(path: migrations)
             try folder.verifySum()
             let dev = try SchemaSource.load(path: try SchemaArguments.development(args.value("schema"), config: config))
-            let (path, text) = try MigrationGenerator.newMigration(folder: folder, name: rest[0], development: dev)
+            guard let (path, text) = try MigrationGenerator.newMigration(folder: folder, name: rest[0], development: dev) else {
+                io.write("nothing to migrate: replaying \(folder.path) already gives the development schema; no file written\n")
+                return .success
+            }
             do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting) } catch {
                 throw InputError(.error(InputRules.unreadable.code, "cannot write '\(path)': \(error.localizedDescription)", at: nil))
             }
@@ -71,7 +74,7 @@ enum MigrateCommand: Command {
             return .success
         case "apply":
             guard rest.isEmpty else { throw UsageError("migrate apply takes no positional arguments") }
-            return try apply(args, io: &io, migrations: migrations, storePath: storePath, env: env)
+            return try apply(args, io: &io, migrations: migrations, storePath: storePath, env: env, promote: config?.promote ?? LintConfiguration())
         case "status":
             guard rest.isEmpty else { throw UsageError("migrate status takes no positional arguments") }
             let format = try CommonOptions.outputFormat(args)
@@ -93,7 +96,7 @@ enum MigrateCommand: Command {
         return e
     }
 
-    static func apply(_ args: ParsedArguments, io: inout Output, migrations: String, storePath: String, env: Environment) throws -> ExitCode {
+    static func apply(_ args: ParsedArguments, io: inout Output, migrations: String, storePath: String, env: Environment, promote: LintConfiguration) throws -> ExitCode {
         var target: Int?
         if let t = args.value("to") {
             guard let v = Int(t), v >= 0 else { throw UsageError("--to takes a migration version number, like 3") }
@@ -114,6 +117,7 @@ enum MigrateCommand: Command {
         let out = io.out
         var options = Migrator.Options(environment: env, targetVersion: target, dryRun: dryRun, lockTimeout: timeout,
                                        progress: { line in out.write(Data((line + "\n").utf8)) })
+        options.promote = promote
         // For the interrupted and concurrent apply tests: CKSCHEMA_DEBUG_PAUSE=FILE:MS pauses MS
         // milliseconds after each step of migration FILE (FILE:STEP:MS after step STEP only),
         // inside the migration's transaction.

@@ -56,9 +56,9 @@ enum PromoteCommand: Command {
         }
         if let path = args.value("apply") { return try apply(planPath: path, from: from, to: to, args: args, config: config, format: format, io: &io) }
         // Hashes are needed only for a plan file; emitting both schemas is most of a plan's cost.
-        let result = Promoter.check(from: from, to: to, lint: config?.lint ?? LintConfiguration(), hashing: args.value("plan") != nil)
+        let result = Promoter.check(from: from, to: to, lint: config?.lint ?? LintConfiguration(), promote: config?.promote ?? LintConfiguration(), hashing: args.value("plan") != nil)
         guard let plan = result.plan else {
-            io.report(result.lintErrors, format: format, command: name)
+            io.conclude(result.lintErrors, format: format, command: name, failed: true, steps: ["lint"])
             return .findings
         }
         if let path = args.value("plan") {
@@ -67,8 +67,13 @@ enum PromoteCommand: Command {
             }
         }
         let check = args.flag("check")
-        io.report(plan.diagnostics(minimum: check ? .review : .safe), format: format, command: name)
-        return check && plan.fails(on: failOn) ? .findings : .success
+        let code: ExitCode = check && plan.fails(on: failOn) ? .findings : .success
+        if check {
+            io.conclude(plan.diagnostics(minimum: .review), format: format, command: name, failed: code != .success)
+        } else {
+            io.report(plan.diagnostics(minimum: .safe), format: format, command: name)
+        }
+        return code
     }
 
     /// `--apply PLAN`: checks the plan against both schemas and deploys TO to the store's production.
@@ -82,7 +87,8 @@ enum PromoteCommand: Command {
         }
         let storePath = args.value("store") ?? config?.store ?? ".ckschema/store.sqlite"
         let store = try Store(path: storePath)
-        let result = try StoreDeployer.deploy(expectedProduction: from, development: to, store: store)
+        let migrations = try? MigrationFolder.load(path: args.value("migrations") ?? config?.migrations ?? "Migrations")
+        let result = try StoreDeployer.deploy(expectedProduction: from, development: to, store: store, migrations: migrations)
         io.write("deployed the development schema to production in \(storePath) (\(plan.steps.count) change\(plan.steps.count == 1 ? "" : "s"), schema only; records untouched)\n")
         io.write("production schema \(result.fromHash.prefix(12)) -> \(result.toHash.prefix(12))\n")
         return .success

@@ -80,7 +80,7 @@ import Testing
         let r = try runCLI(["check"], cwd: dir)
         #expect(r.code == 2)
         #expect(r.stdout.components(separatedBy: "unknown key 'feilds'").count == 2, "\(r.stdout)")
-        #expect(r.stdout.hasSuffix("1 error\n"))
+        #expect(r.stdout.hasSuffix("ckschema check: failed (lint, promote): 1 error, 0 warnings\n"), "\(r.stdout)")
     }
 
     @Test func checkFailsOnALintErrorAndExplicitPathsOverride() throws {

@@ -135,7 +135,7 @@ enum PromoteCLI {
         #expect(try PromoteCLI.run(["diff", "--exit-code"], in: dir).status == 1)
         let same = try PromoteCLI.run(["diff", "Schemas/production.yaml", "Schemas/production.yaml", "--exit-code"], in: dir)
         #expect(same.status == 0)
-        #expect(same.stdout == "")
+        #expect(same.stdout == "ckschema diff: no differences\n")
         let json = try PromoteCLI.run(["diff", "--format", "json"], in: dir)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["format"] as? String == "ckschema-diff")

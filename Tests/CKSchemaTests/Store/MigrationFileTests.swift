@@ -86,15 +86,15 @@ import Testing
         ("steps:\n  - backfill: { recordType: Note, field: views, expression: \"title || 'x'\" }\n", "CK516", "the expression gives string"),
         ("steps:\n  - backfill: { recordType: Note, field: views, expression: \"lenght(title)\" }\n", "CK516", "did you mean 'length'?"),
         ("steps:\n  - copy: { recordType: Note, from: title, to: views }\n", "CK517", "is not lossless"),
-        ("steps:\n  - addIndex: { recordType: Note, field: secret, kind: queryable }\n", "CK518", "is encrypted and cannot be queryable"),
-        ("steps:\n  - addField: { recordType: Note, name: pic, type: asset, indexes: [queryable] }\n", "CK518", "cannot be indexed"),
+        ("steps:\n  - addIndex: { recordType: Note, field: secret, kind: queryable }\n", "CK105", "is encrypted and cannot be queryable"),
+        ("steps:\n  - addField: { recordType: Note, name: pic, type: asset, indexes: [queryable] }\n", "CK104", "cannot be indexed"),
         ("steps:\n  - addField: { recordType: Note, name: title, type: int64 }\n", "CK515", "already has a field 'title'"),
     ])
     func aStepThatCannotApplyIsRefusedWithItsLocation(text: String, code: String, fragment: String) throws {
         let folder = try MigrationFolder.load(path: Paths.fixture("store/history"))
         var schema = try folder.replay()
         let m = try Self.parse(text, name: "0006_bad.yaml")
-        let e = try #require(throws: InputError.self) { try SchemaChanger.apply(m, to: &schema, production: false) }
+        let e = try #require(throws: InputError.self) { try SchemaChanger.apply(m, to: &schema) }
         #expect(e.diagnostics[0].code == code)
         #expect(e.diagnostics[0].message.contains(fragment), "\(e.diagnostics[0].message)")
         #expect(e.diagnostics[0].location?.line == 2)

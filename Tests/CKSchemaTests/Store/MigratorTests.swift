@@ -128,7 +128,11 @@ import Testing
         _ = try Migrator.apply(folder: try sb.folder(), store: store, options: .init(environment: .production, targetVersion: 5))
         let before = try store.contentDigest()
         let e = try #require(throws: InputError.self) { try Migrator.apply(folder: try sb.folder(), store: store, options: .init(environment: .production)) }
-        #expect(e.diagnostics[0].code == "CK540")
+        // The same rule, code and words as `promote` (CK302), at the step, with the fix in
+        // the migration file's own terms.
+        #expect(e.diagnostics[0].code == "CK302")
+        #expect(e.diagnostics[0].message == "0006_remove.yaml: field 'Note.viewsText' is in production and cannot be deleted")
+        #expect(e.diagnostics[0].location?.line == 2)
         #expect(e.diagnostics[0].fix == "use `deprecate: { recordType: Note, field: viewsText }` instead")
         #expect(try store.contentDigest() == before)
         let dev = try Migrator.apply(folder: try sb.folder(), store: store, options: .init(environment: .development))
@@ -236,7 +240,7 @@ import Testing
         let sb = try MigrationSandbox(fixtureCount: 4)
         defer { sb.cleanup() }
         let dev = try SchemaSource.load(path: Paths.fixture("store/development.yaml"))
-        let (path, text) = try MigrationGenerator.newMigration(folder: try sb.folder(), name: "retire", development: dev)
+        let (path, text) = try #require(try MigrationGenerator.newMigration(folder: try sb.folder(), name: "retire", development: dev))
         #expect(path.hasSuffix("Migrations/0005_retire.yaml"))
         #expect(text.contains("removeIndex: { recordType: Note, field: title, kind: sortable }"))
         #expect(text.contains("deprecate: { recordType: Note, field: secret }"))

@@ -110,7 +110,7 @@ import Testing
         var replayed = try sb.folder().replay(upTo: 3)
         replayed.recordTypes[0].fields.append(Field(name: "categories", type: .list(.string)))
         let m = try sb.folder().migrations[3]
-        #expect(throws: InputError.self) { try SchemaChanger.apply(m, to: &replayed, production: true) }
+        #expect(throws: InputError.self) { try SchemaChanger.apply(m, to: &replayed) }
     }
 
     @Test func aStaleChangeTagIsAConflictNamingTheRecord() throws {
