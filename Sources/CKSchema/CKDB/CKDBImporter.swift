@@ -39,13 +39,24 @@ public enum CKDBImporter {
     /// target and action, and the file's comments. A note says what was kept and what the
     /// `.ckdb` no longer has.
     public static func merge(_ imported: Result, into existing: SchemaFile) -> Result {
+        // The untouched example `ckschema init` wrote holds nothing of the user's: replace it.
+        if let container = existing.schema.container,
+           existing.text == ProjectTemplate.files(container: container).first(where: { $0.path == "Schemas/development.yaml" })?.text {
+            var result = imported
+            result.diagnostics.append(Diagnostic(code: CKDBRules.merged.code, severity: .note, location: SourceLocation(file: existing.path, line: 1, column: 1),
+                                                 message: "replaced the example schema 'ckschema init' wrote (it held nothing of yours)"))
+            return result
+        }
         let old = existing.schema
         var merged = imported.schema
         merged.container = old.container
         merged.zones = old.zones
-        // A declared query on a record type the .ckdb does not have would only be a lint error.
-        let types = Set(imported.schema.recordTypes.map(\.name))
-        merged.queries = old.queries.filter { types.contains($0.recordType) }
+        // A declared query on a record type or field the .ckdb does not have would only be a lint error.
+        merged.queries = old.queries.filter { q in
+            guard let t = imported.schema.recordType(named: q.recordType) else { return false }
+            return (q.filter + q.search + q.sort).allSatisfy { t.field(named: $0) != nil || SystemField(rawValue: $0) != nil }
+        }
+        let keptQueries = Set(merged.queries.map(\.label))
         merged.origin = old.origin
         var kept: [String] = []
         if old.container != nil { kept.append("the container") }
@@ -78,7 +89,7 @@ public enum CKDBImporter {
             guard let now = merged.recordType(named: t.name) else { dropped.append("record type \(t.name)"); continue }
             for f in t.fields where now.field(named: f.name) == nil { dropped.append("field \(t.name).\(f.name)") }
         }
-        for q in old.queries where !types.contains(q.recordType) { dropped.append("query \(q.label)") }
+        for q in old.queries where !keptQueries.contains(q.label) { dropped.append("query \(q.label)") }
         var diagnostics = imported.diagnostics
         let at = SourceLocation(file: existing.path, line: 1, column: 1)
         diagnostics.append(Diagnostic(

@@ -77,7 +77,7 @@ struct LegacyNumberRule: LintRule {
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
         for t in schema.recordTypes {
             for f in t.fields where f.type.primitive == .number {
-                findings.append(LintFinding("field '\(t.name).\(f.name)' uses the legacy type \(f.type)",
+                findings.append(LintFinding("field '\(t.name).\(f.name)' uses the legacy type \(schema.notation.value.spell(f.type))",
                                             at: f.origin, fix: "new fields should be int64 or double; a deployed field keeps its type"))
             }
         }

@@ -124,8 +124,10 @@ enum CheckCommand: Command {
     /// `migrate status` for the development environment: sum file, changed/missing migrations, drift.
     /// A repository with no migration yet (an empty or absent folder) is not checked.
     static func migrateStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: config.migrations),
-              names.contains(where: { Migration.parseFileName($0) != nil }) else { return nil }
+        // Configured when the folder has migrations, or when a store exists (its history may
+        // name migrations whose files are gone: CK531).
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: config.migrations)) ?? []
+        guard names.contains(where: { Migration.parseFileName($0) != nil }) || FileManager.default.fileExists(atPath: config.store) else { return nil }
         var step = StepResult()
         var dev: Schema?
         if let path = config.developmentSchema {

@@ -9,7 +9,8 @@ func runCKDBCommand(_ arguments: [String]) throws -> (code: Int32, stdout: Strin
 }
 
 @Suite struct CKDBCommandTests {
-    let apple = CKDBPaths.corpusFile("apple__sample-cloudkit-tooling__CKTool-JS_github-action_schema.ckdb")
+    /// A verbatim cktool export, written here (Tests/Fixtures/ckdb/real).
+    let apple = CKDBPaths.realFixture("trailmark-export-v2.ckdb")
 
     func temporaryDirectory() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ckdb-cli-" + UUID().uuidString)
@@ -17,8 +18,8 @@ func runCKDBCommand(_ arguments: [String]) throws -> (code: Int32, stdout: Strin
         return dir
     }
 
-    /// The "done when": import then export on Apple's sample gives back Apple's file.
-    @Test func importThenExportGivesBackApplesFile() throws {
+    /// Import then export of a cktool export gives back the file, byte for byte.
+    @Test func importThenExportGivesBackTheExport() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let yaml = dir.appendingPathComponent("development.yaml").path
@@ -41,7 +42,7 @@ func runCKDBCommand(_ arguments: [String]) throws -> (code: Int32, stdout: Strin
         #expect(result.code == 0)
         let expected = CKDBExporter.cktoolForm(try CKDBParser.read(path: apple)).canonicalYAML
         #expect(result.stdout == expected)
-        #expect(result.stdout.hasPrefix("ckschema: 1\nrecordTypes:\n  Coins:\n"))
+        #expect(result.stdout.hasPrefix("ckschema: 1\nrecordTypes:\n  Trips:\n"))
     }
 
     @Test func importOfABadFileExitsTwoWithEveryError() throws {
@@ -64,7 +65,7 @@ func runCKDBCommand(_ arguments: [String]) throws -> (code: Int32, stdout: Strin
     }
 
     @Test func importNotesTheUsersTypeItAdds() throws {
-        let result = try runCKDBCommand(["import", CKDBPaths.corpusFile("Kauhik__Visual-Tracker-App__cloudkit-schema.ckdb")])
+        let result = try runCKDBCommand(["import", CKDBPaths.realFixture("minimal.ckdb")])
         #expect(result.code == 0)
         #expect(result.stdout.contains("\n  Users:\n"))
         #expect(result.stderr.contains("note: the file has no Users record type"))
@@ -132,22 +133,22 @@ func runCKDBCommand(_ arguments: [String]) throws -> (code: Int32, stdout: Strin
 /// A `.ckdb` file is a schema source for every command, found by extension or by content.
 @Suite struct CKDBSchemaSourceTests {
     @Test func loadRoutesCKDBByExtensionAndByContent() throws {
-        let apple = CKDBPaths.corpusFile("apple__sample-cloudkit-tooling__CKTool-JS_github-action_schema.ckdb")
+        let apple = CKDBPaths.realFixture("trailmark-export-v2.ckdb")
         let direct = try CKDBParser.read(path: apple)
         #expect(try SchemaSource.load(path: apple) == direct)
 
         let dir = try makeTempDir("ckdb-source")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let noExtension = dir + "/schema"
-        try FileManager.default.copyItem(atPath: CKDBPaths.corpusFile("boyugou__lorvex__cloudkit_schema.ckdb"), toPath: noExtension)
+        try FileManager.default.copyItem(atPath: CKDBPaths.realFixture("shared-coredata.ckdb"), toPath: noExtension)
         #expect(SchemaSource.isCKDB(path: noExtension))
         let loaded = try SchemaSource.load(path: noExtension)
-        #expect(loaded.recordType(named: "LorvexEntity")?.field(named: "payload")?.isEncrypted == true)
+        #expect(loaded.recordType(named: "CD_Hike")?.field(named: "CD_notes")?.isEncrypted == true)
     }
 
     @Test func lintTakesACKDBFile() throws {
-        let good = try runCLI(["lint", CKDBPaths.corpusFile("apple__sample-cloudkit-tooling__CKTool-JS_github-action_schema.ckdb")])
-        #expect(good.code != 2, "\(good.stderr)")
+        let good = try runCLI(["lint", CKDBPaths.realFixture("trailmark-export-v2.ckdb")])
+        #expect(good.code == 0, "\(good.stderr)")
         let badPath = CKDBPaths.fixtures.appendingPathComponent("bad/unknown-role.ckdb").path
         let bad = try runCLI(["lint", badPath])
         #expect(bad.code == 2)

@@ -43,10 +43,9 @@ struct SplitMix64: RandomNumberGenerator {
         }
     }
 
-    @Test(arguments: ["apple__sample-cloudkit-tooling__CKTool-JS_github-action_schema.ckdb", "robbiet480__Dispatch__CloudKit_schema.ckdb",
-                      "brightdigit__MistKit__Examples_CelestraCloud_schema.ckdb"])
+    @Test(arguments: ownCKDBFiles)
     func everyTruncationIsHandled(file: String) throws {
-        let data = try #require(FileManager.default.contents(atPath: CKDBPaths.corpusFile(file)))
+        let data = try #require(FileManager.default.contents(atPath: file))
         let bytes = [UInt8](data)
         let step = bytes.count > 4000 ? 13 : 1
         var failures = 0
@@ -96,8 +95,8 @@ struct SplitMix64: RandomNumberGenerator {
     @Test func mutatedCorpusFilesNeverTrap() throws {
         var rng = SplitMix64(state: 7)
         var parsedSome = false
-        for file in corpusFiles {
-            let original = [UInt8](try #require(FileManager.default.contents(atPath: CKDBPaths.corpusFile(file))))
+        for file in allCKDBFiles {
+            let original = [UInt8](try #require(FileManager.default.contents(atPath: file)))
             for i in 0..<40 {
                 var bytes = original
                 for _ in 0..<Int.random(in: 1...4, using: &rng) {

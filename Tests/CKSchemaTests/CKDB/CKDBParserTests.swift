@@ -14,51 +14,56 @@ import CKSchema
         }
     }
 
-    @Test func appleSampleMapsToTheModel() throws {
-        let schema = try CKDBParser.read(path: CKDBPaths.corpusFile("apple__sample-cloudkit-tooling__CKTool-JS_github-action_schema.ckdb"))
-        // Source order, not sorted: cktool's own export has Currencies before Countries.
-        #expect(schema.recordTypes.map(\.name) == ["Coins", "Components", "Currencies", "Countries", "Users"])
-        let coins = try #require(schema.recordType(named: "Coins"))
-        #expect(coins.systemIndexes == [.recordName: [.queryable]])
-        #expect(coins.fields.map(\.name) == ["composition", "currencyCode", "issueYear", "nominalValue"])
-        #expect(coins.field(named: "composition")?.type == .list(.reference))
-        #expect(coins.field(named: "nominalValue")?.indexes == [.queryable, .sortable])
-        #expect(coins.grants == [
+    @Test func cktoolExportMapsToTheModel() throws {
+        let schema = try CKDBParser.read(path: CKDBPaths.realFixture("trailmark-export-v2.ckdb"))
+        // Source order, not sorted: cktool's own export does not sort record types.
+        #expect(schema.recordTypes.map(\.name) == ["Trips", "Waypoints", "Summits", "Users"])
+        let trips = try #require(schema.recordType(named: "Trips"))
+        #expect(trips.systemIndexes == [.recordName: [.queryable]])
+        #expect(trips.fields.map(\.name) == ["distance", "startedAt", "title", "waypoints"])
+        #expect(trips.field(named: "waypoints")?.type == .list(.reference))
+        #expect(trips.field(named: "distance")?.indexes == [.queryable, .sortable])
+        #expect(trips.field(named: "title")?.indexes == [.queryable, .searchable, .sortable])
+        #expect(trips.grants == [
             Grant(role: "_creator", permissions: [.write]),
             Grant(role: "_icloud", permissions: [.create]),
             Grant(role: "_world", permissions: [.read]),
         ])
+        #expect(schema.recordType(named: "Waypoints")?.field(named: "place")?.indexes == [.queryable, .sortable])
         let users = try #require(schema.recordType(named: "Users"))
         #expect(users.systemIndexes.isEmpty)
         #expect(users.fields == [Field(name: "roles", type: .list(.int64))])
         #expect(schema.roles.isEmpty)
     }
 
-    @Test func rolesSystemIndexesAndMultiPermissionGrants() throws {
-        let schema = try CKDBParser.read(path: CKDBPaths.corpusFile("robbiet480__Dispatch__CloudKit_schema.ckdb"))
-        #expect(schema.roles.map(\.name) == ["moderator"])
-        let flag = try #require(schema.recordType(named: "QuestionFlag"))
-        #expect(flag.systemIndexes == [.createdBy: [.queryable], .recordName: [.queryable]])
-        let submitted = try #require(schema.recordType(named: "SubmittedQuestion"))
-        #expect(submitted.grants.map(\.role) == ["_creator", "_icloud", "moderator"])
-        #expect(submitted.grants[0].permissions == [.read, .write])
+    @Test func rolesSystemIndexesSharesAndMultiPermissionGrants() throws {
+        let schema = try CKDBParser.read(path: CKDBPaths.realFixture("shared-coredata.ckdb"))
+        #expect(schema.roles.map(\.name) == ["ranger"])
+        let hike = try #require(schema.recordType(named: "CD_Hike"))
+        #expect(hike.systemIndexes == [.createdAt: [.sortable], .createdBy: [.queryable], .recordName: [.queryable]])
         // CD_ fields keep their source order in the model.
-        #expect(schema.recordTypes[0].fields.first?.name == "CD_alternateNames")
-    }
-
-    @Test func grantsToOneRoleMerge() throws {
-        let schema = try CKDBParser.read(path: CKDBPaths.corpusFile("boyugou__lorvex__cloudkit_schema.ckdb"))
-        let entity = try #require(schema.recordType(named: "LorvexEntity"))
-        #expect(entity.grants == [Grant(role: "_creator", permissions: [.write, .read]), Grant(role: "_icloud", permissions: [.create])])
-        let type = try #require(entity.field(named: "entity_type"))
-        #expect(type.isEncrypted)
-        #expect(type.type == FieldType(.string))
-        #expect(type.indexes.isEmpty)
+        #expect(hike.fields.first?.name == "CD_entityName")
+        #expect(hike.field(named: "CD_moveReceipt")?.indexes == [.queryable, .sortable])
+        #expect(hike.field(named: "CD_start")?.type == FieldType(.location))
+        #expect(hike.field(named: "tags")?.indexes == [.queryable, .searchable])
+        #expect(hike.field(named: "legacyScore")?.type == FieldType(.number, preferred: .double))
+        let notes = try #require(hike.field(named: "CD_notes"))
+        #expect(notes.isEncrypted && notes.type == FieldType(.string) && notes.indexes.isEmpty)
+        let share = try #require(schema.recordType(named: "cloudkit.share"))
+        #expect(share.fields.map(\.name) == ["cloudkit.thumbnailImageData", "cloudkit.title", "cloudkit.type"])
+        // GRANT READ, WRITE TO one role; two GRANT lines to one role merge.
+        let report = try #require(schema.recordType(named: "Report"))
+        #expect(report.grants == [
+            Grant(role: "ranger", permissions: [.read, .write]),
+            Grant(role: "_icloud", permissions: [.create]),
+            Grant(role: "_creator", permissions: [.read, .write]),
+        ])
+        #expect(schema.notation.value == .ckdb)
     }
 
     @Test func minimalFileHasNoGrantsAndNoSystemIndexes() throws {
-        let schema = try CKDBParser.read(path: CKDBPaths.corpusFile("Kauhik__Visual-Tracker-App__cloudkit-schema.ckdb"))
-        #expect(schema.recordTypes.count == 8)
+        let schema = try CKDBParser.read(path: CKDBPaths.realFixture("minimal.ckdb"))
+        #expect(schema.recordTypes.count == 2)
         #expect(schema.recordTypes.allSatisfy { $0.grants.isEmpty && $0.systemIndexes.isEmpty })
         #expect(schema.recordType(named: "Users") == nil)
     }

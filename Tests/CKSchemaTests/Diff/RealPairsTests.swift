@@ -4,7 +4,8 @@ import CKSchema
 
 /// Promotion plans of real schema pairs from public repositories (`../shared/corpus/ckdb`),
 /// read through the `.ckdb` parser. Every change is listed and classified.
-@Suite struct RealPairsTests {
+@Suite(.enabled(if: Corpus.available, Corpus.skipNote))
+struct RealPairsTests {
     static let corpus = URL(fileURLWithPath: Paths.corpus)
 
     private func plan(_ from: String, _ to: String) throws -> PromotionPlan {
