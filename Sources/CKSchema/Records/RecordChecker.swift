@@ -518,6 +518,11 @@ struct RecordChecker {
                    fix: "add the field in development and promote the schema before writing it")
             return
         }
+        // CloudKit adds a field just in time only under a name it accepts (`CloudKitRules`).
+        if let v = CloudKitRules.fieldNameViolation(name, inType: typeName) {
+            report(&r, ctx, InvalidNameRule.info, at: Self.at(tk[key]), field: name, v.message, fix: "rename the key; CloudKit refuses to create a field with this name")
+            return
+        }
         var type: FieldType?
         if let tag, let tp = tag.primitive { type = FieldType(tp, isList: tag.isList) }
         else if v >= 0 { type = Self.inferType(tk, p, v) }

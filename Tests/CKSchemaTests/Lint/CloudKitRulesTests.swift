@@ -102,6 +102,23 @@ import Testing
         #expect(schemaError.diagnostics.first?.message == "'encrypted' must be true or false, found 'yes'")
     }
 
+    /// `validate` in development reports a key CloudKit would not add with lint's code.
+    @Test func validateAsksTheSameNameRule() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "ckschema: 1\nrecordTypes:\n  Trip:\n    fields:\n      title: string\n".write(toFile: dir + "/s.yaml", atomically: true, encoding: .utf8)
+        try """
+            {"recordName":"a","recordType":"Trip","fields":{"title":{"value":"x"},"new field":{"value":"y"}}}
+            {"recordName":"b","recordType":"Trip","fields":{"title":{"value":"x"},"rating":{"value":3}}}
+
+            """.write(toFile: dir + "/r.ndjson", atomically: true, encoding: .utf8)
+        let r = try runCLI(["validate", "--env", "development", "--schema", dir + "/s.yaml", dir + "/r.ndjson"])
+        #expect(r.code == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("field name 'Trip.new field' is not valid"), "\(r.stdout)")
+        #expect(r.stdout.contains("[CK101]"))
+        #expect(!r.stdout.contains("'Trip.rating' is not valid"))
+    }
+
     // MARK: Every real-shaped schema becomes a store
 
     /// The issue's walk: lint exits 0; imported into a fresh project, `migrate new` and
