@@ -45,11 +45,6 @@ public struct CloudKitViolation: Sendable, Hashable {
 public enum SchemaNotation: String, Sendable, Hashable {
     case yaml, ckdb
 
-    /// The notation of a source file, from its extension.
-    public init(path: String) {
-        self = path.lowercased().hasSuffix(".ckdb") ? .ckdb : .yaml
-    }
-
     /// How a system field is named: `recordName` (YAML), `"___recordID"` (`.ckdb`).
     public func name(of system: SystemField) -> String {
         self == .ckdb ? system.ckdbName : system.rawValue
@@ -291,19 +286,5 @@ public enum CloudKitRules {
         let name = notation.name(of: system)
         let fix = notation == .ckdb ? "remove SEARCHABLE from \"\(name)\"" : "remove 'searchable' from system.\(name)"
         return CloudKitViolation(.indexNotAllowed, "system field '\(type.name).\(name)' cannot be \(notation.word(.searchable))", fix: fix)
-    }
-
-    /// Every violation in a whole record type: its name, its fields, its system indexes.
-    public static func recordTypeViolations(_ t: RecordType, database: Database?, notation: SchemaNotation) -> [(CloudKitViolation, Origin)] {
-        var out: [(CloudKitViolation, Origin)] = []
-        if let v = recordTypeNameViolation(t.name) { out.append((v, t.origin)) }
-        for f in t.fields {
-            for v in fieldViolations(f, in: t, database: database, notation: notation) { out.append((v, f.origin)) }
-        }
-        for s in SystemField.allCases {
-            guard let idx = t.systemIndexes[s], let v = systemIndexViolation(s, idx, in: t, notation: notation) else { continue }
-            out.append((v, t.systemIndexOrigin(s)))
-        }
-        return out
     }
 }

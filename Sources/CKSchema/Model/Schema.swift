@@ -36,11 +36,6 @@ public struct Schema: Sendable, Hashable {
         return type.database
     }
 
-    /// Every CloudKit rule (CK101, CK104-CK107) the schema breaks, with where, in its notation.
-    public func cloudKitViolations() -> [(CloudKitViolation, Origin)] {
-        recordTypes.flatMap { CloudKitRules.recordTypeViolations($0, database: database(of: $0), notation: notation.value) }
-    }
-
     /// Every role a grant may name: the built-in ones and the custom ones.
     public var knownRoles: Set<String> { Role.builtIn.union(roles.map(\.name)) }
 }
