@@ -7,7 +7,8 @@ enum ImportCommand: Command {
     static let summary = "Convert a .ckdb schema (cktool export-schema) to the canonical YAML form."
     static let usage = "ckschema import FILE.ckdb [-o FILE.yaml]"
     static let options = [
-        OptionSpec(name: "output", short: "o", takesValue: true),
+        OptionSpec(name: "output", short: "o", takesValue: true, help: "write the YAML to FILE instead of standard output",
+                   valueName: "FILE", isPath: true),
     ]
     static let help = """
         Reads a schema in Apple's CloudKit Schema Language (what 'xcrun cktool export-schema'
@@ -15,9 +16,6 @@ enum ImportCommand: Command {
         'ckschema fmt' writes. Every error in the file is reported with file:line:col (exit 2).
         Fields are written in cktool's order (by name); cktool's default Users record type is
         added when the file has none. See docs/ckdb.md.
-
-        options:
-          -o, --output FILE   write the YAML to FILE instead of standard output
 
         example:
           xcrun cktool export-schema --team-id T --container-id iCloud.com.example.App \\

@@ -7,16 +7,13 @@ enum InitCommand: Command {
     static let summary = "Write ckschema.yaml, Schemas/ and Migrations/ for a new repository."
     static let usage = "ckschema init [FOLDER] [--container iCloud.com.example.App] [--force]"
     static let options = [
-        OptionSpec(name: "container", short: nil, takesValue: true),
-        OptionSpec(name: "force", short: nil, takesValue: false),
+        OptionSpec(name: "container", short: nil, takesValue: true, help: "the iCloud container identifier (iCloud. and a reverse-DNS name)",
+                   valueName: "ID", defaultValue: "iCloud.com.example.App"),
+        OptionSpec(name: "force", short: nil, takesValue: false, help: "overwrite files that exist"),
     ]
     static let help = """
         Writes into FOLDER (default: the current folder). Refuses to overwrite an
         existing file unless --force is given.
-
-        options:
-          --container ID   the iCloud container identifier (default: iCloud.com.example.App)
-          --force          overwrite files that exist
 
         example:
           ckschema init --container iCloud.com.example.Notes
