@@ -42,8 +42,12 @@ public enum FormatJSONSchema {
         .object([("description", .string(description)), ("enum", .array(values.map(JSONText.string)))])
     }
 
+    /// A list; the decoders also read one item alone, or null for none (`NodeDecoder.stringList`).
     static func list(_ item: JSONText, _ description: String) -> JSONText {
-        .object([("type", .string("array")), ("description", .string(description)), ("items", item), ("uniqueItems", .bool(true))])
+        .object([
+            ("description", .string(description)),
+            ("anyOf", .array([.object([("type", .string("array")), ("items", item)]), item, .object([("type", .string("null"))])])),
+        ])
     }
 
     static func ref(_ name: String) -> JSONText { .object([("$ref", .string("#/$defs/" + name))]) }
