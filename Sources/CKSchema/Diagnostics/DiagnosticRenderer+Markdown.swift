@@ -36,7 +36,7 @@ public enum Markdown {
         out.reserveCapacity(s.utf8.count)
         for u in s.unicodeScalars {
             switch u {
-            case "|", "\\", "`", "*", "_", "[", "]", "<", ">", "#": out += "\\" + String(u)
+            case "|", "\\", "`", "*", "_", "[", "]", "<", ">": out += "\\" + String(u)
             case "\n": out += "<br>"
             default:
                 if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) || u.properties.generalCategory == .format {

@@ -5,7 +5,7 @@ import Foundation
 enum RecordsCommand: Command {
     static let name = "records"
     static let summary = "Import NDJSON records into the local store, or export them."
-    static let usage = "ckschema records import --env ENV [--save-policy ifServerRecordUnchanged|changedKeys|allKeys] FILE... | export --env ENV [--type T] [-o FILE]"
+    static let usage = "ckschema records import [--env development|production] [--save-policy ifServerRecordUnchanged|changedKeys|allKeys] FILE... | export [--env development|production] [--type T] [-o FILE]"
     static let options: [OptionSpec] = CommonOptions.report + [
         OptionSpec(name: "env", short: nil, takesValue: true, help: "the store environment",
                    values: ["development", "production"], defaultValue: "development"),
