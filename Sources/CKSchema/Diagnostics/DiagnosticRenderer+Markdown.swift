@@ -38,12 +38,7 @@ public enum Markdown {
             switch u {
             case "|", "\\", "`", "*", "_", "[", "]", "<", ">": out += "\\" + String(u)
             case "\n": out += "<br>"
-            default:
-                if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) || u.properties.generalCategory == .format {
-                    out += "\\u{" + String(u.value, radix: 16) + "}"
-                } else {
-                    out.unicodeScalars.append(u)
-                }
+            default: if ControlText.isControl(u) { out += ControlText.escape(u) } else { out.unicodeScalars.append(u) }
             }
         }
         return out
@@ -53,19 +48,7 @@ public enum Markdown {
     /// backslashes, so those characters are replaced, and control characters escaped).
     public static func code(_ s: String) -> String {
         if s.isEmpty { return "" }
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "|": out += "\\|"
-            case "`": out += "'"
-            default:
-                if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) || u.properties.generalCategory == .format {
-                    out += "\\u{" + String(u.value, radix: 16) + "}"
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
+        let out = ControlText.escaped(s).replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "'")
         return "`" + out + "`"
     }
 }

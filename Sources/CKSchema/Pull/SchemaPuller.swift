@@ -139,14 +139,6 @@ public enum SchemaPuller {
         return p.terminationStatus
     }
 
-    /// Control characters from another tool's output, shown as `\u{..}`.
-    static func escaped(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            if u == "\n" { out += " / " } else if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) {
-                out += "\\u{" + String(u.value, radix: 16) + "}"
-            } else { out.unicodeScalars.append(u) }
-        }
-        return out
-    }
+    /// Another tool's output in a one-line message.
+    static func escaped(_ s: String) -> String { ControlText.escaped(s, newline: " / ") }
 }

@@ -63,7 +63,8 @@ enum ManPage {
             case "\\": out += "\\e"
             case "-": out += "\\-"
             default:
-                if u.value < 0x20 && u != "\t" { continue }
+                // Roff has no escape for them: a control character is dropped.
+                if ControlText.isControl(u) && u != "\t" { continue }
                 out.unicodeScalars.append(u)
             }
         }

@@ -1,3 +1,5 @@
+import CKSchema
+
 /// `ckschema completion bash|zsh|fish`: a completion script for every subcommand and option.
 enum CompletionCommand: Command {
     static let name = "completion"
@@ -21,7 +23,7 @@ enum CompletionCommand: Command {
             throw UsageError("completion needs one shell: bash, zsh or fish")
         }
         guard let shell = CompletionScript.Shell(rawValue: word) else {
-            throw UsageError("'\(TerminalText.escaped(word))' is not a shell ckschema completes; use bash, zsh or fish")
+            throw UsageError("'\(ControlText.escaped(word))' is not a shell ckschema completes; use bash, zsh or fish")
         }
         io.write(CompletionScript.script(shell, commands: CLI.commands))
         return .success
