@@ -84,6 +84,15 @@ import Testing
         var files = try Self.validFiles()
         files += [initDir + "/ckschema.yaml", initDir + "/Schemas/development.yaml"]
         #expect(files.count > 20, "expected the repository's schemas and fixtures, found \(files.count)")
+        // The examples of docs/schema-format.md, each YAML block as a file.
+        let doc = try read(Paths.root + "/docs/schema-format.md")
+        let blocks = doc.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        #expect(blocks.count == 2, "the complete schema example and the ckschema.yaml example")
+        for (i, block) in blocks.enumerated() {
+            let path = dir + "/schema-format-example-\(i + 1).yaml"
+            try Data(block.utf8).write(to: URL(fileURLWithPath: path))
+            files.append(path)
+        }
         var instances: [String: Any] = [:]
         for f in files {
             let doc = try YAMLReader.read(path: f)

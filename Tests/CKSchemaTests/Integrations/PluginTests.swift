@@ -9,7 +9,8 @@ import Testing
 @Suite(.serialized) struct PluginTests {
     static let skip = ProcessInfo.processInfo.environment["CKSCHEMA_SKIP_PLUGIN_TESTS"] == "1"
     /// Outside this repository: ckschema looks for ckschema.yaml in parent folders too.
-    static let base = NSTemporaryDirectory() + "ckschema-plugin-consumer"
+    /// One per checkout, so two checkouts testing at once do not share it.
+    static let base = NSTemporaryDirectory() + "ckschema-plugin-consumer-" + String(UInt32(truncatingIfNeeded: Paths.root.utf8.reduce(5381) { ($0 &* 33) &+ Int($1) }), radix: 16)
     static let app = base + "/TrailApp"
     static let scratch = Paths.root + "/.build/plugin-consumer"
 
