@@ -78,6 +78,15 @@ import Testing
             try Data(fish.utf8).write(to: URL(fileURLWithPath: dir + "/ckschema.fish"))
             let r = try Tool.run(f, ["-n", dir + "/ckschema.fish"])
             #expect(r.code == 0, "\(r.stderr)")
+            // fish completes non-interactively: `complete -C` prints the candidates.
+            func complete(_ line: String) throws -> [String] {
+                let r = try Tool.run(f, ["--no-config", "-c", "source '\(dir)/ckschema.fish'; complete -C'\(line)'"])
+                return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+            }
+            #expect(try complete("ckschema lint --format ") == ["github", "json", "markdown", "sarif", "text"])
+            #expect(try complete("ckschema pu") == ["pull"])
+            #expect(try complete("ckschema pull --env ").sorted() == ["development", "production"])
+            #expect(try complete("ckschema check --p") == ["--pull"])
         } else {
             print("note: fish is not installed; 'fish -n' on the fish completion skipped")
         }
