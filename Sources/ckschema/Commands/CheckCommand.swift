@@ -6,11 +6,11 @@ import CKSchema
 enum CheckCommand: Command {
     static let name = "check"
     static let summary = "The CI gate: run every configured check (lint, promote, validate, migrate status)."
-    static let usage = "ckschema check [--pull [--cktool PATH]] [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH]"
+    static let usage = "ckschema check [--pull [--team-id T] [--container-id C] [--cktool PATH]] [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH]"
     static let options = CommonOptions.report + [
         OptionSpec(name: "pull", short: nil, takesValue: false,
                    help: "first refresh the production schema from CloudKit, as 'ckschema pull' does, then gate against it"),
-        PullCommand.cktool,
+        PullCommand.teamID, PullCommand.containerID, PullCommand.cktool,
     ]
     static let help = """
         Runs, in order, each check that ckschema.yaml configures (its 'check:' list, or

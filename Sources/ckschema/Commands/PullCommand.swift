@@ -9,15 +9,17 @@ enum PullCommand: Command {
     static let options = [
         OptionSpec(name: "env", short: nil, takesValue: true, help: "the CloudKit environment",
                    values: ["production", "development"], defaultValue: "production"),
-        OptionSpec(name: "team-id", short: nil, takesValue: true, help: "the Apple developer team",
-                   valueName: "T", defaultValue: "ckschema.yaml's team"),
-        OptionSpec(name: "container-id", short: nil, takesValue: true, help: "the iCloud container",
-                   valueName: "C", defaultValue: "ckschema.yaml's container, else the development schema's"),
+        teamID,
+        containerID,
         OptionSpec(name: "output", short: "o", takesValue: true, help: "write the schema to FILE",
                    valueName: "FILE", defaultValue: "the environment's schema in ckschema.yaml, when it is a .ckdb file", isPath: true),
         cktool,
         CommonOptions.config,
     ]
+    static let teamID = OptionSpec(name: "team-id", short: nil, takesValue: true, help: "the Apple developer team",
+                                   valueName: "T", defaultValue: "ckschema.yaml's team")
+    static let containerID = OptionSpec(name: "container-id", short: nil, takesValue: true, help: "the iCloud container",
+                                        valueName: "C", defaultValue: "ckschema.yaml's container, else the development schema's")
     static let cktool = OptionSpec(name: "cktool", short: nil, takesValue: true,
                                    help: "run this executable with cktool's arguments instead of 'xcrun cktool'",
                                    valueName: "PATH", defaultValue: "$CKSCHEMA_CKTOOL, else xcrun cktool", isPath: true)

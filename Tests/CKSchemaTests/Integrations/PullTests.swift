@@ -163,6 +163,11 @@ import Testing
         #expect(r.stdout.contains("Draft"), "\(r.stdout)")
         #expect(try read(repo.dir + "/Schemas/production.ckdb") == live)
 
+        // The team and container can be given to check as to pull.
+        let given = try runCLI(["check", "--pull", "--cktool", repo.cktool, "--team-id", "OTHER", "--container-id", "iCloud.com.example.Other"], cwd: repo.dir)
+        #expect(given.code == 1)
+        #expect(try read(repo.argsFile).hasPrefix("export-schema\n--team-id\nOTHER\n--container-id\niCloud.com.example.Other\n"))
+
         try repo.standIn("echo 'network is down' >&2; exit 3")
         let failed = try runCLI(["check", "--pull", "--cktool", repo.cktool], cwd: repo.dir)
         #expect(failed.code == 2 && failed.stderr.contains("network is down"), "\(failed.stderr)")
