@@ -1,10 +1,12 @@
 /// A JSON Schema (draft 2020-12) of the YAML schema format and of `ckschema.yaml`, for
 /// editors (yaml-language-server completes keys and refuses unknown ones and misspelled
-/// types). Built from the same lists the decoders accept (`SchemaDecoder.topKeys`,
-/// `PrimitiveType`, `IndexKind`, ...), with the descriptions of docs/schema-format.md.
+/// types). Values come from the enums the decoders read (`PrimitiveType`, `IndexKind`, ...);
+/// each mapping's keys are checked against the decoders' key lists by
+/// `JSONSchemaFormatTests.keysAreTheDecodersKeys`, so a key added to the format without its
+/// description here fails a test. Descriptions follow docs/schema-format.md.
 public enum FormatJSONSchema {
-    /// Where the schema says it lives; `init` writes it as `Schemas/ckschema.schema.json`.
-    public static let id = "https://github.com/ckschema/ckschema/blob/main/docs/ckschema.schema.json"
+    /// Where the schema says it lives (docs/ckschema.schema.json, kept current by a test); `init` writes a copy as `Schemas/ckschema.schema.json`.
+    public static let id = "https://raw.githubusercontent.com/ckschema/ckschema/main/docs/ckschema.schema.json"
     /// The file name `init` gives it.
     public static let fileName = "ckschema.schema.json"
 
@@ -75,7 +77,6 @@ public enum FormatJSONSchema {
             ("recordTypes", map("Record types by name (source order is kept).", values: ref("recordType"))),
             ("queries", list(ref("query"), "The queries the app runs; lint checks their indexes.")),
         ]
-        precondition(properties.map(\.0) == SchemaDecoder.topKeys, "the JSON Schema must follow SchemaDecoder.topKeys")
         return object("A YAML schema file: record types, fields, indexes, zones, grants and queries.", properties)
     }
 
@@ -98,7 +99,6 @@ public enum FormatJSONSchema {
             ("fields", map("Fields by name (order kept): a type alone, or a mapping.", values: ref("field"))),
             ("grants", map("Permissions per role.", values: list(permission, "read, create, write"))),
         ]
-        precondition(properties.map(\.0) == SchemaDecoder.recordTypeKeys, "the JSON Schema must follow SchemaDecoder.recordTypeKeys")
         return object("A record type.", properties)
     }
 
@@ -112,7 +112,6 @@ public enum FormatJSONSchema {
             ("action", enumeration(ReferenceAction.allCases.map(\.rawValue), "For references: what deleting the target does.")),
             ("description", string("Free text.")),
         ]
-        precondition(properties.map(\.0) == SchemaDecoder.fieldKeys, "the JSON Schema must follow SchemaDecoder.fieldKeys")
         return .object([
             ("description", .string("A field: its type alone (cover: asset), or a mapping.")),
             ("anyOf", .array([ref("fieldType"), object("A field.", properties, required: ["type"])])),
@@ -142,7 +141,6 @@ public enum FormatJSONSchema {
             ("sort", names.withDescription("Fields of the sort descriptors: each must be sortable.")),
             ("database", ref("database")),
         ]
-        precondition(properties.map(\.0) == SchemaDecoder.queryKeys, "the JSON Schema must follow SchemaDecoder.queryKeys")
         return object("A query the app runs.", properties, required: ["recordType"])
     }
 
@@ -175,7 +173,6 @@ public enum FormatJSONSchema {
             ("container", ref("container")),
             ("team", string("The Apple developer team identifier, for 'ckschema pull'.")),
         ]
-        precondition(properties.map(\.0) == Configuration.topKeys, "the JSON Schema must follow Configuration.topKeys")
         return object("ckschema.yaml: where the repository keeps its schemas, migrations, store and record fixtures.", properties, required: ["ckschema"])
     }
 }

@@ -135,6 +135,31 @@ import Testing
         #expect(refused.sorted() == typos.keys.sorted(), "refused: \(refused)")
     }
 
+    /// Each mapping of the JSON Schema has exactly the keys its decoder accepts.
+    @Test func keysAreTheDecodersKeys() throws {
+        let r = try runCLI(["json-schema"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let defs = try #require(root["$defs"] as? [String: Any])
+        func keys(_ def: String) throws -> [String] {
+            var node = try #require(defs[def] as? [String: Any])
+            if node["properties"] == nil, let any = node["anyOf"] as? [[String: Any]], let object = any.first(where: { $0["properties"] != nil }) { node = object }
+            return try #require(node["properties"] as? [String: Any]).keys.sorted()
+        }
+        #expect(try keys("schemaFile") == SchemaDecoder.topKeys.sorted())
+        #expect(try keys("recordType") == SchemaDecoder.recordTypeKeys.sorted())
+        #expect(try keys("field") == SchemaDecoder.fieldKeys.sorted())
+        #expect(try keys("query") == SchemaDecoder.queryKeys.sorted())
+        #expect(try keys("zone") == SchemaDecoder.zoneKeys.sorted())
+        #expect(try keys("configFile") == Configuration.topKeys.sorted())
+    }
+
+    /// The copy editors can point at by URL is what the tool prints.
+    @Test func theCommittedCopyIsCurrent() throws {
+        let r = try runCLI(["json-schema"])
+        #expect(r.code == 0)
+        #expect(try read(Paths.root + "/docs/ckschema.schema.json") == r.stdout, "run: ckschema json-schema -o docs/ckschema.schema.json")
+    }
+
     @Test func initPointsEditorsAtTheSchema() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
