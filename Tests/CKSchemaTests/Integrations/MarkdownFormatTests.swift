@@ -20,23 +20,35 @@ import Testing
         #expect(clean.code == 0 && clean.stdout == "**ckschema lint**: no findings\n")
     }
 
+    /// The summary line the JSON report of the same run implies: the counts are not written
+    /// down here, so a change to the example schemas or the rules does not break this test.
+    static func expectedSummary(_ args: [String]) throws -> String {
+        let json = try runCLI(args + ["--format", "json"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        if let changes = root["changes"] as? [Any] {
+            return "**ckschema diff**: " + (changes.isEmpty ? "no changes" : "\(changes.count) change" + (changes.count == 1 ? "" : "s"))
+        }
+        let s = try #require(root["summary"] as? [String: Int])
+        return "**ckschema \(args[0])**: " + Markdown.counts(errors: s["errors"] ?? 0, warnings: s["warnings"] ?? 0, notes: s["notes"] ?? 0)
+    }
+
     @Test(arguments: [
-        (["check"], "**ckschema check**: 2 warnings, 6 notes", Int32(0)),
-        (["promote", "--check"], "**ckschema promote**: 2 warnings", Int32(0)),
-        (["diff"], "**ckschema diff**: 18 changes", Int32(0)),
-        (["validate", "--schema", "Tests/Fixtures/records/schema.yaml", "Tests/Fixtures/records/CK401.fail.ndjson"], "**ckschema validate**: 1 error", Int32(1)),
+        (["check"], Int32(0)),
+        (["promote", "--check"], Int32(0)),
+        (["diff"], Int32(0)),
+        (["validate", "--schema", "Tests/Fixtures/records/schema.yaml", "Tests/Fixtures/records/CK401.fail.ndjson"], Int32(1)),
     ])
-    func everyReportingCommandHasIt(args: [String], summary: String, code: Int32) throws {
+    func everyReportingCommandHasIt(args: [String], code: Int32) throws {
         let r = try runCLI(args + ["--format", "markdown"])
         #expect(r.code == code, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.first == summary)
+        #expect(lines.first == (try Self.expectedSummary(args)))
         #expect(lines.count > 4 && lines[2].hasPrefix("| Location |") && lines[3].hasPrefix("|---|"), "\(r.stdout)")
-        // Every row has as many cells as the header: nothing split a cell.
+        // One row per finding (or change), and every row has as many cells as the header.
         let header = lines[2].filter { $0 == "|" }.count
-        for row in lines.dropFirst(4) where !row.isEmpty {
-            #expect(Self.unescapedPipes(row) == header, "\(row)")
-        }
+        let rows = lines.dropFirst(4).filter { !$0.isEmpty }
+        #expect(!rows.isEmpty)
+        for row in rows { #expect(Self.unescapedPipes(row) == header, "\(row)") }
     }
 
     static func unescapedPipes(_ row: String) -> Int {
