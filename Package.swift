@@ -34,3 +34,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// SwiftPM plugins (docs/integrations.md): `swift package ckschema <command>` in an app's
+// package, and a build-tool plugin that lints the package's schemas on every build.
+package.products += [
+    .plugin(name: "CKSchemaCommand", targets: ["CKSchemaCommand"]),
+    .plugin(name: "CKSchemaLint", targets: ["CKSchemaLint"]),
+]
+package.targets += [
+    .plugin(
+        name: "CKSchemaCommand",
+        capability: .command(intent: .custom(verb: "ckschema", description: "Run ckschema (check, lint, fmt, pull, ...) in this package")),
+        dependencies: ["ckschema"]
+    ),
+    .plugin(name: "CKSchemaLint", capability: .buildTool(), dependencies: ["ckschema"]),
+]

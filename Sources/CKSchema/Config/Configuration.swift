@@ -30,6 +30,10 @@ public struct Configuration: Sendable, Equatable {
     public var failOn: Severity
     /// The checks `ckschema check` runs; nil means every one that is configured.
     public var checks: [String]?
+    /// The iCloud container (`container:`), for `pull`; else the development schema's.
+    public var container: String?
+    /// The Apple developer team (`team:`), for `pull`.
+    public var team: String?
 
     public init(
         path: String? = nil, developmentSchema: String? = nil, productionSchema: String? = nil,
@@ -47,7 +51,7 @@ public struct Configuration: Sendable, Equatable {
         self.checks = checks
     }
 
-    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check"]
+    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team"]
     /// The checks `ckschema check` knows.
     public static let checkNames = ["lint", "promote", "validate", "migrate"]
 
@@ -137,6 +141,8 @@ public struct Configuration: Sendable, Equatable {
                     }
                 }
                 config.checks = names
+            case "container": if let v = d.string(p.value, what: "'container'") { config.container = v }
+            case "team": if let v = d.string(p.value, what: "'team'") { config.team = v }
             default: break
             }
         }

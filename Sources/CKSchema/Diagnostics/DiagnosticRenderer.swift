@@ -3,6 +3,8 @@ import Foundation
 /// The report formats every command offers (`--format`).
 public enum OutputFormat: String, Sendable, CaseIterable {
     case text, json, github, sarif
+    /// A summary line and a table, for job summaries and PR comments (DiagnosticRenderer+Markdown.swift).
+    case markdown
 }
 
 /// Turns diagnostics into the text of one output format. Pure: it returns strings,
@@ -32,6 +34,7 @@ public struct DiagnosticRenderer: Sendable {
         case .json: return json(sorted).rendered(pretty: true) + "\n"
         case .github: return sorted.map(github).joined()
         case .sarif: return sarif(sorted).rendered(pretty: true) + "\n"
+        case .markdown: return markdown(sorted)
         }
     }
 

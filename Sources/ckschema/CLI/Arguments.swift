@@ -1,10 +1,36 @@
 /// An option a command accepts: `--name value`, `--name=value`, or a flag `--name`.
-struct OptionSpec {
+/// The one declaration that parsing, `--help`, shell completions and the man page read,
+/// so none of them can drift from what the command accepts.
+struct OptionSpec: Sendable {
     var name: String
     var short: Character?
     var takesValue: Bool
     /// May be given more than once.
     var repeatable = false
+    /// One line for `--help`, completions and the man page.
+    var help = ""
+    /// The value's placeholder (`PATH`, `N`); unused when `values` lists the choices.
+    var valueName = "VALUE"
+    /// The values it accepts, when they are a fixed list (completions offer them).
+    var values: [String] = []
+    /// What applies when the option is not given, shown in help; nil when nothing does.
+    var defaultValue: String?
+    /// Its value is a path (completions offer files).
+    var isPath = false
+
+    /// `--format text|json`, `--store PATH`, `-o, --output FILE` or `--force`.
+    var synopsis: String {
+        var s = short.map { "-\($0), " } ?? ""
+        s += "--" + name
+        if takesValue { s += " " + valueSyntax }
+        return s
+    }
+
+    /// `text|json|github` for a value list, else the placeholder.
+    var valueSyntax: String { values.isEmpty ? valueName : values.joined(separator: "|") }
+
+    /// The help line's text, with the default.
+    var helpText: String { help + (defaultValue.map { " (default: \($0))" } ?? "") }
 }
 
 /// The arguments of one command, split by their dashes as swift-argument-parser's

@@ -7,6 +7,7 @@ enum CLI {
     static let commands: [any Command.Type] = [
         InitCommand.self, FmtCommand.self, LintCommand.self, DiffCommand.self, PromoteCommand.self, ValidateCommand.self,
         ImportCommand.self, ExportCommand.self, CheckCommand.self, MigrateCommand.self, RecordsCommand.self,
+        PullCommand.self, JSONSchemaCommand.self, CompletionCommand.self, ManCommand.self,
     ]
 
     static func main() -> Never {
@@ -72,6 +73,6 @@ enum CLI {
     }
 
     static func commandHelp(_ c: any Command.Type) -> String {
-        "usage: \(c.usage)\n\n\(c.summary)\n\n\(c.help)\n"
+        "usage: \(c.usage)\n\n\(c.summary)\n\n\(c.help)\n" + OptionHelp.section(c.options)
     }
 }

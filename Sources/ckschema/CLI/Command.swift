@@ -25,25 +25,28 @@ protocol Command: Sendable {
     static var help: String { get }
     static var options: [OptionSpec] { get }
     static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode
+    /// The words a command takes first (`migrate new|apply|...`), for completions.
+    static var subcommands: [String] { get }
+}
+
+extension Command {
+    static var subcommands: [String] { [] }
 }
 
 /// Options that every reporting command shares.
 enum CommonOptions {
-    static let format = OptionSpec(name: "format", short: nil, takesValue: true)
-    static let failOn = OptionSpec(name: "fail-on", short: nil, takesValue: true)
-    static let config = OptionSpec(name: "config", short: nil, takesValue: true)
+    static let format = OptionSpec(name: "format", short: nil, takesValue: true, help: "report format",
+                                   values: OutputFormat.allCases.map(\.rawValue), defaultValue: "text")
+    static let failOn = OptionSpec(name: "fail-on", short: nil, takesValue: true, help: "lowest severity that fails the run",
+                                   values: ["warning", "error"], defaultValue: "error, or lint.failOn")
+    static let config = OptionSpec(name: "config", short: nil, takesValue: true, help: "use this ckschema.yaml instead of searching for one",
+                                   valueName: "PATH", isPath: true)
     static let report: [OptionSpec] = [format, failOn, config]
-
-    static let reportHelp = """
-          --format text|json|github|sarif  report format (default: text)
-          --fail-on warning|error          lowest severity that fails the run (default: error, or lint.failOn)
-          --config PATH                    use this ckschema.yaml instead of searching for one
-        """
 
     static func outputFormat(_ args: ParsedArguments) throws(UsageError) -> OutputFormat {
         guard let v = args.value("format") else { return .text }
         guard let f = OutputFormat(rawValue: v) else {
-            throw UsageError("'\(v)' is not an output format; use text, json, github or sarif")
+            throw UsageError("'\(v)' is not an output format; use text, json, github, sarif or markdown")
         }
         return f
     }

@@ -6,15 +6,16 @@ import CKSchema
 enum CheckCommand: Command {
     static let name = "check"
     static let summary = "The CI gate: run every configured check (lint, promote, validate, migrate status)."
-    static let usage = "ckschema check [--format text|json|github|sarif] [--fail-on warning|error] [--config PATH]"
-    static let options = CommonOptions.report
+    static let usage = "ckschema check [--pull [--team-id T] [--container-id C] [--cktool PATH]] [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH]"
+    static let options = CommonOptions.report + [
+        OptionSpec(name: "pull", short: nil, takesValue: false,
+                   help: "first refresh the production schema from CloudKit, as 'ckschema pull' does, then gate against it"),
+        PullCommand.teamID, PullCommand.containerID, PullCommand.cktool,
+    ]
     static let help = """
         Runs, in order, each check that ckschema.yaml configures (its 'check:' list, or
         every check whose inputs it names) and exits with the worst result: 0 clean,
         1 findings at or above --fail-on, 2 a check could not run.
-
-        options:
-        \(CommonOptions.reportHelp)
 
         example:
           ckschema check --format github
@@ -33,6 +34,11 @@ enum CheckCommand: Command {
         }
         if !args.positionals.isEmpty { throw UsageError("check takes no positional arguments; it reads ckschema.yaml") }
         let failOn = try CommonOptions.failOn(args, config: config)
+        if args.flag("pull") {
+            // A pull that fails stops the gate: checking against a stale production would pass what the live one refuses.
+            let pulled = try PullCommand.pull(environment: .production, args: args, config: config)
+            io.error(PullCommand.message(pulled, environment: .production))
+        }
         let enabled = config.checks ?? Configuration.checkNames
         var all: [Diagnostic] = []
         var failed = false

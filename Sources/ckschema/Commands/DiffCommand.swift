@@ -4,10 +4,12 @@ import CKSchema
 enum DiffCommand: Command {
     static let name = "diff"
     static let summary = "Show what changed between two schemas (production -> development), grouped by record type."
-    static let usage = "ckschema diff [FROM] [TO] [--format text|json] [--exit-code] [--config PATH]"
+    static let usage = "ckschema diff [FROM] [TO] [--format text|json|markdown] [--exit-code] [--config PATH]"
     static let options = [
-        OptionSpec(name: "exit-code", short: nil, takesValue: false),
-        CommonOptions.format, CommonOptions.config,
+        OptionSpec(name: "exit-code", short: nil, takesValue: false, help: "exit 1 when the schemas differ, 0 when they do not"),
+        OptionSpec(name: "format", short: nil, takesValue: true, help: "output format (json: docs/output.md)",
+                   values: ["text", "json", "markdown"], defaultValue: "text"),
+        CommonOptions.config,
     ]
     static let help = """
         FROM and TO are schema sources (a YAML file, a folder of YAML files, a .ckdb file).
@@ -19,11 +21,6 @@ enum DiffCommand: Command {
           - index Payload.capturedAt sortable
           ~ Payload.count type: int64 -> string
 
-        options:
-          --format text|json  output format (default: text; json is documented in docs/output.md)
-          --exit-code         exit 1 when the schemas differ, 0 when they do not
-          --config PATH       use this ckschema.yaml instead of searching for one
-
         example:
           ckschema diff
           ckschema diff prod.ckdb Schemas/development.yaml --format json
@@ -31,11 +28,12 @@ enum DiffCommand: Command {
 
     static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         let format = try CommonOptions.outputFormat(args)
-        guard format == .text || format == .json else { throw UsageError("diff prints text or json; '\(format.rawValue)' is for reports (use it with promote)") }
+        guard format == .text || format == .json || format == .markdown else { throw UsageError("diff prints text, json or markdown; '\(format.rawValue)' is for reports (use it with promote)") }
         let (from, to) = try PromoteCommand.schemas(args)
         let diff = SchemaDiff.compute(from: from, to: to)
         switch format {
         case .json: io.write(String(decoding: diff.jsonData, as: UTF8.self))
+        case .markdown: io.write(diff.markdown)
         default: io.write(diff.text)
         }
         let exitCode = args.flag("exit-code")

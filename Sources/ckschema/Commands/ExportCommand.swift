@@ -7,8 +7,10 @@ enum ExportCommand: Command {
     static let summary = "Write the schema as .ckdb (cktool import-schema), canonical YAML, or JSON Schema for records."
     static let usage = "ckschema export [SCHEMA] [--format ckdb|yaml|jsonschema] [-o FILE] [--fail-on warning|error]"
     static let options = [
-        OptionSpec(name: "format", short: nil, takesValue: true),
-        OptionSpec(name: "output", short: "o", takesValue: true),
+        OptionSpec(name: "format", short: nil, takesValue: true, help: "the output language",
+                   values: ["ckdb", "yaml", "jsonschema"], defaultValue: "ckdb"),
+        OptionSpec(name: "output", short: "o", takesValue: true, help: "write to FILE instead of standard output",
+                   valueName: "FILE", isPath: true),
         CommonOptions.failOn, CommonOptions.config,
     ]
     static let help = """
@@ -27,12 +29,6 @@ enum ExportCommand: Command {
           jsonschema   a JSON Schema (draft 2020-12) with one definition per record type,
                        accepting one record as 'ckschema validate --env production' does;
                        docs/records.md says what it cannot express
-
-        options:
-          --format F                  the output language (default: ckdb)
-          -o, --output FILE           write to FILE instead of standard output
-          --fail-on warning|error     exit 1 when a diagnostic is at least this severe (default: error)
-          --config PATH               use this ckschema.yaml
 
         exit codes: 0 written; 1 written, with warnings at --fail-on; 2 not written (a name
         that cannot be written in .ckdb, or an unreadable schema).

@@ -5,21 +5,15 @@ import Foundation
 enum FmtCommand: Command {
     static let name = "fmt"
     static let summary = "Format YAML schema files canonically (stable key order, shorthand, comments kept)."
-    static let usage = "ckschema fmt [--check | --write] [FILE|FOLDER...] [--format text|json|github|sarif]"
+    static let usage = "ckschema fmt [--check | --write] [FILE|FOLDER...] [--format text|json|github|sarif|markdown]"
     static let options = [
-        OptionSpec(name: "check", short: nil, takesValue: false),
-        OptionSpec(name: "write", short: "w", takesValue: false),
+        OptionSpec(name: "check", short: nil, takesValue: false, help: "exit 1 and name each file that is not formatted; change nothing"),
+        OptionSpec(name: "write", short: "w", takesValue: false, help: "rewrite the files in place"),
         CommonOptions.format, CommonOptions.config,
     ]
     static let help = """
         Without FILE, formats the YAML files of the schemas named in ckschema.yaml.
         With neither --check nor --write, prints the formatted text to standard output.
-
-        options:
-          --check          exit 1 and name each file that is not formatted; change nothing
-          -w, --write      rewrite the files in place
-          --format F       report format for --check (text, json, github, sarif)
-          --config PATH    use this ckschema.yaml
 
         example:
           ckschema fmt --check

@@ -7,8 +7,9 @@ enum ImportCommand: Command {
     static let summary = "Convert a .ckdb schema (cktool export-schema) to the canonical YAML form."
     static let usage = "ckschema import FILE.ckdb [-o FILE.yaml] [--force]"
     static let options = [
-        OptionSpec(name: "output", short: "o", takesValue: true),
-        OptionSpec(name: "force", short: nil, takesValue: false),
+        OptionSpec(name: "output", short: "o", takesValue: true, help: "write the YAML to FILE instead of standard output",
+                   valueName: "FILE", isPath: true),
+        OptionSpec(name: "force", short: nil, takesValue: false, help: "replace FILE.yaml wholesale instead of merging into it"),
     ]
     static let help = """
         Reads a schema in Apple's CloudKit Schema Language (what 'xcrun cktool export-schema'
@@ -23,10 +24,6 @@ enum ImportCommand: Command {
         comments, which the CloudKit Schema Language cannot hold, are kept, and a note says
         which. --force replaces the file instead. A file that is not a YAML schema is never
         overwritten without --force.
-
-        options:
-          -o, --output FILE   write the YAML to FILE instead of standard output
-          --force             replace FILE.yaml wholesale instead of merging into it
 
         example:
           xcrun cktool export-schema --team-id T --container-id iCloud.com.example.App \\

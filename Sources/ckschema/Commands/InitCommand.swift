@@ -7,16 +7,16 @@ enum InitCommand: Command {
     static let summary = "Write ckschema.yaml, Schemas/ and Migrations/ for a new repository."
     static let usage = "ckschema init [FOLDER] [--container iCloud.com.example.App] [--force]"
     static let options = [
-        OptionSpec(name: "container", short: nil, takesValue: true),
-        OptionSpec(name: "force", short: nil, takesValue: false),
+        OptionSpec(name: "container", short: nil, takesValue: true, help: "the iCloud container identifier (iCloud. and a reverse-DNS name)",
+                   valueName: "ID", defaultValue: "iCloud.com.example.App"),
+        OptionSpec(name: "force", short: nil, takesValue: false, help: "overwrite files that exist"),
     ]
     static let help = """
-        Writes into FOLDER (default: the current folder). Refuses to overwrite an
-        existing file unless --force is given.
-
-        options:
-          --container ID   the iCloud container identifier (default: iCloud.com.example.App)
-          --force          overwrite files that exist
+        Writes into FOLDER (default: the current folder): ckschema.yaml, the development
+        schema (YAML), the production schema as Schemas/production.ckdb (what 'ckschema pull'
+        refreshes from CloudKit), the JSON Schema editors use (Schemas/ckschema.schema.json),
+        Migrations/, and '.ckschema/' in .gitignore. Refuses to overwrite an existing file
+        unless --force is given. The container identifier is 'iCloud.' and a reverse-DNS name.
 
         example:
           ckschema init --container iCloud.com.example.Notes
@@ -25,7 +25,12 @@ enum InitCommand: Command {
     static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         if args.positionals.count > 1 { throw UsageError("init takes at most one folder") }
         let root = args.positionals.first ?? "."
-        let files = ProjectTemplate.files(container: args.value("container") ?? "iCloud.com.example.App")
+        let container = args.value("container") ?? "iCloud.com.example.App"
+        if let problem = ContainerIdentifier.problem(container) {
+            throw InputError(.error(PullRules.containerIdentifier.code, "'\(ControlText.escaped(container))' is not a container identifier: \(problem)", at: nil,
+                                    fix: "pass --container iCloud.com.example.App, the identifier Xcode shows under Signing & Capabilities > iCloud"))
+        }
+        let files = ProjectTemplate.files(container: container)
         let fm = FileManager.default
         if !args.flag("force") {
             let existing = files.map { (root as NSString).appendingPathComponent($0.path) }.filter { fm.fileExists(atPath: $0) }
@@ -46,6 +51,14 @@ enum InitCommand: Command {
                                         at: SourceLocation(file: path, line: 1, column: 1)))
             }
             io.write("created \(path)\n")
+        }
+        let ignore = (root as NSString).appendingPathComponent(".gitignore")
+        if let text = ProjectTemplate.gitignore(adding: fm.contents(atPath: ignore).map { String(decoding: $0, as: UTF8.self) }) {
+            do { try Data(text.utf8).write(to: URL(fileURLWithPath: ignore), options: .atomic) } catch {
+                throw InputError(.error(InputRules.unreadable.code, "cannot write '\(ignore)': \(error.localizedDescription)",
+                                        at: SourceLocation(file: ignore, line: 1, column: 1)))
+            }
+            io.write("added \(ProjectTemplate.gitignoreLine) to \(ignore)\n")
         }
         io.write("next: edit Schemas/development.yaml, then run 'ckschema check'\n")
         return .success

@@ -4,16 +4,13 @@ import CKSchema
 enum LintCommand: Command {
     static let name = "lint"
     static let summary = "Check a schema against CloudKit's rules (names, indexes, encryption, queries, zones)."
-    static let usage = "ckschema lint [SCHEMA...] [--format text|json|github|sarif] [--fail-on warning|error]"
+    static let usage = "ckschema lint [SCHEMA...] [--format text|json|github|sarif|markdown] [--fail-on warning|error]"
     static let options = CommonOptions.report
     static let help = """
         SCHEMA is a YAML file, a folder of YAML files, or a .ckdb file; without one,
         the development schema named in ckschema.yaml. Rules and their codes: docs/rules.md.
         A rule is switched off on a line by '# ckschema-disable CK110: reason', or for the
         repository in ckschema.yaml (lint.disable, lint.severity).
-
-        options:
-        \(CommonOptions.reportHelp)
 
         example:
           ckschema lint Schemas/development.yaml --format github

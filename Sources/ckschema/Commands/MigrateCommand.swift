@@ -7,14 +7,20 @@ enum MigrateCommand: Command {
     static let summary = "Write, apply and check versioned migrations of the local store."
     static let usage = "ckschema migrate new NAME | apply [--env development|production] [--to VERSION] [--dry-run] [--lock-timeout S] | status [--env ENV] | hash"
     static let options: [OptionSpec] = CommonOptions.report + [
-        OptionSpec(name: "env", short: nil, takesValue: true),
-        OptionSpec(name: "to", short: nil, takesValue: true),
-        OptionSpec(name: "dry-run", short: nil, takesValue: false),
-        OptionSpec(name: "lock-timeout", short: nil, takesValue: true),
-        OptionSpec(name: "store", short: nil, takesValue: true),
-        OptionSpec(name: "migrations", short: nil, takesValue: true),
-        OptionSpec(name: "schema", short: nil, takesValue: true),
+        OptionSpec(name: "env", short: nil, takesValue: true, help: "the store environment",
+                   values: ["development", "production"], defaultValue: "development"),
+        OptionSpec(name: "to", short: nil, takesValue: true, help: "apply up to and including this version", valueName: "VERSION"),
+        OptionSpec(name: "dry-run", short: nil, takesValue: false, help: "print what apply would do; change nothing"),
+        OptionSpec(name: "lock-timeout", short: nil, takesValue: true, help: "seconds to wait for another apply's lock",
+                   valueName: "S", defaultValue: "10"),
+        OptionSpec(name: "store", short: nil, takesValue: true, help: "the store",
+                   valueName: "PATH", defaultValue: "ckschema.yaml's store, or .ckschema/store.sqlite", isPath: true),
+        OptionSpec(name: "migrations", short: nil, takesValue: true, help: "the migrations folder",
+                   valueName: "PATH", defaultValue: "ckschema.yaml's, or Migrations", isPath: true),
+        OptionSpec(name: "schema", short: nil, takesValue: true, help: "the development schema (new, status)",
+                   valueName: "PATH", defaultValue: "ckschema.yaml's", isPath: true),
     ]
+    static let subcommands = ["new", "apply", "status", "hash"]
     static let help = """
         subcommands:
           new NAME   write the next migration (Migrations/NNNN_NAME.yaml) from the difference
@@ -26,16 +32,6 @@ enum MigrateCommand: Command {
 
         Every subcommand refuses to run when Migrations/ckschema.sum does not match the files
         (status reports it). Migration steps: docs/migrations.md. Store tables: docs/store.md.
-
-        options:
-          --env development|production  the store environment (default: development)
-          --to VERSION                  apply up to and including this version
-          --dry-run                     print what apply would do; change nothing
-          --lock-timeout S              seconds to wait for another apply's lock (default: 10)
-          --store PATH                  the store (default: ckschema.yaml's store, or .ckschema/store.sqlite)
-          --migrations PATH             the migrations folder (default: ckschema.yaml's, or Migrations)
-          --schema PATH                 the development schema (new, status; default: ckschema.yaml's)
-        \(CommonOptions.reportHelp)
 
         examples:
           ckschema migrate new add_title

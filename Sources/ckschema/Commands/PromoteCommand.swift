@@ -5,14 +5,24 @@ import Foundation
 enum PromoteCommand: Command {
     static let name = "promote"
     static let summary = "Plan the promotion to production: each change safe, review or forbidden, with the fix."
-    static let usage = "ckschema promote [FROM] [TO] [--check] [--plan PATH] [--verify-plan PATH] [--apply PLAN [--store PATH]] [--fail-on review|forbidden] [--format text|json|github|sarif]"
+    static let usage = "ckschema promote [FROM] [TO] [--check] [--plan PATH] [--verify-plan PATH] [--apply PLAN [--store PATH]] [--fail-on review|forbidden] [--format text|json|github|sarif|markdown]"
     static let options = [
-        OptionSpec(name: "check", short: nil, takesValue: false),
-        OptionSpec(name: "plan", short: nil, takesValue: true),
-        OptionSpec(name: "verify-plan", short: nil, takesValue: true),
-        OptionSpec(name: "apply", short: nil, takesValue: true),
-        OptionSpec(name: "store", short: nil, takesValue: true),
-        CommonOptions.format, CommonOptions.failOn, CommonOptions.config,
+        OptionSpec(name: "check", short: nil, takesValue: false,
+                   help: "the CI gate: exit 1 if a change is forbidden (or, with --fail-on review, needs review); reports only those"),
+        OptionSpec(name: "plan", short: nil, takesValue: true, help: "write the plan as JSON (with both schemas' SHA-256)",
+                   valueName: "PATH", isPath: true),
+        OptionSpec(name: "verify-plan", short: nil, takesValue: true,
+                   help: "refuse (exit 2) a plan file that is not JSON, is from another format version, or was computed from other schemas",
+                   valueName: "PATH", isPath: true),
+        OptionSpec(name: "apply", short: nil, takesValue: true,
+                   help: "deploy the development schema to the local store's production environment, as the CloudKit Console does: schema only, no records; refused (exit 2) when PLAN is stale or has a forbidden step, or the store's production schema is not FROM",
+                   valueName: "PLAN", isPath: true),
+        OptionSpec(name: "store", short: nil, takesValue: true, help: "the store for --apply",
+                   valueName: "PATH", defaultValue: "ckschema.yaml's store", isPath: true),
+        CommonOptions.format,
+        OptionSpec(name: "fail-on", short: nil, takesValue: true, help: "lowest class that fails --check",
+                   values: ["review", "forbidden"], defaultValue: "forbidden, or review when ckschema.yaml's lint.failOn is warning"),
+        CommonOptions.config,
     ]
     static let help = """
         FROM and TO are schema sources, as for 'ckschema diff' (default: the production and
@@ -22,22 +32,6 @@ enum PromoteCommand: Command {
           review     production accepts it, with a consequence to look at (a warning)
           forbidden  production refuses it (an error), with the fix
         Rules, classes and sources: docs/promotion.md.
-
-        options:
-          --check                  the CI gate: exit 1 if a change is forbidden (or, with
-                                   --fail-on review, needs review); reports only those
-          --plan PATH              write the plan as JSON (with both schemas' SHA-256)
-          --verify-plan PATH       refuse (exit 2) a plan file that is not JSON, is from another
-                                   format version, or was computed from other schemas
-          --apply PLAN             deploy the development schema to the local store's production
-                                   environment, as the CloudKit Console does: schema only, no
-                                   records; refused (exit 2) when PLAN is stale or has a
-                                   forbidden step, or the store's production schema is not FROM
-          --store PATH             the store for --apply (default: ckschema.yaml's store)
-          --fail-on review|forbidden  lowest class that fails --check (default: forbidden, or
-                                   review when ckschema.yaml's lint.failOn is warning)
-          --format text|json|github|sarif  report format (default: text)
-          --config PATH            use this ckschema.yaml instead of searching for one
 
         example:
           ckschema promote --check --format github

@@ -5,14 +5,19 @@ import Foundation
 enum RecordsCommand: Command {
     static let name = "records"
     static let summary = "Import NDJSON records into the local store, or export them."
-    static let usage = "ckschema records import --env ENV [--save-policy ifServerRecordUnchanged|changedKeys|allKeys] FILE... | export --env ENV [--type T] [-o FILE]"
+    static let usage = "ckschema records import [--env development|production] [--save-policy ifServerRecordUnchanged|changedKeys|allKeys] FILE... | export [--env development|production] [--type T] [-o FILE]"
     static let options: [OptionSpec] = CommonOptions.report + [
-        OptionSpec(name: "env", short: nil, takesValue: true),
-        OptionSpec(name: "save-policy", short: nil, takesValue: true),
-        OptionSpec(name: "store", short: nil, takesValue: true),
-        OptionSpec(name: "type", short: nil, takesValue: true),
-        OptionSpec(name: "output", short: "o", takesValue: true),
+        OptionSpec(name: "env", short: nil, takesValue: true, help: "the store environment",
+                   values: ["development", "production"], defaultValue: "development"),
+        OptionSpec(name: "save-policy", short: nil, takesValue: true, help: "how a record that exists is saved",
+                   values: ["ifServerRecordUnchanged", "changedKeys", "allKeys"], defaultValue: "ifServerRecordUnchanged"),
+        OptionSpec(name: "store", short: nil, takesValue: true, help: "the store",
+                   valueName: "PATH", defaultValue: "ckschema.yaml's store", isPath: true),
+        OptionSpec(name: "type", short: nil, takesValue: true, help: "export only records of this type", valueName: "T"),
+        OptionSpec(name: "output", short: "o", takesValue: true, help: "export to FILE instead of standard output",
+                   valueName: "FILE", isPath: true),
     ]
+    static let subcommands = ["import", "export"]
     static let help = """
         import reads records in the CloudKit Web Services shape, one JSON object a line:
           {"recordName": "n1", "recordType": "Note", "zoneID": {"zoneName": "Notes"},
@@ -23,14 +28,6 @@ enum RecordsCommand: Command {
         import is one transaction. Exit 1 when any record failed (they are listed).
 
         export writes the environment's records back as NDJSON in the same shape.
-
-        options:
-          --env development|production   the store environment (default: development)
-          --save-policy POLICY           ifServerRecordUnchanged (default), changedKeys, allKeys
-          --store PATH                   the store (default: ckschema.yaml's store)
-          --type T                       export only records of this type
-          -o, --output FILE              export to FILE instead of stdout
-        \(CommonOptions.reportHelp)
 
         examples:
           ckschema records import --env production fixtures/notes.ndjson

@@ -6,15 +6,21 @@ import Foundation
 enum ValidateCommand: Command {
     static let name = "validate"
     static let summary = "Check records (NDJSON, JSON, YAML) against a schema the way CloudKit's server would."
-    static let usage = "ckschema validate [--schema SCHEMA] [--env production|development] [--batch N] [--max-errors N] [--infer] [--jobs N] [--format text|json|github|sarif] FILE..."
+    static let usage = "ckschema validate [--schema SCHEMA] [--env production|development] [--batch N] [--max-errors N] [--infer] [--jobs N] [--format text|json|github|sarif|markdown] FILE..."
     static let options = [
-        OptionSpec(name: "schema", short: nil, takesValue: true),
-        OptionSpec(name: "env", short: nil, takesValue: true),
-        OptionSpec(name: "batch", short: nil, takesValue: true),
-        OptionSpec(name: "max-errors", short: nil, takesValue: true),
-        OptionSpec(name: "infer", short: nil, takesValue: false),
-        OptionSpec(name: "jobs", short: "j", takesValue: true),
-        OptionSpec(name: "input-format", short: nil, takesValue: true),
+        OptionSpec(name: "schema", short: nil, takesValue: true, help: "schema source (YAML file, folder, .ckdb)",
+                   valueName: "SCHEMA", defaultValue: "the ckschema.yaml schema of the environment", isPath: true),
+        OptionSpec(name: "env", short: nil, takesValue: true,
+                   help: "production refuses unknown fields; in development they are what CloudKit would add",
+                   values: ["production", "development"], defaultValue: "production"),
+        OptionSpec(name: "batch", short: nil, takesValue: true,
+                   help: "check each run of N records as one modify operation (400 items, 2 MB, parent references)", valueName: "N"),
+        OptionSpec(name: "max-errors", short: nil, takesValue: true, help: "stop after N errors", valueName: "N"),
+        OptionSpec(name: "infer", short: nil, takesValue: false,
+                   help: "development: print the schema change, as YAML, that CloudKit would make from the records (text: stdout after the report; other formats: stderr)"),
+        OptionSpec(name: "jobs", short: "j", takesValue: true, help: "threads", valueName: "N", defaultValue: "the number of cores"),
+        OptionSpec(name: "input-format", short: nil, takesValue: true, help: "the record file format, instead of detecting it",
+                   values: ["ndjson", "json", "yaml"]),
     ] + CommonOptions.report
     static let help = """
         FILE is an NDJSON file (one record a line), a JSON array of records, or YAML;
@@ -23,21 +29,6 @@ enum ValidateCommand: Command {
         ({type: "stringType", value}) or the plain shape (fields: {f: value});
         docs/records.md describes them. Checks and their codes (CK4xx): docs/rules.md.
         Diagnostics never contain the value of an encrypted field.
-
-        options:
-          --schema SCHEMA        schema source (YAML file, folder, .ckdb); default: the
-                                 ckschema.yaml schema of the environment
-          --env ENV              production (default: unknown fields are refused) or
-                                 development (unknown fields are what CloudKit would add)
-          --batch N              check each run of N records as one modify operation
-                                 (400 items, 2 MB, parent references)
-          --max-errors N         stop after N errors
-          --infer                development: print the schema change, as YAML, that
-                                 CloudKit would make from the records (text: stdout
-                                 after the report; other formats: stderr)
-          -j, --jobs N           threads (default: the number of cores)
-          --input-format F       ndjson, json or yaml, instead of detecting it
-        \(CommonOptions.reportHelp)
 
         Exit: 0 clean, 1 findings, 2 a file could not be read or a record is malformed.
 
@@ -95,7 +86,7 @@ enum ValidateCommand: Command {
             switch format {
             case .text: buffer += renderer.renderText(d)
             case .github: buffer += renderer.render([d])
-            case .json, .sarif: collected.append(d)
+            case .json, .sarif, .markdown: collected.append(d)
             }
             if buffer.utf8.count > 32 * 1024 || Date().timeIntervalSince(lastFlush) > 0.2 {
                 progress?.clear()
@@ -106,7 +97,7 @@ enum ValidateCommand: Command {
         }
         progress?.clear()
         out.write(buffer)
-        if format == .json || format == .sarif { out.write(renderer.render(collected)) }
+        if format == .json || format == .sarif || format == .markdown { out.write(renderer.render(collected)) }
         if format == .text {
             var parts = ["\(summary.records) record" + (summary.records == 1 ? "" : "s")]
             if summary.errors > 0 { parts.append("\(summary.errors) error" + (summary.errors == 1 ? "" : "s")) }

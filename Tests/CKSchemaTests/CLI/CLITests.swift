@@ -57,7 +57,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try runCLI(["init", "--container", "iCloud.com.example.Notes"], cwd: dir)
         #expect(r.code == 0, "\(r.stderr)")
-        for f in ["ckschema.yaml", "Schemas/development.yaml", "Schemas/production.yaml", "Migrations/.gitkeep"] {
+        for f in ["ckschema.yaml", "Schemas/development.yaml", "Schemas/production.ckdb", "Schemas/ckschema.schema.json", "Migrations/.gitkeep", ".gitignore"] {
             #expect(FileManager.default.fileExists(atPath: dir + "/" + f), "\(f)")
         }
         let check = try runCLI(["check"], cwd: dir)
@@ -93,7 +93,7 @@ import Testing
         try text.write(toFile: dev, atomically: true, encoding: .utf8)
         let r = try runCLI(["check"], cwd: dir)
         #expect(r.code == 1)
-        #expect(r.stdout.contains("Schemas/development.yaml:14:7: error: field 'Note.body' is encrypted and cannot be queryable [CK105]"))
+        #expect(r.stdout.contains("Schemas/development.yaml:15:7: error: field 'Note.body' is encrypted and cannot be queryable [CK105]"))
         // An explicit path overrides the configuration.
         let clean = try runCLI(["lint", Paths.root + "/Schemas/production.yaml"], cwd: dir)
         #expect(clean.code == 0)
@@ -102,5 +102,5 @@ import Testing
 
 /// The lint usage line as the binary prints it.
 enum LintCommandUsage {
-    static let text = "ckschema lint [SCHEMA...] [--format text|json|github|sarif] [--fail-on warning|error]"
+    static let text = "ckschema lint [SCHEMA...] [--format text|json|github|sarif|markdown] [--fail-on warning|error]"
 }

@@ -1,0 +1,194 @@
+/// A JSON Schema (draft 2020-12) of the YAML schema format and of `ckschema.yaml`, for
+/// editors (yaml-language-server completes keys and refuses unknown ones and misspelled
+/// types). Values come from the enums the decoders read (`PrimitiveType`, `IndexKind`, ...);
+/// each mapping's keys are checked against the decoders' key lists by
+/// `JSONSchemaFormatTests.keysAreTheDecodersKeys`, so a key added to the format without its
+/// description here fails a test. Descriptions follow docs/schema-format.md.
+public enum FormatJSONSchema {
+    /// Where the schema says it lives (docs/ckschema.schema.json, kept current by a test); `init` writes a copy as `Schemas/ckschema.schema.json`.
+    public static let id = "https://raw.githubusercontent.com/ckschema/ckschema/main/docs/ckschema.schema.json"
+    /// The file name `init` gives it.
+    public static let fileName = "ckschema.schema.json"
+
+    /// The whole document, pretty-printed.
+    public static func render() -> String { document.rendered(pretty: true) + "\n" }
+
+    static var document: JSONText {
+        .object([
+            ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
+            ("$id", .string(id)),
+            ("title", .string("ckschema: a CloudKit schema file or ckschema.yaml")),
+            ("description", .string("A YAML schema file (docs/schema-format.md) or the repository's ckschema.yaml.")),
+            ("anyOf", .array([.object([("$ref", .string("#/$defs/schemaFile"))]), .object([("$ref", .string("#/$defs/configFile"))])])),
+            ("$defs", .object([
+                ("schemaFile", schemaFile), ("configFile", configFile),
+                ("zone", zone), ("recordType", recordType), ("field", field), ("fieldType", fieldType),
+                ("indexes", indexes), ("query", query), ("database", enumeration(Database.allCases.map(\.rawValue), "A CloudKit database.")),
+                ("capabilities", list(enumeration(ZoneCapability.allCases.map(\.rawValue), "A zone capability (CKRecordZone.Capabilities)."), "Zone capabilities.")),
+                ("version", .object([("description", .string("The format version.")), ("const", .int(Schema.formatVersion))])),
+                ("container", .object([("type", .string("string")), ("description", .string("The iCloud container identifier: iCloud. and a reverse-DNS name.")),
+                                       ("pattern", .string("^iCloud\\.[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)+$"))])),
+            ])),
+        ])
+    }
+
+    static func string(_ description: String) -> JSONText {
+        .object([("type", .string("string")), ("description", .string(description))])
+    }
+
+    static func bool(_ description: String) -> JSONText {
+        .object([("type", .string("boolean")), ("description", .string(description))])
+    }
+
+    static func enumeration(_ values: [String], _ description: String) -> JSONText {
+        .object([("description", .string(description)), ("enum", .array(values.map(JSONText.string)))])
+    }
+
+    /// A list; the decoders also read one item alone, or null for none (`NodeDecoder.stringList`).
+    static func list(_ item: JSONText, _ description: String) -> JSONText {
+        .object([
+            ("description", .string(description)),
+            ("anyOf", .array([.object([("type", .string("array")), ("items", item)]), item, .object([("type", .string("null"))])])),
+        ])
+    }
+
+    static func ref(_ name: String) -> JSONText { .object([("$ref", .string("#/$defs/" + name))]) }
+
+    /// A mapping with exactly these keys, each optional unless `required`.
+    static func object(_ description: String, _ properties: [(String, JSONText)], required: [String] = []) -> JSONText {
+        var pairs: [(String, JSONText)] = [
+            ("type", .string("object")), ("description", .string(description)),
+            ("properties", .object(properties)), ("additionalProperties", .bool(false)),
+        ]
+        if !required.isEmpty { pairs.append(("required", .array(required.map(JSONText.string)))) }
+        return .object(pairs)
+    }
+
+    static func map(_ description: String, values: JSONText) -> JSONText {
+        .object([("type", .string("object")), ("description", .string(description)), ("additionalProperties", values)])
+    }
+
+    static var schemaFile: JSONText {
+        let properties: [(String, JSONText)] = [
+            ("ckschema", ref("version")),
+            ("container", ref("container")),
+            ("roles", list(string("A custom role name (CREATE ROLE)."), "Custom security roles; _world, _icloud and _creator are built in.")),
+            ("zones", map("Custom record zones by name.", values: ref("zone"))),
+            ("recordTypes", map("Record types by name (source order is kept).", values: ref("recordType"))),
+            ("queries", list(ref("query"), "The queries the app runs; lint checks their indexes.")),
+        ]
+        return object("A YAML schema file: record types, fields, indexes, zones, grants and queries.", properties)
+    }
+
+    static var zone: JSONText {
+        object("A custom record zone.", [
+            ("database", ref("database")),
+            ("capabilities", ref("capabilities")),
+        ])
+    }
+
+    static var recordType: JSONText {
+        let permission = enumeration(Permission.allCases.map(\.rawValue), "A permission.")
+        let properties: [(String, JSONText)] = [
+            ("description", string("Free text.")),
+            ("zone", string("A zone declared under zones, or _defaultZone.")),
+            ("database", ref("database")),
+            ("deprecated", bool("true retires the type: production keeps it, lint warns where it is used.")),
+            ("requires", ref("capabilities")),
+            ("system", object("Indexes on system fields.", SystemField.allCases.map { ($0.rawValue, ref("indexes")) })),
+            ("fields", map("Fields by name (order kept): a type alone, or a mapping.", values: ref("field"))),
+            ("grants", map("Permissions per role.", values: list(permission, "read, create, write"))),
+        ]
+        return object("A record type.", properties)
+    }
+
+    static var field: JSONText {
+        let properties: [(String, JSONText)] = [
+            ("type", ref("fieldType")),
+            ("encrypted", bool("true: stored in encryptedValues (no index; not for references, assets or public-database types).")),
+            ("indexes", ref("indexes")),
+            ("deprecated", bool("true retires the field (production can never delete it).")),
+            ("to", string("For references: the record type pointed to.")),
+            ("action", enumeration(ReferenceAction.allCases.map(\.rawValue), "For references: what deleting the target does.")),
+            ("description", string("Free text.")),
+        ]
+        return .object([
+            ("description", .string("A field: its type alone (cover: asset), or a mapping.")),
+            ("anyOf", .array([ref("fieldType"), object("A field.", properties, required: ["type"])])),
+        ])
+    }
+
+    /// Every spelling the decoder reads canonically: `string`, `list<string>`, `number<int64>`, ...
+    static var fieldType: JSONText {
+        var names: [String] = []
+        for p in PrimitiveType.allCases { names.append(p.rawValue) }
+        names += ["number<int64>", "number<double>"]
+        names += names.map { "list<\($0)>" }
+        return enumeration(names, "A CloudKit field type, or list<T> of one; number is CKDB's legacy type (read and flagged, CK120).")
+    }
+
+    static var indexes: JSONText {
+        list(enumeration(IndexKind.allCases.map(\.rawValue), "An index kind."), "Index kinds: queryable, searchable (strings and lists of strings), sortable.")
+    }
+
+    static var query: JSONText {
+        let names = list(string("A field name (custom or system)."), "")
+        let properties: [(String, JSONText)] = [
+            ("name", string("A name for messages.")),
+            ("recordType", string("The record type queried.")),
+            ("filter", names.withDescription("Fields the predicate compares: each must be queryable.")),
+            ("search", names.withDescription("Fields matched by full-text tokens: each must be searchable.")),
+            ("sort", names.withDescription("Fields of the sort descriptors: each must be sortable.")),
+            ("database", ref("database")),
+        ]
+        return object("A query the app runs.", properties, required: ["recordType"])
+    }
+
+    static var configFile: JSONText {
+        let severity = enumeration(Severity.allCases.map(\.rawValue), "A severity.")
+        let code = JSONText.object([("type", .string("string")), ("description", .string("A rule code (docs/rules.md).")), ("pattern", .string("^CK[0-9]{3}$"))])
+        let record = JSONText.anyOf([
+            string("A record file, validated against production."),
+            object("A record file and its environment.", [
+                ("path", string("The record file (NDJSON, JSON or YAML).")),
+                ("env", enumeration(Environment.allCases.map(\.rawValue), "The environment it is headed for (default: production).")),
+            ], required: ["path"]),
+        ])
+        let properties: [(String, JSONText)] = [
+            ("ckschema", ref("version")),
+            ("schemas", object("The development and production schema sources (a YAML file, a folder, or a .ckdb file).", [
+                ("development", string("The development schema source.")),
+                ("production", string("The production schema source (Schemas/production.ckdb: what 'ckschema pull' writes).")),
+            ])),
+            ("migrations", string("The migrations folder (default: Migrations).")),
+            ("store", string("The local store (default: .ckschema/store.sqlite).")),
+            ("records", list(record, "Record files 'check' validates.")),
+            ("lint", object("How lint and check behave.", [
+                ("disable", list(code, "Rules switched off for the repository.")),
+                ("severity", .object([("type", .string("object")), ("description", .string("Severity overrides by rule code.")),
+                                      ("propertyNames", code), ("additionalProperties", severity)])),
+                ("failOn", severity),
+            ])),
+            ("promote", object("The production rules' classes, configured like lint's (note: safe, warning: review, error: forbidden).", [
+                ("disable", list(code, "Production rules whose changes are safe for this repository (still deployed, not reviewed).")),
+                ("severity", .object([("type", .string("object")), ("description", .string("Severity overrides by rule code: a severity is the class that reports with it.")),
+                                      ("propertyNames", code), ("additionalProperties", severity)])),
+            ])),
+            ("check", list(enumeration(Configuration.checkNames, "A check."), "The checks 'ckschema check' runs (default: every configured one).")),
+            ("container", ref("container")),
+            ("team", string("The Apple developer team identifier, for 'ckschema pull'.")),
+        ]
+        return object("ckschema.yaml: where the repository keeps its schemas, migrations, store and record fixtures.", properties, required: ["ckschema"])
+    }
+}
+
+extension JSONText {
+    static func anyOf(_ options: [JSONText]) -> JSONText { .object([("anyOf", .array(options))]) }
+
+    /// The same object with its `description` replaced.
+    func withDescription(_ text: String) -> JSONText {
+        guard case .object(var pairs) = self else { return self }
+        if let i = pairs.firstIndex(where: { $0.0 == "description" }) { pairs[i].1 = .string(text) } else { pairs.append(("description", .string(text))) }
+        return .object(pairs)
+    }
+}

@@ -1,0 +1,84 @@
+import CKSchema
+
+/// `ckschema man`: a roff man page (section 1) from the same text `--help` prints:
+/// each command's usage, summary, help and its declared options.
+enum ManPage {
+    static func render(commands: [any Command.Type]) -> String {
+        var s = """
+        .TH CKSCHEMA 1 "" "ckschema \(roff(CKSchemaVersion.current))" "User Commands"
+        .SH NAME
+        ckschema \\- a CloudKit container's schema as code
+        .SH SYNOPSIS
+        .B ckschema
+        .I command
+        [\\fIoptions\\fR]
+        .br
+        .B ckschema
+        \\-\\-help | \\-\\-version
+        .SH DESCRIPTION
+        ckschema keeps a CloudKit container's schema as code: record types, fields, indexes,
+        encryption, zones and grants live as YAML in Schemas/. It lints them with CloudKit's
+        rules, diffs development against production, plans the promotion, validates records
+        and applies migrations to a local store. ckschema.yaml at the repository root names
+        the defaults, so the commands need no arguments in a configured repository.
+        .SH COMMANDS
+
+        """
+        for c in commands {
+            s += ".SS \(roffQuote("ckschema " + c.name))\n"
+            s += ".nf\n\(roffLines(c.usage))\n.fi\n.PP\n\(roffLines(c.summary))\n"
+            s += ".PP\n.nf\n\(roffLines(c.help))\n.fi\n"
+            for o in c.options {
+                s += ".TP\n.B \(roff(o.synopsis))\n\(roffLines(o.helpText))\n"
+            }
+        }
+        s += """
+        .SH EXIT STATUS
+        .TP
+        .B 0
+        clean: nothing at or above the failing severity
+        .TP
+        .B 1
+        findings at or above \\-\\-fail\\-on
+        .TP
+        .B 2
+        the tool could not do its job: bad arguments, an unreadable or malformed file
+        .SH FILES
+        .TP
+        .I ckschema.yaml
+        the repository's configuration, found from the current folder upwards
+        .SH SEE ALSO
+        .BR xcrun (1),
+        cktool; docs/rules.md and docs/schema-format.md in the ckschema repository
+
+        """
+        return s
+    }
+
+    /// Text safe inside a roff line: backslashes and dashes escaped.
+    static func roff(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\\": out += "\\e"
+            case "-": out += "\\-"
+            default:
+                // Roff has no escape for them: a control character is dropped.
+                if ControlText.isControl(u) && u != "\t" { continue }
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+
+    /// Lines of text: each escaped, and a line starting with `.` or `'` guarded with `\&`.
+    static func roffLines(_ s: String) -> String {
+        s.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let l = roff(String(line))
+            if l.isEmpty { return "" }
+            return l.hasPrefix(".") || l.hasPrefix("'") ? "\\&" + l : l
+        }.joined(separator: "\n")
+    }
+
+    static func roffQuote(_ s: String) -> String { "\"" + roff(s).replacingOccurrences(of: "\"", with: "\\(dq") + "\"" }
+}

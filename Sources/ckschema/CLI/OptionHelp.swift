@@ -1,0 +1,34 @@
+/// The `options:` section of a command's `--help`, derived from its `OptionSpec`s.
+enum OptionHelp {
+    /// Each option's synopsis, then its help wrapped under a common column.
+    static func section(_ options: [OptionSpec]) -> String {
+        guard !options.isEmpty else { return "" }
+        let left = options.map { "  " + $0.synopsis }
+        let column = min((left.map(\.count).max() ?? 0) + 2, 40)
+        var out = "\noptions:\n"
+        for (spec, l) in zip(options, left) {
+            let lines = wrap(spec.helpText, width: max(30, 96 - column))
+            if l.count + 2 > column {
+                out += l + "\n"
+                for line in lines { out += String(repeating: " ", count: column) + line + "\n" }
+            } else {
+                for (i, line) in lines.enumerated() {
+                    out += (i == 0 ? l.padding(toLength: column, withPad: " ", startingAt: 0) : String(repeating: " ", count: column)) + line + "\n"
+                }
+            }
+        }
+        return out
+    }
+
+    /// Words into lines of at most `width` characters (a longer word gets its own line).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width { lines.append(line); line = "" }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import CKSchema
+
+/// The composite action (`action.yml`): its shell steps, read from the file and run as a
+/// runner would, with a stand-in GitHub environment (GITHUB_ACTION_PATH, GITHUB_STEP_SUMMARY,
+/// GITHUB_OUTPUT, a HOME whose ~/.ckschema/bin plays the restored cache).
+@Suite struct GitHubActionTests {
+    struct Step {
+        var name: String
+        var id: String?
+        var run: String?
+        var uses: String?
+        var condition: String?
+        var workingDirectory: String?
+        var env: [String: String]
+    }
+
+    static func steps() throws -> [Step] {
+        let doc = try YAMLReader.read(path: Paths.root + "/action.yml")
+        let root = try #require(doc.root?.mapping)
+        let runs = try #require(root.first { $0.key.text == "runs" }?.value.mapping)
+        #expect(runs.first { $0.key.text == "using" }?.value.text == "composite")
+        let steps = try #require(runs.first { $0.key.text == "steps" }?.value.sequence)
+        return steps.map { node in
+            let m = node.mapping ?? []
+            func v(_ k: String) -> String? { m.first { $0.key.text == k }?.value.scalar }
+            var env: [String: String] = [:]
+            for p in m.first(where: { $0.key.text == "env" })?.value.mapping ?? [] { env[p.key.text] = p.value.text }
+            return Step(name: v("name") ?? "", id: v("id"), run: v("run"), uses: v("uses"), condition: v("if"),
+                        workingDirectory: v("working-directory"), env: env)
+        }
+    }
+
+    /// `${{ inputs.x }}` replaced with the input's value (or its default from action.yml).
+    static func expand(_ s: String, inputs: [String: String]) -> String {
+        var out = s
+        for (k, v) in inputs { out = out.replacingOccurrences(of: "${{ inputs.\(k) }}", with: v) }
+        return out
+    }
+
+    struct Run {
+        var code: Int32
+        var log: String
+        var summary: String
+        var outputs: String
+    }
+
+    /// Runs every step of action.yml as the runner would, the cache step as a hit.
+    static func runAction(args: String?, workingDirectory: String = ".", cwd: String = Paths.root) throws -> Run {
+        let bash = try #require(Tool.find("bash"))
+        let dir = try makeTempDir("ckschema-action")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let home = dir + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let summary = dir + "/summary.md", outputs = dir + "/outputs"
+        _ = FileManager.default.createFile(atPath: summary, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputs, contents: nil)
+        let inputs = ["args": args ?? "check --format github", "working-directory": workingDirectory, "version": ""]
+        var log = ""
+        var cacheHit = false
+        for step in try steps() {
+            if step.uses?.hasPrefix("actions/cache@") == true {
+                // The stand-in cache: the binary these tests run, where the action restores it.
+                try FileManager.default.createDirectory(atPath: home + "/.ckschema/bin", withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: Paths.binary, toPath: home + "/.ckschema/bin/ckschema")
+                cacheHit = true
+                continue
+            }
+            if let c = step.condition {
+                #expect(c == "steps.cache.outputs.cache-hit != 'true'", "a condition this test does not know: \(c)")
+                if cacheHit { continue }
+            }
+            let script = try #require(step.run, "step '\(step.name)' has neither run nor a known uses")
+            #expect(!script.contains("${{"), "expressions in a run line are spliced into the shell; pass them through env: \(script)")
+            var env = ["GITHUB_ACTION_PATH": Paths.root, "GITHUB_STEP_SUMMARY": summary, "GITHUB_OUTPUT": outputs,
+                       "HOME": home, "RUNNER_OS": "Linux", "CI": "true", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+            for (k, v) in step.env { env[k] = expand(v, inputs: inputs) }
+            let wd = step.workingDirectory.map { expand($0, inputs: inputs) } ?? "."
+            let r = try Tool.run(bash, ["--noprofile", "--norc", "-eo", "pipefail", "-c", script],
+                                 cwd: (cwd as NSString).appendingPathComponent(wd), environment: env, replacingEnvironment: true)
+            log += r.stdout + r.stderr
+            if r.code != 0 { return Run(code: r.code, log: log, summary: try read(summary), outputs: try read(outputs)) }
+        }
+        return Run(code: 0, log: log, summary: try read(summary), outputs: try read(outputs))
+    }
+
+    @Test func theDefaultRunAnnotatesAndWritesTheJobSummary() throws {
+        let r = try Self.runAction(args: nil)
+        #expect(r.code == 0, "\(r.log)")
+        // The annotations and the summary are those of the same check run directly.
+        let direct = try runCLI(["check", "--format", "github"])
+        #expect(!direct.stdout.isEmpty && r.log.contains(direct.stdout), "\(r.log)")
+        let markdown = try runCLI(["check", "--format", "markdown"])
+        #expect(r.summary == markdown.stdout + "\n", "\(r.summary)")
+        #expect(r.summary.hasPrefix("**ckschema check**: "))
+        #expect(r.outputs == "exit-code=0\n")
+    }
+
+    @Test func findingsFailTheJobWithExitOne() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try runCLI(["init", dir + "/app"]).code == 0)
+        let dev = dir + "/app/Schemas/development.yaml"
+        try Data(try read(dev).replacingOccurrences(of: "encrypted: true }", with: "encrypted: true, indexes: [sortable] }").utf8)
+            .write(to: URL(fileURLWithPath: dev))
+        let r = try Self.runAction(args: "lint --format github", workingDirectory: "app", cwd: dir)
+        #expect(r.code == 1)
+        #expect(r.log.contains("::error file=Schemas/development.yaml,line=15,col=7,title=CK105"), "\(r.log)")
+        #expect(r.summary.contains("**ckschema lint**: 1 error") && r.summary.contains("| `Schemas/development.yaml:15:7` | error | `CK105` |"), "\(r.summary)")
+        #expect(r.outputs == "exit-code=1\n")
+    }
+
+    @Test func aToolErrorFailsTheJobWithExitTwo() throws {
+        let r = try Self.runAction(args: "lint Schemas/missing.yaml")
+        #expect(r.code == 2)
+        #expect(r.log.contains("no such schema file or folder 'Schemas/missing.yaml'"), "\(r.log)")
+        #expect(r.outputs == "exit-code=2\n")
+    }
+
+    @Test func commandsThatActAreNotRunTwiceForTheSummary() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try Self.runAction(args: "promote --check --plan \(dir)/plan.json --format github")
+        #expect(r.code == 0, "\(r.log)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/plan.json"))
+        #expect(r.summary == (try runCLI(["promote", "--check", "--format", "markdown"])).stdout + "\n", "\(r.summary)")
+        let fmt = try Self.runAction(args: "fmt --check")
+        #expect(fmt.code == 0 && fmt.summary.isEmpty, "fmt has no markdown report: \(fmt.summary)")
+    }
+
+    @Test func theBuildStepsAreValidShell() throws {
+        let bash = try #require(Tool.find("bash"))
+        for script in ["install-deps.sh", "build.sh", "run.sh"] {
+            let r = try Tool.run(bash, ["-n", Paths.root + "/scripts/action/" + script])
+            #expect(r.code == 0, "\(script): \(r.stderr)")
+        }
+        let names = try Self.steps().map(\.name)
+        #expect(names == ["Install libyaml and SQLite", "Restore ckschema", "Build ckschema", "Run ckschema"])
+    }
+}
