@@ -27,6 +27,8 @@ public struct Configuration: Sendable, Equatable {
     public var failOn: Severity
     /// The checks `ckschema check` runs; nil means every one that is configured.
     public var checks: [String]?
+    /// `coreData:` — the model version and configuration of a Core Data schema source.
+    public var model: ModelSelection?
 
     public init(
         path: String? = nil, developmentSchema: String? = nil, productionSchema: String? = nil,
@@ -44,7 +46,7 @@ public struct Configuration: Sendable, Equatable {
         self.checks = checks
     }
 
-    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "check"]
+    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "check", "coreData"]
     /// The checks `ckschema check` knows.
     public static let checkNames = ["lint", "promote", "validate", "migrate"]
 
@@ -147,6 +149,14 @@ public struct Configuration: Sendable, Equatable {
                     }
                 }
                 config.checks = names
+            case "coreData":
+                guard let m = d.mapping(p.value, what: "'coreData'", allowed: ["modelVersion", "configuration"]) else { continue }
+                var selection = ModelSelection()
+                for q in m {
+                    guard let v = d.string(q.value, what: "'coreData.\(q.name)'") else { continue }
+                    if q.name == "modelVersion" { selection.version = v } else { selection.configuration = v }
+                }
+                config.model = selection
             default: break
             }
         }

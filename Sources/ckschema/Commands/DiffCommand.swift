@@ -8,9 +8,10 @@ enum DiffCommand: Command {
     static let options = [
         OptionSpec(name: "exit-code", short: nil, takesValue: false),
         CommonOptions.format, CommonOptions.config,
-    ]
+    ] + CommonOptions.model
     static let help = """
-        FROM and TO are schema sources (a YAML file, a folder of YAML files, a .ckdb file).
+        FROM and TO are schema sources (a YAML file, a folder of YAML files, a .ckdb file, a
+        Core Data model; two versions of one model are its .xcdatamodel folders).
         Without them, FROM is the production schema and TO the development schema named in
         ckschema.yaml; with one, it is FROM and TO is the development schema.
 
@@ -23,6 +24,7 @@ enum DiffCommand: Command {
           --format text|json  output format (default: text; json is documented in docs/output.md)
           --exit-code         exit 1 when the schemas differ, 0 when they do not
           --config PATH       use this ckschema.yaml instead of searching for one
+        \(CommonOptions.modelHelp)
 
         example:
           ckschema diff

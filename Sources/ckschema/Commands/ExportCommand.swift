@@ -10,9 +10,10 @@ enum ExportCommand: Command {
         OptionSpec(name: "format", short: nil, takesValue: true),
         OptionSpec(name: "output", short: "o", takesValue: true),
         CommonOptions.failOn, CommonOptions.config,
-    ]
+    ] + CommonOptions.model
     static let help = """
-        SCHEMA is a YAML file, a folder of YAML files, or a .ckdb file; without one, the
+        SCHEMA is a YAML file, a folder of YAML files, a .ckdb file or a Core Data model
+        (.xcdatamodeld, .xcdatamodel); without one, the
         development schema named in ckschema.yaml (for jsonschema: the production one, else
         the development one).
 
@@ -33,6 +34,7 @@ enum ExportCommand: Command {
           -o, --output FILE           write to FILE instead of standard output
           --fail-on warning|error     exit 1 when a diagnostic is at least this severe (default: error)
           --config PATH               use this ckschema.yaml
+        \(CommonOptions.modelHelp)
 
         exit codes: 0 written; 1 written, with warnings at --fail-on; 2 not written (a name
         that cannot be written in .ckdb, or an unreadable schema).
@@ -60,7 +62,7 @@ enum ExportCommand: Command {
         } else {
             path = try SchemaArguments.development(nil, config: config)
         }
-        let schema = try SchemaSource.load(path: path)
+        let schema = try SchemaSource.load(path: path, model: CommonOptions.modelSelection(args, config: config))
 
         let text: String
         var diagnostics: [Diagnostic] = []

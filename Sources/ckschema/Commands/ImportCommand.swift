@@ -5,10 +5,10 @@ import Foundation
 enum ImportCommand: Command {
     static let name = "import"
     static let summary = "Convert a .ckdb schema (cktool export-schema) to the canonical YAML form."
-    static let usage = "ckschema import FILE.ckdb [-o FILE.yaml]"
+    static let usage = "ckschema import FILE.ckdb|MODEL.xcdatamodeld [-o FILE.yaml] [--model-version NAME] [--configuration NAME]"
     static let options = [
         OptionSpec(name: "output", short: "o", takesValue: true),
-    ]
+    ] + CommonOptions.model
     static let help = """
         Reads a schema in Apple's CloudKit Schema Language (what 'xcrun cktool export-schema'
         writes, or a hand-written .ckdb file) and writes it in the canonical YAML form that
@@ -16,8 +16,13 @@ enum ImportCommand: Command {
         Fields are written in cktool's order (by name); cktool's default Users record type is
         added when the file has none. See docs/ckdb.md.
 
+        A Core Data model (.xcdatamodeld, .xcdatamodel) is written as the CD_ schema
+        NSPersistentCloudKitContainer mirrors, headed by a comment naming the model and
+        its version; see docs/coredata.md.
+
         options:
           -o, --output FILE   write the YAML to FILE instead of standard output
+        \(CommonOptions.modelHelp)
 
         example:
           xcrun cktool export-schema --team-id T --container-id iCloud.com.example.App \\
@@ -28,6 +33,11 @@ enum ImportCommand: Command {
     static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw UsageError(args.positionals.isEmpty ? "no .ckdb file given" : "give exactly one .ckdb file")
+        }
+        if CoreDataReader.isModel(path: path) {
+            let config = try CommonOptions.configuration(args)
+            try write(try CoreDataImport.yaml(path: path, selection: CommonOptions.modelSelection(args, config: config)), to: args.value("output"), &io)
+            return .success
         }
         let lower = path.lowercased()
         if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") {

@@ -13,7 +13,7 @@ enum PromoteCommand: Command {
         OptionSpec(name: "apply", short: nil, takesValue: true),
         OptionSpec(name: "store", short: nil, takesValue: true),
         CommonOptions.format, CommonOptions.failOn, CommonOptions.config,
-    ]
+    ] + CommonOptions.model
     static let help = """
         FROM and TO are schema sources, as for 'ckschema diff' (default: the production and
         development schemas named in ckschema.yaml). The development schema is linted first;
@@ -38,6 +38,7 @@ enum PromoteCommand: Command {
                                    review when ckschema.yaml's lint.failOn is warning)
           --format text|json|github|sarif  report format (default: text)
           --config PATH            use this ckschema.yaml instead of searching for one
+        \(CommonOptions.modelHelp)
 
         example:
           ckschema promote --check --format github
@@ -107,6 +108,6 @@ enum PromoteCommand: Command {
         if p.count > 2 { throw UsageError("expected at most two schemas, FROM and TO; got \(p.count)") }
         let fromPath = try SchemaArguments.production(p.first, config: config)
         let toPath = try SchemaArguments.development(p.count > 1 ? p[1] : nil, config: config)
-        return try Promoter.load(from: fromPath, to: toPath)
+        return try Promoter.load(from: fromPath, to: toPath, model: CommonOptions.modelSelection(args, config: config))
     }
 }

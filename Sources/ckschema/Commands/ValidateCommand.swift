@@ -15,7 +15,7 @@ enum ValidateCommand: Command {
         OptionSpec(name: "infer", short: nil, takesValue: false),
         OptionSpec(name: "jobs", short: "j", takesValue: true),
         OptionSpec(name: "input-format", short: nil, takesValue: true),
-    ] + CommonOptions.report
+    ] + CommonOptions.report + CommonOptions.model
     static let help = """
         FILE is an NDJSON file (one record a line), a JSON array of records, or YAML;
         '-' reads standard input. Records are in the CloudKit Web Services shape
@@ -25,7 +25,7 @@ enum ValidateCommand: Command {
         Diagnostics never contain the value of an encrypted field.
 
         options:
-          --schema SCHEMA        schema source (YAML file, folder, .ckdb); default: the
+          --schema SCHEMA        schema source (YAML file, folder, .ckdb, Core Data model); default: the
                                  ckschema.yaml schema of the environment
           --env ENV              production (default: unknown fields are refused) or
                                  development (unknown fields are what CloudKit would add)
@@ -38,6 +38,7 @@ enum ValidateCommand: Command {
           -j, --jobs N           threads (default: the number of cores)
           --input-format F       ndjson, json or yaml, instead of detecting it
         \(CommonOptions.reportHelp)
+        \(CommonOptions.modelHelp)
 
         Exit: 0 clean, 1 findings, 2 a file could not be read or a record is malformed.
 
@@ -77,7 +78,7 @@ enum ValidateCommand: Command {
         let infer = args.flag("infer")
         if infer && env != .development { throw UsageError("--infer needs --env development: production never adds fields") }
 
-        let schema = try SchemaSource.load(path: schemaPath)
+        let schema = try SchemaSource.load(path: schemaPath, model: CommonOptions.modelSelection(args, config: config))
         let progress = Output.stderrIsTerminal ? ProgressLine() : nil
         let options = RecordValidator.Options(
             batchSize: batch, maxErrors: maxErrors, infer: infer, jobs: jobs, format: inputFormat,
