@@ -108,13 +108,18 @@ public enum CoreDataReader {
         let ok = parser.parse()
         if !ok || delegate.failure != nil {
             if let failure = delegate.failure { throw InputError(failure) }
-            let err = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
-            throw error(CoreDataRules.xml, "'contents' is not well-formed XML: \(err)", file, line: max(1, parser.lineNumber), column: max(1, parser.columnNumber),
+            let code = parser.parserError.map { String(($0 as NSError).code) } ?? "?"
+            throw error(CoreDataRules.xml, "'contents' is not well-formed XML (XMLParser error \(code))", file, line: max(1, parser.lineNumber), column: max(1, parser.columnNumber),
                         fix: "open the model in Xcode and save it again, or restore the file from version control")
         }
         guard let model = delegate.model else {
             throw error(CoreDataRules.xml, "'contents' has no <model> element; it is not a Core Data model", file,
                         fix: "name the .xcdatamodel folder Xcode wrote")
+        }
+        guard delegate.modelClosed else {
+            // XMLParser on Linux accepts a document that stops early; an unclosed <model> is a truncated file.
+            throw error(CoreDataRules.xml, "'contents' ends before </model>; the file is truncated", file, line: delegate.lineStarts.count, column: 1,
+                        fix: "restore the file from version control, or save the model again in Xcode")
         }
         return model
     }
@@ -133,6 +138,7 @@ private final class ContentsParser: NSObject, XMLParserDelegate {
     var configuration: CoreDataModel.Configuration?
     var constraint: (properties: [String], origin: Origin)?
     var depth = 0
+    var modelClosed = false
 
     init(file: String, versionName: String, data: Data) {
         self.file = file
@@ -242,6 +248,7 @@ private final class ContentsParser: NSObject, XMLParserDelegate {
         case "configuration":
             if let c = configuration { model?.configurations.append(c) }
             configuration = nil
+        case "model": modelClosed = depth == 0
         default: break
         }
     }
