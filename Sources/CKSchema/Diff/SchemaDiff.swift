@@ -134,7 +134,8 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
                 out.append(SchemaChange(.addIndex, recordType: t.name, field: sys.rawValue, isSystemField: true, index: kind, origin: t.origin))
             }
         }
-        for f in t.fields.sorted(by: { $0.name < $1.name }) {
+        // A field CloudKit creates only on demand (an asset companion) is not part of a new type.
+        for f in t.fields.sorted(by: { $0.name < $1.name }) where !f.mayBeAbsent {
             out.append(SchemaChange(.addField, recordType: t.name, field: f.name, after: fieldText(f), origin: f.origin))
         }
         for g in t.grants.sorted(by: { $0.role < $1.role }) {
