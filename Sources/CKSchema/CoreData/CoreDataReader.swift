@@ -58,7 +58,8 @@ public enum CoreDataReader {
             }
             return (contents, ((path as NSString).lastPathComponent as NSString).deletingPathExtension)
         }
-        let names = ((try? fm.contentsOfDirectory(atPath: path)) ?? []).filter { $0.lowercased().hasSuffix(".xcdatamodel") }.sorted()
+        let names = ((try? fm.contentsOfDirectory(atPath: path)) ?? []).filter { $0.lowercased().hasSuffix(".xcdatamodel") }
+            .sorted { ($0 as NSString).deletingPathExtension < ($1 as NSString).deletingPathExtension }
         func versionFile(_ name: String) -> String {
             let folder = name.lowercased().hasSuffix(".xcdatamodel") ? name : name + ".xcdatamodel"
             return folder

@@ -4,7 +4,8 @@ import Testing
 
 /// Every lint rule has a fixture that triggers it and one that does not.
 @Suite struct LintRuleTests {
-    static let codes = LintRules.all.map(\.code)
+    /// The YAML-fixture rules; the Core Data rules (CK61x) read models: CoreDataLintTests.
+    static let codes = LintRules.all.map(\.code).filter { !$0.hasPrefix("CK61") }
 
     @Test(arguments: codes)
     func badFixtureTriggersOnlyItsRule(code: String) throws {
