@@ -12,6 +12,16 @@ enum CoreDataLint {
         guard let model = schema.coreDataModel else { return [] }
         return (try? CoreDataMapping.entities(of: model, configuration: schema.coreDataConfiguration)) ?? model.entities
     }
+
+    /// The mirrored (non-transient) attributes of the mirrored entities that `test` holds for.
+    static func attributes(_ schema: Schema, where test: (CoreDataModel.Attribute) -> Bool) -> [(entity: String, attribute: CoreDataModel.Attribute)] {
+        entities(schema).flatMap { e in e.attributes.filter { !$0.isTransient && test($0) }.map { (e.name, $0) } }
+    }
+
+    /// The mirrored (non-transient) relationships of the mirrored entities that `test` holds for.
+    static func relationships(_ schema: Schema, where test: (CoreDataModel.Relationship) -> Bool) -> [(entity: String, relationship: CoreDataModel.Relationship)] {
+        entities(schema).flatMap { e in e.relationships.filter { !$0.isTransient && test($0) }.map { (e.name, $0) } }
+    }
 }
 
 /// Entities with uniqueness constraints. Source: “Creating a Core Data Model for CloudKit”
@@ -34,11 +44,9 @@ struct UniqueConstraintRule: LintRule {
 struct RequiredAttributeRule: LintRule {
     static let info = RuleInfo(code: "CK611", name: "coredata-required-attribute", summary: "A non-optional attribute without a default value.", defaultSeverity: .error, source: CoreDataRules.loadValidation)
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        for e in CoreDataLint.entities(schema) {
-            for a in e.attributes where !a.isTransient && !a.isOptional && !a.hasDefault {
-                findings.append(LintFinding("attribute '\(e.name).\(a.name)' is required and has no default value; CloudKit mirroring needs every attribute optional or with a default",
-                                            at: a.origin, fix: "check Optional for '\(a.name)' in the Data Model inspector, or give it a default value"))
-            }
+        for (entity, a) in CoreDataLint.attributes(schema, where: { a in !a.isOptional && !a.hasDefault }) {
+            findings.append(LintFinding("attribute '\(entity).\(a.name)' is required and has no default value; CloudKit mirroring needs every attribute optional or with a default",
+                                        at: a.origin, fix: "check Optional for '\(a.name)' in the Data Model inspector, or give it a default value"))
         }
     }
 }
@@ -48,11 +56,9 @@ struct RequiredAttributeRule: LintRule {
 struct RequiredRelationshipRule: LintRule {
     static let info = RuleInfo(code: "CK612", name: "coredata-required-relationship", summary: "A relationship that is not optional.", defaultSeverity: .error, source: CoreDataRules.creatingModel)
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        for e in CoreDataLint.entities(schema) {
-            for r in e.relationships where !r.isTransient && !r.isOptional {
-                findings.append(LintFinding("relationship '\(e.name).\(r.name)' is required; CloudKit may save relationship changes apart from the objects, so every relationship must be optional",
-                                            at: r.origin, fix: "check Optional for '\(r.name)' in the Data Model inspector"))
-            }
+        for (entity, r) in CoreDataLint.relationships(schema, where: { r in !r.isOptional }) {
+            findings.append(LintFinding("relationship '\(entity).\(r.name)' is required; CloudKit may save relationship changes apart from the objects, so every relationship must be optional",
+                                        at: r.origin, fix: "check Optional for '\(r.name)' in the Data Model inspector"))
         }
     }
 }
@@ -62,11 +68,9 @@ struct RequiredRelationshipRule: LintRule {
 struct MissingInverseRule: LintRule {
     static let info = RuleInfo(code: "CK613", name: "coredata-no-inverse", summary: "A relationship without an inverse.", defaultSeverity: .error, source: CoreDataRules.creatingModel)
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        for e in CoreDataLint.entities(schema) {
-            for r in e.relationships where !r.isTransient && r.inverseName == nil {
-                findings.append(LintFinding("relationship '\(e.name).\(r.name)' has no inverse; CloudKit mirroring needs one in case records arrive out of order",
-                                            at: r.origin, fix: "add a relationship on '\(r.destination)' back to '\(e.name)' and choose it as the Inverse of '\(r.name)'"))
-            }
+        for (entity, r) in CoreDataLint.relationships(schema, where: { r in r.inverseName == nil }) {
+            findings.append(LintFinding("relationship '\(entity).\(r.name)' has no inverse; CloudKit mirroring needs one in case records arrive out of order",
+                                        at: r.origin, fix: "add a relationship on '\(r.destination)' back to '\(entity)' and choose it as the Inverse of '\(r.name)'"))
         }
     }
 }
@@ -76,11 +80,9 @@ struct MissingInverseRule: LintRule {
 struct OrderedRelationshipRule: LintRule {
     static let info = RuleInfo(code: "CK614", name: "coredata-ordered-relationship", summary: "An ordered to-many relationship.", defaultSeverity: .error, source: CoreDataRules.loadValidation)
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        for e in CoreDataLint.entities(schema) {
-            for r in e.relationships where !r.isTransient && r.isOrdered && r.isToMany {
-                findings.append(LintFinding("relationship '\(e.name).\(r.name)' is ordered; CloudKit mirroring does not support ordered relationships",
-                                            at: r.origin, fix: "uncheck Ordered and keep the order in an attribute (for example an Integer 64 'position' on '\(r.destination)')"))
-            }
+        for (entity, r) in CoreDataLint.relationships(schema, where: { r in r.isOrdered && r.isToMany }) {
+            findings.append(LintFinding("relationship '\(entity).\(r.name)' is ordered; CloudKit mirroring does not support ordered relationships",
+                                        at: r.origin, fix: "uncheck Ordered and keep the order in an attribute (for example an Integer 64 'position' on '\(r.destination)')"))
         }
     }
 }
@@ -90,11 +92,9 @@ struct OrderedRelationshipRule: LintRule {
 struct DenyDeleteRule: LintRule {
     static let info = RuleInfo(code: "CK615", name: "coredata-deny-delete", summary: "A relationship with the Deny delete rule.", defaultSeverity: .error, source: CoreDataRules.creatingModel)
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        for e in CoreDataLint.entities(schema) {
-            for r in e.relationships where !r.isTransient && r.deleteRule == .deny {
-                findings.append(LintFinding("relationship '\(e.name).\(r.name)' has the Deny delete rule, which CloudKit mirroring does not support",
-                                            at: r.origin, fix: "use Nullify or Cascade, and check in code before deleting"))
-            }
+        for (entity, r) in CoreDataLint.relationships(schema, where: { r in r.deleteRule == .deny }) {
+            findings.append(LintFinding("relationship '\(entity).\(r.name)' has the Deny delete rule, which CloudKit mirroring does not support",
+                                        at: r.origin, fix: "use Nullify or Cascade, and check in code before deleting"))
         }
     }
 }
@@ -104,11 +104,9 @@ struct DenyDeleteRule: LintRule {
 struct UnsupportedAttributeTypeRule: LintRule {
     static let info = RuleInfo(code: "CK616", name: "coredata-unsupported-attribute-type", summary: "An attribute of type Undefined or ObjectID, which CloudKit cannot store.", defaultSeverity: .error, source: CoreDataRules.creatingModel)
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        for e in CoreDataLint.entities(schema) {
-            for a in e.attributes where !a.isTransient && (a.type == "Undefined" || a.type == "ObjectID") {
-                findings.append(LintFinding("attribute '\(e.name).\(a.name)' is of type \(a.type), which CloudKit mirroring does not support",
-                                            at: a.origin, fix: "give it a concrete type, or mark it Transient so it is not mirrored"))
-            }
+        for (entity, a) in CoreDataLint.attributes(schema, where: { a in a.type == "Undefined" || a.type == "ObjectID" }) {
+            findings.append(LintFinding("attribute '\(entity).\(a.name)' is of type \(a.type), which CloudKit mirroring does not support",
+                                        at: a.origin, fix: "give it a concrete type, or mark it Transient so it is not mirrored"))
         }
     }
 }
@@ -119,13 +117,10 @@ struct UnsupportedAttributeTypeRule: LintRule {
 struct CrossConfigurationRule: LintRule {
     static let info = RuleInfo(code: "CK617", name: "coredata-cross-configuration", summary: "A relationship from an entity of the CloudKit configuration to an entity outside it.", defaultSeverity: .error, source: CoreDataRules.creatingModel)
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        let entities = CoreDataLint.entities(schema)
-        let names = Set(entities.map(\.name))
-        for e in entities {
-            for r in e.relationships where !r.isTransient && !names.contains(r.destination) {
-                findings.append(LintFinding("relationship '\(e.name).\(r.name)' points to '\(r.destination)', which is not in the configuration mirrored to CloudKit",
-                                            at: r.origin, fix: "add '\(r.destination)' to the configuration, or remove the relationship"))
-            }
+        let names = Set(CoreDataLint.entities(schema).map(\.name))
+        for (entity, r) in CoreDataLint.relationships(schema, where: { r in !names.contains(r.destination) }) {
+            findings.append(LintFinding("relationship '\(entity).\(r.name)' points to '\(r.destination)', which is not in the configuration mirrored to CloudKit",
+                                        at: r.origin, fix: "add '\(r.destination)' to the configuration, or remove the relationship"))
         }
     }
 }
