@@ -4,7 +4,7 @@ import Foundation
 /// `ckschema import FILE.ckdb [-o FILE.yaml]`: Apple's schema language to the YAML form.
 enum ImportCommand: Command {
     static let name = "import"
-    static let summary = "Convert a .ckdb schema (cktool export-schema) to the canonical YAML form."
+    static let summary = "Convert a .ckdb schema (cktool export-schema) or a Core Data model to the canonical YAML form."
     static let usage = "ckschema import FILE.ckdb|MODEL.xcdatamodeld [-o FILE.yaml] [--model-version NAME] [--configuration NAME]"
     static let options = [
         OptionSpec(name: "output", short: "o", takesValue: true),

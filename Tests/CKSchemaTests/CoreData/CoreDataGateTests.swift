@@ -81,6 +81,10 @@ let neverWritten = """
         #expect(export.code == 0)
         #expect(export.stdout.contains("RECORD TYPE CD_TodoItem ("))
         #expect(try runCLI(["export", doneModel, "--format", "jsonschema"]).code == 0)
+        let local = try runCLI(["export", "Tests/Fixtures/coredata/mapping/Configurations.xcdatamodel", "--format", "yaml", "--configuration", "Local"])
+        #expect(local.code == 0 && local.stdout.contains("CD_Cache:") && !local.stdout.contains("CD_Note:"))
+        let unknown = try runCLI(["lint", "Tests/Fixtures/coredata/mapping/Configurations.xcdatamodel", "--configuration", "Nope"])
+        #expect(unknown.code == 2 && unknown.stderr.contains("the model has no configuration 'Nope'; it has 'Cloud', 'Local' [CK605]"))
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let records = dir + "/records.ndjson"
