@@ -34,6 +34,8 @@ public struct Configuration: Sendable, Equatable {
     public var container: String?
     /// The Apple developer team (`team:`), for `pull`.
     public var team: String?
+    /// `coreData:` — the model version and configuration of a Core Data schema source.
+    public var model: ModelSelection?
 
     public init(
         path: String? = nil, developmentSchema: String? = nil, productionSchema: String? = nil,
@@ -51,7 +53,7 @@ public struct Configuration: Sendable, Equatable {
         self.checks = checks
     }
 
-    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team"]
+    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team", "coreData"]
     /// The checks `ckschema check` knows.
     public static let checkNames = ["lint", "promote", "validate", "migrate"]
 
@@ -143,6 +145,14 @@ public struct Configuration: Sendable, Equatable {
                 config.checks = names
             case "container": if let v = d.string(p.value, what: "'container'") { config.container = v }
             case "team": if let v = d.string(p.value, what: "'team'") { config.team = v }
+            case "coreData":
+                guard let m = d.mapping(p.value, what: "'coreData'", allowed: ["modelVersion", "configuration"]) else { continue }
+                var selection = ModelSelection()
+                for q in m {
+                    guard let v = d.string(q.value, what: "'coreData.\(q.name)'") else { continue }
+                    if q.name == "modelVersion" { selection.version = v } else { selection.configuration = v }
+                }
+                config.model = selection
             default: break
             }
         }

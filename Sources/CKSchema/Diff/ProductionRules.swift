@@ -318,9 +318,9 @@ public enum ProductionRules {
 
     /// The rules in the order they are tried; `safe` matches whatever is left.
     public static let all: [ProductionRule] = [
-        recordTypeDeleted, fieldDeleted, fieldRetyped, fieldEncrypted, fieldDecrypted, publicEncryption, publicZone,
+        recordTypeDeleted, fieldDeleted, CoreDataPromotion.retyped, fieldRetyped, fieldEncrypted, fieldDecrypted, publicEncryption, publicZone,
         indexRemoved, indexAdded, grantsChanged, referenceChanged, recordTypeMoved, zoneChanged, roleRemoved, containerChanged,
-        safe,
+        CoreDataPromotion.notDescribed, CoreDataPromotion.renamed, CoreDataPromotion.justInTime, safe,
     ]
 
     /// Classifies one change against the two schemas.

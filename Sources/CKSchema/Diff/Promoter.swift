@@ -25,10 +25,10 @@ public enum Promoter {
 
     /// Loads the two schema sources side by side (each on its own core when there are
     /// two), and reports the input errors of both when either cannot be read.
-    public static func load(from: String, to: String) throws(InputError) -> (from: Schema, to: Schema) {
+    public static func load(from: String, to: String, model: ModelSelection = ModelSelection()) throws(InputError) -> (from: Schema, to: Schema) {
         let (a, b) = Concurrently.both(
-            { () -> Swift.Result<Schema, InputError> in Swift.Result { () throws(InputError) in try SchemaSource.load(path: from) } },
-            { () -> Swift.Result<Schema, InputError> in Swift.Result { () throws(InputError) in try SchemaSource.load(path: to) } })
+            { () -> Swift.Result<Schema, InputError> in Swift.Result { () throws(InputError) in try SchemaSource.load(path: from, model: model) } },
+            { () -> Swift.Result<Schema, InputError> in Swift.Result { () throws(InputError) in try SchemaSource.load(path: to, model: model) } })
         switch (a, b) {
         case let (.success(x), .success(y)): return (x, y)
         case let (.failure(e), .success): throw e

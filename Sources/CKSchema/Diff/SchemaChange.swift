@@ -19,6 +19,9 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
         case addIndex, removeIndex
         case addGrant, removeGrant, changeGrant
         case addQuery, removeQuery
+        /// In `from`, and not described by a partial `to` (a Core Data model that no longer
+        /// has the entity or attribute): it stays in production; nothing is deleted.
+        case notDescribedRecordType, notDescribedField
     }
 
     public var kind: Kind
@@ -126,6 +129,8 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
         case .changeGrant: return "~ grant \(recordType ?? "") \(role ?? ""): \(b) -> \(a)"
         case .addQuery: return "+ query \(query ?? "")"
         case .removeQuery: return "- query \(query ?? "")"
+        case .notDescribedRecordType: return "= record type \(recordType ?? "") not described by the model; stays in production"
+        case .notDescribedField: return "= \(fieldPath) \(b) not described by the model; stays in production"
         }
     }
 

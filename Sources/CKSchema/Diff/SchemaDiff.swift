@@ -72,9 +72,15 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
                 // mention one does not describe it, and never deletes it.
                 break
             case let (nil, b?): diffAddedType(b, into: &out)
+            case let (a?, nil) where to.isPartial:
+                // A partial source (a Core Data model) describes only its own types: a CD_
+                // type it no longer has stays in production; other types are not its business.
+                if name.hasPrefix("CD_") || name == CoreDataMapping.manyToManyType {
+                    out.append(SchemaChange(.notDescribedRecordType, recordType: name, before: placement(a), origin: a.origin, fromOrigin: a.origin))
+                }
             case let (a?, nil):
                 out.append(SchemaChange(.removeRecordType, recordType: name, before: placement(a), origin: a.origin, fromOrigin: a.origin))
-            case let (a?, b?) where a != b: diffType(a, b, into: &out)
+            case let (a?, b?) where a != b: diffType(a, b, partial: to.isPartial, into: &out)
             default: break
             }
             diffQueries(fromQueries[name] ?? [], toQueries[name] ?? [], into: &out)
@@ -88,8 +94,11 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
         if let a = from.container, let b = to.container, a != b {
             out.append(SchemaChange(.changeContainer, before: a, after: b, origin: to.origin, fromOrigin: from.origin))
         }
-        let fromZones = Dictionary(from.zones.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        let toZones = Dictionary(to.zones.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        // A Core Data model names the zone mirroring creates at run time; a `.ckdb` export
+        // names no zone at all (zones are not part of the schema cktool exports).
+        let zonesUnstated = (from.isPartial && to.zones.isEmpty) || (to.isPartial && from.zones.isEmpty)
+        let fromZones = zonesUnstated ? [:] : Dictionary(from.zones.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let toZones = zonesUnstated ? [:] : Dictionary(to.zones.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for name in Set(fromZones.keys).union(toZones.keys).sorted() {
             switch (fromZones[name], toZones[name]) {
             case let (nil, b?):
@@ -127,7 +136,8 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
                 out.append(SchemaChange(.addIndex, recordType: t.name, field: sys.rawValue, isSystemField: true, index: kind, origin: t.origin))
             }
         }
-        for f in t.fields.sorted(by: { $0.name < $1.name }) {
+        // A field CloudKit creates only on demand (an asset companion) is not part of a new type.
+        for f in t.fields.sorted(by: { $0.name < $1.name }) where !f.mayBeAbsent {
             out.append(SchemaChange(.addField, recordType: t.name, field: f.name, after: fieldText(f), origin: f.origin))
         }
         for g in t.grants.sorted(by: { $0.role < $1.role }) {
@@ -135,7 +145,7 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
         }
     }
 
-    private static func diffType(_ a: RecordType, _ b: RecordType, into out: inout [SchemaChange]) {
+    private static func diffType(_ a: RecordType, _ b: RecordType, partial: Bool = false, into out: inout [SchemaChange]) {
         let name = b.name
         if let za = a.zone, let zb = b.zone, za != zb {
             out.append(SchemaChange(.changeRecordTypeZone, recordType: name, zone: zb, before: za, after: zb, origin: b.origin, fromOrigin: a.origin))
@@ -159,16 +169,21 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
                             origin: b.systemIndexOrigin(sys), fromOrigin: a.systemIndexOrigin(sys), into: &out)
             }
         }
-        if a.fields != b.fields { diffFields(a, b, into: &out) }
+        if a.fields != b.fields { diffFields(a, b, partial: partial, into: &out) }
         if a.grants != b.grants, !a.grants.isEmpty, !b.grants.isEmpty { diffGrants(a, b, into: &out) }
     }
 
-    private static func diffFields(_ a: RecordType, _ b: RecordType, into out: inout [SchemaChange]) {
+    private static func diffFields(_ a: RecordType, _ b: RecordType, partial: Bool, into out: inout [SchemaChange]) {
         let name = b.name
         let fromFields = Dictionary(a.fields.map { ($0.name, $0) }, uniquingKeysWith: { x, _ in x })
         let toFields = Dictionary(b.fields.map { ($0.name, $0) }, uniquingKeysWith: { x, _ in x })
         for fieldName in Set(fromFields.keys).union(toFields.keys).sorted() {
             switch (fromFields[fieldName], toFields[fieldName]) {
+            case (nil, let g?) where g.mayBeAbsent, (let g?, nil) where g.mayBeAbsent:
+                // CloudKit creates it only on demand (an asset companion): absent is not different.
+                break
+            case let (f?, nil) where partial:
+                out.append(SchemaChange(.notDescribedField, recordType: name, field: fieldName, before: fieldText(f), origin: f.origin, fromOrigin: f.origin))
             case let (nil, g?):
                 out.append(SchemaChange(.addField, recordType: name, field: fieldName, after: fieldText(g), origin: g.origin))
             case let (f?, nil):

@@ -14,7 +14,7 @@ public enum LintRules {
         ReferenceOptionsRule.self, QueryIndexRule.self, QueryUnknownNameRule.self, DefaultZoneRule.self,
         MissingZoneCapabilityRule.self, QueryDatabaseRule.self, DeprecatedInQueryRule.self, LegacyNumberRule.self,
         UnknownRoleRule.self,
-    ]
+    ] + CoreDataLint.types
 
     /// A suppression comment without a reason is not honoured.
     public static let suppressionWithoutReason = RuleInfo(

@@ -21,6 +21,9 @@ public struct Field: Sendable, Hashable {
     public var referenceAction: ReferenceAction?
     public var description: String?
     public var origin: Origin
+    /// CloudKit creates it only on demand (a Core Data `_ckAsset` companion, `CD_moveReceipt`):
+    /// its absence on either side of a diff is not a change.
+    public var mayBeAbsent = false
 
     public init(
         name: String, type: FieldType, isEncrypted: Bool = false, indexes: IndexSet = [],

@@ -14,6 +14,13 @@ public struct Schema: Sendable, Hashable {
     /// The language the schema was written in, so messages and fixes speak it. Never part
     /// of identity: a schema read from YAML equals the same schema read from `.ckdb`.
     public var notation: NotationTag = NotationTag(.yaml)
+    /// True when the source describes only part of the container (a Core Data model
+    /// describes its CD_ types): what it omits is not described, never removed.
+    public var isPartial = false
+    /// The Core Data model the schema was mapped from, for the CK6xx lint rules.
+    public var coreDataModel: CoreDataModel?
+    /// The model configuration chosen (`--configuration`), nil for the default.
+    public var coreDataConfiguration: String?
 
     public init(
         container: String? = nil, zones: [Zone] = [], roles: [Role] = [], recordTypes: [RecordType] = [],

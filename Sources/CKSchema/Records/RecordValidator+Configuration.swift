@@ -17,7 +17,7 @@ extension RecordValidator {
                     "ckschema.yaml lists \(env.rawValue) record files but names no 'schemas.\(env.rawValue)'",
                     at: configuration.path.map { SourceLocation(file: $0, line: 1, column: 1) }))
             }
-            let schema = try SchemaSource.load(path: path)
+            let schema = try SchemaSource.load(path: path, model: configuration.model ?? ModelSelection())
             let s = RecordValidator(schema: schema, environment: env, options: options).validate(files: files, onDiagnostic: onDiagnostic)
             total.files += s.files
             total.records += s.records

@@ -17,6 +17,13 @@ public struct SchemaFile: Sendable {
 public enum SchemaSource {
     /// Loads any schema source. Throws `InputError` (exit 2) for unreadable or malformed input.
     public static func load(path: String) throws(InputError) -> Schema {
+        try load(path: path, model: ModelSelection())
+    }
+
+    /// Loads any schema source; `model` picks the version and configuration of a Core
+    /// Data model (`.xcdatamodeld`, `.xcdatamodel`), read as the schema CloudKit mirrors.
+    public static func load(path: String, model: ModelSelection) throws(InputError) -> Schema {
+        if CoreDataReader.isModel(path: path) { return try CoreDataReader.loadSchema(path: path, selection: model) }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw InputError(.error(InputRules.unreadable.code, "no such schema file or folder '\(path)'",

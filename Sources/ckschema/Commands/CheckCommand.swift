@@ -44,6 +44,7 @@ enum CheckCommand: Command {
         var failed = false
         var ran: [String] = []
         let schemas = SchemaCache()
+        schemas.model = config.model ?? ModelSelection()
         for name in enabled {
             guard let result = step(name, config, schemas) else { continue }
             ran.append(name == "migrate" ? "migrations" : name)
@@ -60,6 +61,8 @@ enum CheckCommand: Command {
     /// malformed file is one set of diagnostics, not one per check.
     final class SchemaCache {
         private var loaded: [String: Schema?] = [:]
+        /// The Core Data model version and configuration ckschema.yaml names.
+        var model = ModelSelection()
 
         /// The schema, or nil when it failed (its errors go into `result` the first time).
         func schema(_ path: String, _ result: inout StepResult) -> Schema? {
@@ -68,7 +71,7 @@ enum CheckCommand: Command {
                 return known
             }
             do {
-                let schema = try SchemaSource.load(path: path)
+                let schema = try SchemaSource.load(path: path, model: model)
                 loaded[path] = schema
                 return schema
             } catch {

@@ -10,9 +10,10 @@ enum DiffCommand: Command {
         OptionSpec(name: "format", short: nil, takesValue: true, help: "output format (json: docs/output.md)",
                    values: ["text", "json", "markdown"], defaultValue: "text"),
         CommonOptions.config,
-    ]
+    ] + CommonOptions.model
     static let help = """
-        FROM and TO are schema sources (a YAML file, a folder of YAML files, a .ckdb file).
+        FROM and TO are schema sources (a YAML file, a folder of YAML files, a .ckdb file, a
+        Core Data model; two versions of one model are its .xcdatamodel folders).
         Without them, FROM is the production schema and TO the development schema named in
         ckschema.yaml; with one, it is FROM and TO is the development schema.
 

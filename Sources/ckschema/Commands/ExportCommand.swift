@@ -12,9 +12,10 @@ enum ExportCommand: Command {
         OptionSpec(name: "output", short: "o", takesValue: true, help: "write to FILE instead of standard output",
                    valueName: "FILE", isPath: true),
         CommonOptions.failOn, CommonOptions.config,
-    ]
+    ] + CommonOptions.model
     static let help = """
-        SCHEMA is a YAML file, a folder of YAML files, or a .ckdb file; without one, the
+        SCHEMA is a YAML file, a folder of YAML files, a .ckdb file or a Core Data model
+        (.xcdatamodeld, .xcdatamodel); without one, the
         development schema named in ckschema.yaml (for jsonschema: the production one, else
         the development one).
 
@@ -56,7 +57,7 @@ enum ExportCommand: Command {
         } else {
             path = try SchemaArguments.development(nil, config: config)
         }
-        let schema = try SchemaSource.load(path: path)
+        let schema = try SchemaSource.load(path: path, model: CommonOptions.modelSelection(args, config: config))
 
         let text: String
         var diagnostics: [Diagnostic] = []

@@ -4,13 +4,13 @@ import Foundation
 /// `ckschema import FILE.ckdb [-o FILE.yaml]`: Apple's schema language to the YAML form.
 enum ImportCommand: Command {
     static let name = "import"
-    static let summary = "Convert a .ckdb schema (cktool export-schema) to the canonical YAML form."
-    static let usage = "ckschema import FILE.ckdb [-o FILE.yaml] [--force]"
+    static let summary = "Convert a .ckdb schema (cktool export-schema) or a Core Data model to the canonical YAML form."
+    static let usage = "ckschema import FILE.ckdb|MODEL.xcdatamodeld [-o FILE.yaml] [--force] [--model-version NAME] [--configuration NAME]"
     static let options = [
         OptionSpec(name: "output", short: "o", takesValue: true, help: "write the YAML to FILE instead of standard output",
                    valueName: "FILE", isPath: true),
         OptionSpec(name: "force", short: nil, takesValue: false, help: "replace FILE.yaml wholesale instead of merging into it"),
-    ]
+    ] + CommonOptions.model
     static let help = """
         Reads a schema in Apple's CloudKit Schema Language (what 'xcrun cktool export-schema'
         writes, or a hand-written .ckdb file) and writes it in the canonical YAML form that
@@ -25,6 +25,10 @@ enum ImportCommand: Command {
         which. --force replaces the file instead. A file that is not a YAML schema is never
         overwritten without --force.
 
+        A Core Data model (.xcdatamodeld, .xcdatamodel) is written as the CD_ schema
+        NSPersistentCloudKitContainer mirrors, headed by a comment naming the model and
+        its version; see docs/coredata.md.
+
         example:
           xcrun cktool export-schema --team-id T --container-id iCloud.com.example.App \\
               --environment development --output-file schema.ckdb
@@ -34,6 +38,11 @@ enum ImportCommand: Command {
     static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         guard args.positionals.count == 1, let path = args.positionals.first else {
             throw UsageError(args.positionals.isEmpty ? "no .ckdb file given" : "give exactly one .ckdb file")
+        }
+        if CoreDataReader.isModel(path: path) {
+            let config = try CommonOptions.configuration(args)
+            try write(try CoreDataImport.yaml(path: path, selection: CommonOptions.modelSelection(args, config: config)), to: args.value("output"), &io)
+            return .success
         }
         let lower = path.lowercased()
         if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") {

@@ -23,7 +23,7 @@ enum PromoteCommand: Command {
         OptionSpec(name: "fail-on", short: nil, takesValue: true, help: "lowest class that fails --check",
                    values: ["review", "forbidden"], defaultValue: "forbidden, or review when ckschema.yaml's lint.failOn is warning"),
         CommonOptions.config,
-    ]
+    ] + CommonOptions.model
     static let help = """
         FROM and TO are schema sources, as for 'ckschema diff' (default: the production and
         development schemas named in ckschema.yaml). The development schema is linted first;
@@ -107,6 +107,6 @@ enum PromoteCommand: Command {
         if p.count > 2 { throw UsageError("expected at most two schemas, FROM and TO; got \(p.count)") }
         let fromPath = try SchemaArguments.production(p.first, config: config)
         let toPath = try SchemaArguments.development(p.count > 1 ? p[1] : nil, config: config)
-        return try Promoter.load(from: fromPath, to: toPath)
+        return try Promoter.load(from: fromPath, to: toPath, model: CommonOptions.modelSelection(args, config: config))
     }
 }

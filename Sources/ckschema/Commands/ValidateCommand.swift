@@ -8,7 +8,7 @@ enum ValidateCommand: Command {
     static let summary = "Check records (NDJSON, JSON, YAML) against a schema the way CloudKit's server would."
     static let usage = "ckschema validate [--schema SCHEMA] [--env production|development] [--batch N] [--max-errors N] [--infer] [--jobs N] [--format text|json|github|sarif|markdown] FILE..."
     static let options = [
-        OptionSpec(name: "schema", short: nil, takesValue: true, help: "schema source (YAML file, folder, .ckdb)",
+        OptionSpec(name: "schema", short: nil, takesValue: true, help: "schema source (YAML file, folder, .ckdb, Core Data model)",
                    valueName: "SCHEMA", defaultValue: "the ckschema.yaml schema of the environment", isPath: true),
         OptionSpec(name: "env", short: nil, takesValue: true,
                    help: "production refuses unknown fields; in development they are what CloudKit would add",
@@ -21,7 +21,7 @@ enum ValidateCommand: Command {
         OptionSpec(name: "jobs", short: "j", takesValue: true, help: "threads", valueName: "N", defaultValue: "the number of cores"),
         OptionSpec(name: "input-format", short: nil, takesValue: true, help: "the record file format, instead of detecting it",
                    values: ["ndjson", "json", "yaml"]),
-    ] + CommonOptions.report
+    ] + CommonOptions.report + CommonOptions.model
     static let help = """
         FILE is an NDJSON file (one record a line), a JSON array of records, or YAML;
         '-' reads standard input. Records are in the CloudKit Web Services shape
@@ -68,7 +68,7 @@ enum ValidateCommand: Command {
         let infer = args.flag("infer")
         if infer && env != .development { throw UsageError("--infer needs --env development: production never adds fields") }
 
-        let schema = try SchemaSource.load(path: schemaPath)
+        let schema = try SchemaSource.load(path: schemaPath, model: CommonOptions.modelSelection(args, config: config))
         let progress = Output.stderrIsTerminal ? ProgressLine() : nil
         let options = RecordValidator.Options(
             batchSize: batch, maxErrors: maxErrors, infer: infer, jobs: jobs, format: inputFormat,

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import CKSchema
+
+/// Every CK61x rule: a bad model that triggers only it, a good one that is clean, and the
+/// exact text and exit code of the built binary.
+@Suite struct CoreDataLintTests {
+    static let codes = CoreDataLint.types.map { $0.info.code }
+
+    @Test(arguments: codes)
+    func badModelTriggersOnlyItsRule(code: String) throws {
+        let found = Linter().lint(try coreDataFixture("lint/\(code)-bad.xcdatamodel"))
+        #expect(!found.isEmpty)
+        #expect(found.allSatisfy { $0.code == code }, "\(found.map(\.code))")
+        #expect(found.allSatisfy { $0.location?.file.hasSuffix("\(code)-bad.xcdatamodel/contents") == true })
+    }
+
+    @Test(arguments: codes)
+    func goodModelIsClean(code: String) throws {
+        let found = Linter().lint(try coreDataFixture("lint/\(code)-good.xcdatamodel"))
+        #expect(found.isEmpty, "\(found.map { "\($0.code) \($0.message)" })")
+    }
+
+    @Test(arguments: codes)
+    func binaryPrintsExpectedDiagnostics(code: String) throws {
+        let bad = try runCLI(["lint", "Tests/Fixtures/coredata/lint/\(code)-bad.xcdatamodel"])
+        #expect(bad.stdout == (try read(Paths.fixture("coredata/lint/\(code)-bad.expected"))))
+        #expect(bad.code == 1)
+        let good = try runCLI(["lint", "Tests/Fixtures/coredata/lint/\(code)-good.xcdatamodel"])
+        #expect(good.code == 0)
+        #expect(good.stdout == "ckschema lint: passed: 0 errors, 0 warnings\n")
+    }
+
+    /// Done when: a uniqueness constraint or a required attribute without default is lint
+    /// error 1 at the line in `contents`.
+    @Test func doneWhenConstraintAndRequiredAttributeFailAtTheirLine() throws {
+        let unique = try runCLI(["lint", "Tests/Fixtures/coredata/lint/CK610-bad.xcdatamodel"])
+        #expect(unique.code == 1 && unique.stdout.hasPrefix("Tests/Fixtures/coredata/lint/CK610-bad.xcdatamodel/contents:7:13: error:"))
+        let required = try runCLI(["lint", "Tests/Fixtures/coredata/lint/CK611-bad.xcdatamodel"])
+        #expect(required.code == 1 && required.stdout.hasPrefix("Tests/Fixtures/coredata/lint/CK611-bad.xcdatamodel/contents:5:9: error:"))
+    }
+
+    @Test func aSchemaWithoutModelPassesEveryCoreDataRule() throws {
+        let schema = try SchemaSource.load(path: Paths.root + "/Schemas/development.yaml")
+        var findings: [LintFinding] = []
+        for rule in CoreDataLint.types { rule.init().check(schema, into: &findings) }
+        #expect(findings.isEmpty)
+    }
+}
+
+/// Bad input: a diagnostic with a location and exit 2, never a crash.
+@Suite struct CoreDataInputTests {
+    static let cases = ["NotXML.xcdatamodel", "Truncated.xcdatamodel", "NoModel.xcdatamodel", "UnknownType.xcdatamodel",
+                        "MissingEntity.xcdatamodel", "NoVersion.xcdatamodeld", "MissingCurrent.xcdatamodeld"]
+
+    @Test(arguments: cases)
+    func badModelExits2WithItsDiagnostic(name: String) throws {
+        let result = try runCLI(["lint", "Tests/Fixtures/coredata/bad/\(name)"])
+        #expect(result.code == 2)
+        let stem = (name as NSString).deletingPathExtension
+        #expect(result.stderr == (try read(Paths.fixture("coredata/bad/\(stem).expected"))))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func everyTruncationOfAModelIsADiagnostic() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Paths.fixture("coredata/lint/CK613-good.xcdatamodel/contents")))
+        for n in stride(from: 0, to: data.count - "</model>\n".utf8.count, by: 7) {
+            do {
+                let model = try CoreDataReader.parse(data.prefix(n), file: "contents", versionName: "T")
+                _ = try? CoreDataMapping.schema(for: model)
+                Issue.record("a truncation at \(n) bytes parsed as a whole model")
+            } catch {
+                #expect(error.diagnostics.allSatisfy { $0.location != nil && $0.code.hasPrefix("CK60") })
+            }
+        }
+    }
+
+    @Test func aVersionThatIsNotThereIsNamed() throws {
+        let result = try runCLI(["lint", "Tests/Fixtures/coredata/versions/Notes.xcdatamodeld", "--model-version", "Notes 9"])
+        #expect(result.code == 2)
+        #expect(result.stderr.contains("has no version 'Notes 9'; it has 'Notes', 'Notes 2' [CK602]"))
+    }
+}
