@@ -17,22 +17,23 @@ import Foundation
 /// each with `file:line:col` and what was expected. It never traps on malformed input.
 public enum CKDBParser {
     /// `.ckdb` files larger than this are refused before parsing.
-    public static let maxFileSize = 64 * 1024 * 1024
+    /// The same limit as every schema file (`InputFile.schemaLimit`).
+    public static let maxFileSize = InputFile.schemaLimit
     /// After this many errors the parser stops (the rest is most likely noise).
     public static let maxErrors = 100
 
     /// Reads and parses a `.ckdb` file.
     /// - Throws: `InputError` with every problem found (unreadable file, bad UTF-8, syntax).
     public static func read(path: String) throws(InputError) -> Schema {
-        let data = try YAMLReader.readFile(path: path, limit: maxFileSize)
+        let data = try InputFile.read(path: path, limit: maxFileSize)
         return try parse(data, file: path)
     }
 
     /// Parses `.ckdb` bytes; input that is not UTF-8 text (binary data) is refused with one diagnostic.
     /// - Parameter file: the name diagnostics and origins carry.
     public static func parse(_ data: Data, file: String) throws(InputError) -> Schema {
-        if !isASCII(data), let bad = YAMLReader.firstInvalidUTF8(data) {
-            let (line, col) = YAMLReader.lineColumn(ofByte: bad, in: data)
+        if !isASCII(data), let bad = TextBytes.firstInvalidUTF8(data) {
+            let (line, col) = TextBytes.lineColumn(ofByte: bad, in: data)
             let byte = String(data[data.startIndex + bad], radix: 16, uppercase: true)
             throw InputError(.error(
                 InputRules.notUTF8.code,

@@ -26,6 +26,8 @@ public struct Configuration: Sendable, Equatable {
     /// `promote: { disable: [...], severity: { CK311: note } }`: the production rules'
     /// classes, as a team decides them (docs/promotion.md, "Configuring the rules").
     public var promote: LintConfiguration = LintConfiguration()
+    /// Every rule code the file names, where it names it, for `RuleCatalog.unknownCodes`.
+    public var ruleCodes: [RuleCodeMention] = []
     /// The lowest severity that fails lint and check.
     public var failOn: Severity
     /// The checks `ckschema check` runs; nil means every one that is configured.
@@ -128,12 +130,12 @@ public struct Configuration: Sendable, Equatable {
                     if q.name == "failOn" {
                         if let v = d.enumValue(q.value, what: "severity", as: Severity.self) { config.failOn = v }
                     } else {
-                        ruleSetting(q, section: "lint", into: &config.lint, &d)
+                        ruleSetting(q, section: "lint", into: &config.lint, codes: &config.ruleCodes, &d)
                     }
                 }
             case "promote":
                 guard let m = d.mapping(p.value, what: "'promote'", allowed: ["disable", "severity"]) else { continue }
-                for q in m { ruleSetting(q, section: "promote", into: &config.promote, &d) }
+                for q in m { ruleSetting(q, section: "promote", into: &config.promote, codes: &config.ruleCodes, &d) }
             case "check":
                 var names: [String] = []
                 for (name, node) in d.stringList(p.value, what: "'check'") {
@@ -160,24 +162,20 @@ public struct Configuration: Sendable, Equatable {
         return config
     }
 
-    /// One `disable:` or `severity:` entry of the `lint:` or `promote:` section.
-    private static func ruleSetting(_ q: YAMLPair, section: String, into settings: inout LintConfiguration, _ d: inout NodeDecoder) {
+    /// One `disable:` or `severity:` entry of the `lint:` or `promote:` section. The codes
+    /// are checked against the rule catalog above this layer (`RuleCatalog.unknownCodes`).
+    private static func ruleSetting(_ q: YAMLPair, section: String, into settings: inout LintConfiguration,
+                                    codes: inout [RuleCodeMention], _ d: inout NodeDecoder) {
         switch q.name {
         case "disable":
             for (code, node) in d.stringList(q.value, what: "'\(section).disable'") {
-                if RuleCatalog.info(code) == nil {
-                    d.report(InputRules.invalidValue, "'\(code)' is not a rule code\(Suggest.phrase(for: code, in: RuleCatalog.all.map(\.code)))", at: node,
-                             fix: "see docs/rules.md for the codes")
-                }
+                codes.append(RuleCodeMention(code: code, location: d.location(node)))
                 settings.disabled.insert(code)
             }
         case "severity":
             guard let sev = d.mapping(q.value, what: "'\(section).severity'") else { return }
             for s in sev {
-                if RuleCatalog.info(s.name) == nil {
-                    d.report(InputRules.invalidValue, "'\(s.name)' is not a rule code\(Suggest.phrase(for: s.name, in: RuleCatalog.all.map(\.code)))", at: s.key,
-                             fix: "see docs/rules.md for the codes")
-                }
+                codes.append(RuleCodeMention(code: s.name, location: d.location(s.key)))
                 if let v = d.enumValue(s.value, what: "severity", as: Severity.self) { settings.severities[s.name] = v }
             }
         default: break
@@ -185,7 +183,9 @@ public struct Configuration: Sendable, Equatable {
     }
 }
 
-/// A CloudKit environment: development grows its schema as records arrive; production refuses.
-public enum Environment: String, Sendable, Hashable, CaseIterable, Codable {
-    case development, production
+
+/// A rule code written in `ckschema.yaml`, and where.
+public struct RuleCodeMention: Sendable, Hashable {
+    public var code: String
+    public var location: SourceLocation
 }

@@ -10,7 +10,7 @@ import FoundationXML
 /// linear, with external entities off. Every element keeps its `line:col` in `contents`.
 public enum CoreDataReader {
     /// The largest `contents` file read (a 500-entity model is about 4 MB).
-    static let maxFileSize = 32 * 1024 * 1024
+    static let maxFileSize = InputFile.schemaLimit
 
     /// True when a path names a Core Data model (`.xcdatamodeld` or `.xcdatamodel`).
     public static func isModel(path: String) -> Bool {
@@ -27,7 +27,7 @@ public enum CoreDataReader {
     /// Reads the model version `version` names (nil: the current one) from a model path.
     public static func load(path: String, version: String? = nil) throws(InputError) -> CoreDataModel {
         let (contents, name) = try contentsFile(path: path, version: version)
-        let data = try YAMLReader.readFile(path: contents, limit: maxFileSize)
+        let data = try InputFile.read(path: contents, limit: maxFileSize)
         return try parse(data, file: contents, versionName: name)
     }
 

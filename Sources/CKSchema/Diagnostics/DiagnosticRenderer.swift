@@ -18,10 +18,17 @@ public struct DiagnosticRenderer: Sendable {
     /// SARIF only: the file a result without a location points at (GitHub requires one).
     public var fallbackFile: String = "ckschema.yaml"
 
-    public init(format: OutputFormat, command: String, showSource: Bool = false) {
+    /// What the rules say of a code (name, summary, source), for SARIF's rule list and
+    /// GitHub annotation titles. The rule catalog sits above Diagnostics, so the caller
+    /// passes it (`RuleCatalog.info`); without it, codes are shown alone.
+    public var ruleInfo: @Sendable (String) -> RuleInfo?
+
+    public init(format: OutputFormat, command: String, showSource: Bool = false,
+                rules: @escaping @Sendable (String) -> RuleInfo? = { _ in nil }) {
         self.format = format
         self.command = command
         self.showSource = showSource
+        self.ruleInfo = rules
     }
 
     /// The whole report for a finished run.
@@ -104,7 +111,7 @@ public struct DiagnosticRenderer: Sendable {
             props.append("line=\(l.line)")
             props.append("col=\(l.column)")
         }
-        props.append("title=" + Self.escapeProperty("\(d.code) \(RuleCatalog.info(d.code)?.name ?? "")".trimmingCharacters(in: .whitespaces)))
+        props.append("title=" + Self.escapeProperty("\(d.code) \(ruleInfo(d.code)?.name ?? "")".trimmingCharacters(in: .whitespaces)))
         var message = d.message
         if let fix = d.fix { message += "\nfix: " + fix }
         return "::\(level) " + props.joined(separator: ",") + "::" + Self.escapeData(message) + "\n"
@@ -122,7 +129,7 @@ public struct DiagnosticRenderer: Sendable {
     func sarif(_ diagnostics: [Diagnostic]) -> JSONText {
         let codes = Array(Set(diagnostics.map(\.code))).sorted()
         let rules: [JSONText] = codes.map { code in
-            let info = RuleCatalog.info(code)
+            let info = ruleInfo(code)
             var pairs: [(String, JSONText)] = [("id", .string(code))]
             if let info {
                 pairs.append(("name", .string(info.name)))

@@ -17,14 +17,3 @@ public struct RuleInfo: Sendable, Hashable {
         self.source = source
     }
 }
-
-/// Every rule code the tool can emit. Each subsystem contributes its own list.
-public enum RuleCatalog {
-    public static var all: [RuleInfo] {
-        InputRules.all + LintRules.all + [SchemaFormatter.notFormatted] + RecordsRules.all + PromotionRules.all
-            + CKDBRules.all + StoreRules.all + CoreDataRules.input
-            + PullRules.all
-    }
-
-    public static func info(_ code: String) -> RuleInfo? { all.first { $0.code == code } }
-}

@@ -23,20 +23,6 @@ public enum Promoter {
         }
     }
 
-    /// Loads the two schema sources side by side (each on its own core when there are
-    /// two), and reports the input errors of both when either cannot be read.
-    public static func load(from: String, to: String, model: ModelSelection = ModelSelection()) throws(InputError) -> (from: Schema, to: Schema) {
-        let (a, b) = Concurrently.both(
-            { () -> Swift.Result<Schema, InputError> in Swift.Result { () throws(InputError) in try SchemaSource.load(path: from, model: model) } },
-            { () -> Swift.Result<Schema, InputError> in Swift.Result { () throws(InputError) in try SchemaSource.load(path: to, model: model) } })
-        switch (a, b) {
-        case let (.success(x), .success(y)): return (x, y)
-        case let (.failure(e), .success): throw e
-        case let (.success, .failure(e)): throw e
-        case let (.failure(e1), .failure(e2)): throw InputError(e1.diagnostics + e2.diagnostics)
-        }
-    }
-
     /// Lints `to` with the lint rules (as `lint` configures them), then plans `from` -> `to`.
     ///
     /// - Parameter hashing: compute the schemas' hashes into the plan (to write it as a file).

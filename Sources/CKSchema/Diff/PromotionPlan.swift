@@ -194,7 +194,7 @@ extension PromotionPlan: Codable {
 
     /// Reads a plan file from disk (at most 64 MB).
     public static func load(path: String) throws(InputError) -> PromotionPlan {
-        let data = try YAMLReader.readFile(path: path, limit: 64 * 1024 * 1024)
+        let data = try InputFile.read(path: path, limit: 64 * 1024 * 1024)
         return try decode(data, file: path)
     }
 

@@ -99,7 +99,7 @@ struct Suppressions {
     mutating func directives(in file: String) -> [Int: [Directive]] {
         if let cached = byFile[file] { return cached }
         var result: [Int: [Directive]] = [:]
-        if let data = try? YAMLReader.readFile(path: file, limit: YAMLReader.maxFileSize) {
+        if let data = try? InputFile.read(path: file, limit: YAMLReader.maxFileSize) {
             for (lineNo, line) in Self.linesContainingMarker(data) {
                 guard let r = line.range(of: Self.marker) else { continue }
                 let rest = line[r.upperBound...]

@@ -38,7 +38,7 @@ public struct Migration: Sendable, Hashable {
 
     /// Reads and parses a migration file. Throws `InputError` with file:line:col diagnostics.
     public static func read(path: String) throws(InputError) -> Migration {
-        let data = try YAMLReader.readFile(path: path, limit: YAMLReader.maxFileSize)
+        let data = try InputFile.read(path: path, limit: YAMLReader.maxFileSize)
         return try parse(data, path: path)
     }
 

@@ -201,7 +201,8 @@ public enum RecordImporter {
                     return fail(StoreRules.recordValueType, "record '\(name)': new field '\(key)' has no `type`, so development cannot add it to the schema")
                 }
                 let f = Field(name: key, type: declared)
-                if let problem = SchemaChanger.problem(with: f, in: schema.recordTypes[tIndex], schema: schema) {
+                let t = schema.recordTypes[tIndex]
+                if let problem = CloudKitRules.fieldViolations(f, in: t, database: schema.database(of: t), notation: .yaml).first {
                     return fail(StoreRules.recordValueType, "record '\(name)': \(problem.message)")
                 }
                 schema.recordTypes[tIndex].fields.append(f)

@@ -10,40 +10,18 @@ public enum YAMLReader {
     /// Aliases may expand to at most this many nodes in all (a billion-laughs file fails fast).
     public static let maxAliasExpansion = 1_000_000
     /// Schema and record YAML files larger than this are refused before parsing.
-    public static let maxFileSize = 32 * 1024 * 1024
+    public static let maxFileSize = InputFile.schemaLimit
 
     /// Reads and parses a file. Throws `InputError` with a `file:line:col` diagnostic.
     public static func read(path: String) throws(InputError) -> YAMLDocument {
-        let data = try readFile(path: path, limit: maxFileSize)
+        let data = try InputFile.read(path: path, limit: maxFileSize)
         return try parse(data, file: path)
-    }
-
-    /// Reads a whole file, refusing one larger than `limit` bytes.
-    public static func readFile(path: String, limit: Int) throws(InputError) -> Data {
-        let loc = SourceLocation(file: path, line: 1, column: 1)
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw InputError(.error(InputRules.unreadable.code, "no such file '\(path)'", at: loc, fix: "check the path, or the paths in ckschema.yaml"))
-        }
-        if isDir.boolValue {
-            throw InputError(.error(InputRules.unreadable.code, "'\(path)' is a folder where a file was expected", at: loc))
-        }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limit {
-            throw InputError(.error(
-                InputRules.unreadable.code,
-                "file is \(formatBytes(size)); the limit for this kind of file is \(formatBytes(limit))",
-                at: loc, fix: "split the schema into several files in one folder"))
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(.error(InputRules.unreadable.code, "cannot read '\(path)'", at: loc, fix: "check the file's permissions"))
-        }
-        return data
     }
 
     /// Parses YAML text. `file` names it in diagnostics.
     public static func parse(_ data: Data, file: String) throws(InputError) -> YAMLDocument {
-        if let bad = firstInvalidUTF8(data) {
-            let (line, col) = lineColumn(ofByte: bad, in: data)
+        if let bad = TextBytes.firstInvalidUTF8(data) {
+            let (line, col) = TextBytes.lineColumn(ofByte: bad, in: data)
             throw InputError(.error(
                 InputRules.notUTF8.code, "the file is not valid UTF-8 (byte 0x\(String(data[data.startIndex + bad], radix: 16, uppercase: true)) at offset \(bad))",
                 at: SourceLocation(file: file, line: line, column: col), fix: "save the file as UTF-8"))
@@ -64,60 +42,6 @@ public enum YAMLReader {
         }
         return YAMLDocument(file: file, root: builder.finish(), multilineScalarLines: builder.multiline)
     }
-
-    static func formatBytes(_ n: Int) -> String {
-        if n >= 1024 * 1024 { return String(format: "%.1f MB", Double(n) / 1_048_576) }
-        if n >= 1024 { return String(format: "%.1f KB", Double(n) / 1024) }
-        return "\(n) bytes"
-    }
-
-    /// The byte offset of the first byte that breaks UTF-8, or nil.
-    static func firstInvalidUTF8(_ data: Data) -> Int? {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Int? in
-            let b = raw.bindMemory(to: UInt8.self)
-            var i = 0
-            let n = b.count
-            let base = raw.baseAddress
-            while i < n {
-                // Eight ASCII bytes at a time: the common case in schema and record files.
-                if let base, i + 8 <= n, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                    i += 8
-                    continue
-                }
-                let c = b[i]
-                if c < 0x80 { i += 1; continue }
-                var need = 0
-                var min: UInt32 = 0
-                var cp: UInt32 = 0
-                if c & 0xE0 == 0xC0 { need = 1; cp = UInt32(c & 0x1F); min = 0x80 }
-                else if c & 0xF0 == 0xE0 { need = 2; cp = UInt32(c & 0x0F); min = 0x800 }
-                else if c & 0xF8 == 0xF0 { need = 3; cp = UInt32(c & 0x07); min = 0x10000 }
-                else { return i }
-                if i + need >= n { return i }
-                for k in 1...need {
-                    let cc = b[i + k]
-                    if cc & 0xC0 != 0x80 { return i }
-                    cp = (cp << 6) | UInt32(cc & 0x3F)
-                }
-                if cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) { return i }
-                i += need + 1
-            }
-            return nil
-        }
-    }
-
-    /// 1-based line and column (in characters) of a byte offset.
-    static func lineColumn(ofByte offset: Int, in data: Data) -> (Int, Int) {
-        var line = 1, col = 1
-        var i = data.startIndex
-        let end = data.startIndex + min(offset, data.count)
-        while i < end {
-            let c = data[i]
-            if c == 0x0A { line += 1; col = 1 } else if c & 0xC0 != 0x80 { col += 1 }
-            i += 1
-        }
-        return (line, col)
-    }
 }
 
 /// A libyaml parser error, with everything needed to word it.
@@ -133,7 +57,7 @@ struct ParserFailure {
 
     func diagnostic(file: String, data: Data) -> Diagnostic {
         var line = self.line, column = self.column
-        if isReaderError { (line, column) = YAMLReader.lineColumn(ofByte: offset, in: data) }
+        if isReaderError { (line, column) = TextBytes.lineColumn(ofByte: offset, in: data) }
         var message = problem
         if let context {
             message = "\(problem) \(context)"

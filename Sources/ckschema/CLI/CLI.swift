@@ -44,7 +44,7 @@ enum CLI {
             io.error("ckschema \(command.name): error: \(e.message)\nusage: \(command.usage)\n")
             return .failure
         } catch let e as InputError {
-            io.error(DiagnosticRenderer(format: .text, command: command.name, showSource: Output.stderrIsTerminal).render(e.diagnostics))
+            io.error(DiagnosticRenderer(format: .text, command: command.name, showSource: Output.stderrIsTerminal, rules: RuleCatalog.info).render(e.diagnostics))
             return .failure
         } catch {
             io.error("ckschema \(command.name): error: \(error)\n")

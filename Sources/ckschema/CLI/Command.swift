@@ -59,8 +59,13 @@ enum CommonOptions {
 
     /// The configuration named by `--config`, else the nearest `ckschema.yaml`, else nil.
     static func configuration(_ args: ParsedArguments) throws(InputError) -> Configuration? {
-        if let p = args.value("config") { return try Configuration.load(path: p) }
-        return try Configuration.find()
+        let config: Configuration?
+        if let p = args.value("config") { config = try Configuration.load(path: p) } else { config = try Configuration.find() }
+        if let config {
+            let unknown = RuleCatalog.unknownCodes(in: config)
+            if !unknown.isEmpty { throw InputError(unknown) }
+        }
+        return config
     }
 }
 
@@ -78,7 +83,7 @@ struct Output {
 
     /// Renders diagnostics in the chosen format; in text format also a summary line.
     func report(_ diagnostics: [Diagnostic], format: OutputFormat, command: String) {
-        let renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal)
+        let renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal, rules: RuleCatalog.info)
         write(renderer.render(diagnostics))
         if format == .text, !diagnostics.isEmpty { write(Self.counts(diagnostics) + "\n") }
     }
@@ -87,7 +92,7 @@ struct Output {
     /// how it ended, also when there is nothing to report, so a CI log shows the gate ran:
     /// `ckschema check: passed (lint, promote): 0 errors, 0 warnings`.
     func conclude(_ diagnostics: [Diagnostic], format: OutputFormat, command: String, failed: Bool, steps: [String] = []) {
-        let renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal)
+        let renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal, rules: RuleCatalog.info)
         write(renderer.render(diagnostics))
         guard format == .text else { return }
         let ran = steps.isEmpty ? "" : " (" + steps.joined(separator: ", ") + ")"

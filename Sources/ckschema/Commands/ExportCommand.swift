@@ -72,7 +72,7 @@ enum ExportCommand: Command {
         }
         try ImportCommand.write(text, to: args.value("output"), &io)
         if !diagnostics.isEmpty {
-            io.error(DiagnosticRenderer(format: .text, command: name).render(diagnostics))
+            io.error(DiagnosticRenderer(format: .text, command: name, rules: RuleCatalog.info).render(diagnostics))
         }
         return Output.exitCode(for: diagnostics, failOn: failOn)
     }

@@ -62,7 +62,7 @@ enum ImportCommand: Command {
         }
         try write(result.yaml, to: output, &io)
         if !result.diagnostics.isEmpty {
-            io.error(DiagnosticRenderer(format: .text, command: name).render(result.diagnostics))
+            io.error(DiagnosticRenderer(format: .text, command: name, rules: RuleCatalog.info).render(result.diagnostics))
         }
         return .success
     }

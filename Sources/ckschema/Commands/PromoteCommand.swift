@@ -107,6 +107,6 @@ enum PromoteCommand: Command {
         if p.count > 2 { throw UsageError("expected at most two schemas, FROM and TO; got \(p.count)") }
         let fromPath = try SchemaArguments.production(p.first, config: config)
         let toPath = try SchemaArguments.development(p.count > 1 ? p[1] : nil, config: config)
-        return try Promoter.load(from: fromPath, to: toPath, model: CommonOptions.modelSelection(args, config: config))
+        return try SchemaSource.loadPair(from: fromPath, to: toPath, model: CommonOptions.modelSelection(args, config: config))
     }
 }

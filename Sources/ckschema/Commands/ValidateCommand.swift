@@ -77,7 +77,7 @@ enum ValidateCommand: Command {
 
         // Text and GitHub lines stream out as found; JSON and SARIF are whole documents.
         // The source line is never shown: it would print field values, encrypted ones too.
-        let renderer = DiagnosticRenderer(format: format, command: name, showSource: false)
+        let renderer = DiagnosticRenderer(format: format, command: name, showSource: false, rules: RuleCatalog.info)
         var collected: [Diagnostic] = []
         var buffer = ""
         let out = io

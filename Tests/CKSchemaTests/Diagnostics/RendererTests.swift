@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func githubAnnotationsEscapeTheirProperties() {
-        let text = DiagnosticRenderer(format: .github, command: "lint").render(Self.sample)
+        let text = DiagnosticRenderer(format: .github, command: "lint", rules: RuleCatalog.info).render(Self.sample)
         let lines = text.split(separator: "\n")
         #expect(lines[0] == "::warning file=Schemas/a b.yaml,line=5,col=7,title=CK120 legacy-number-type::field 'Legacy.count' uses the legacy type number%0Afix: new fields should be int64 or double")
         #expect(lines[1].hasPrefix("::error file=Schemas/dev.yaml,line=3,col=9,title=CK105 encrypted-field-indexed::"))

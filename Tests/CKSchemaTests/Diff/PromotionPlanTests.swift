@@ -114,12 +114,12 @@ import CKSchema
 
 @Suite struct PromoterLoadTests {
     @Test func loadsBothSchemasAndReportsTheErrorsOfBoth() throws {
-        let (from, to) = try Promoter.load(from: Paths.root + "/Schemas/production.yaml", to: Paths.root + "/Schemas/development.yaml")
+        let (from, to) = try SchemaSource.loadPair(from: Paths.root + "/Schemas/production.yaml", to: Paths.root + "/Schemas/development.yaml")
         #expect(from.recordType(named: "Companion") == nil)
         #expect(to.recordType(named: "Companion") != nil)
-        let error = try #require(throws: InputError.self) { try Promoter.load(from: "/nonexistent/a.yaml", to: "/nonexistent/b.yaml") }
+        let error = try #require(throws: InputError.self) { try SchemaSource.loadPair(from: "/nonexistent/a.yaml", to: "/nonexistent/b.yaml") }
         #expect(error.diagnostics.map(\.location?.file) == ["/nonexistent/a.yaml", "/nonexistent/b.yaml"])
-        let one = try #require(throws: InputError.self) { try Promoter.load(from: Paths.root + "/Schemas/production.yaml", to: "/nonexistent/b.yaml") }
+        let one = try #require(throws: InputError.self) { try SchemaSource.loadPair(from: Paths.root + "/Schemas/production.yaml", to: "/nonexistent/b.yaml") }
         #expect(one.diagnostics.map(\.location?.file) == ["/nonexistent/b.yaml"])
     }
 }

@@ -27,8 +27,13 @@ import Testing
         } catch {
             let messages = error.diagnostics.map(\.message)
             #expect(messages.contains { $0.contains("unknown key 'developmnt'") && $0.contains("did you mean 'development'?") })
-            #expect(messages.contains { $0.contains("'CK999' is not a rule code") })
             #expect(messages.contains { $0.contains("'promte' is not a check; did you mean 'promote'?") })
         }
+        // Rule codes are checked against the catalog, which sits above the configuration.
+        try "ckschema: 1\nlint: { disable: [CK999] }\npromote: { severity: { CK31: note } }\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let config = try Configuration.load(path: path)
+        let unknown = RuleCatalog.unknownCodes(in: config)
+        #expect(unknown.map(\.message) == ["'CK999' is not a rule code", "'CK31' is not a rule code; did you mean 'CK301'?"])
+        #expect(unknown.map { $0.location?.line } == [2, 3])
     }
 }

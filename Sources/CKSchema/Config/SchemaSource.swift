@@ -1,17 +1,5 @@
 import Foundation
 
-/// One YAML schema file as read: the model it holds, its comments and the lines of
-/// its structural keys (so that `fmt` can put comments back where they were).
-public struct SchemaFile: Sendable {
-    public var path: String
-    public var schema: Schema
-    public var comments: [SourceComment]
-    /// Lines of structural keys by path (`recordTypes`, `recordTypes.Note.fields`).
-    public var keyLines: [String: Int]
-    /// The file's text.
-    public var text: String
-}
-
 /// Where a command's schema comes from: a YAML file, a folder of YAML files (merged),
 /// or a `.ckdb` file.
 public enum SchemaSource {
@@ -58,14 +46,14 @@ public enum SchemaSource {
 
     /// Loads a `.ckdb` file through the CloudKit Schema Language parser.
     static func loadCKDB(path: String) throws(InputError) -> Schema {
-        let data = try YAMLReader.readFile(path: path, limit: YAMLReader.maxFileSize)
+        let data = try InputFile.read(path: path, limit: YAMLReader.maxFileSize)
         return try CKDBSource.parse(data, file: path)
     }
 
     /// Loads one YAML schema file with its comments and layout.
     /// `keepComments: false` skips the comment scan when only the model is needed.
     public static func loadYAMLFile(path: String, keepComments: Bool = true) throws(InputError) -> SchemaFile {
-        let data = try YAMLReader.readFile(path: path, limit: YAMLReader.maxFileSize)
+        let data = try InputFile.read(path: path, limit: YAMLReader.maxFileSize)
         return try parseYAML(data, file: path, keepComments: keepComments)
     }
 
@@ -139,5 +127,19 @@ public enum SchemaSource {
         }
         if !errors.isEmpty { throw InputError(errors) }
         return merged
+    }
+
+    /// Loads the two schema sources side by side (each on its own core when there are
+    /// two), and reports the input errors of both when either cannot be read.
+    public static func loadPair(from: String, to: String, model: ModelSelection = ModelSelection()) throws(InputError) -> (from: Schema, to: Schema) {
+        let (a, b) = Concurrently.both(
+            { () -> Swift.Result<Schema, InputError> in Swift.Result { () throws(InputError) in try SchemaSource.load(path: from, model: model) } },
+            { () -> Swift.Result<Schema, InputError> in Swift.Result { () throws(InputError) in try SchemaSource.load(path: to, model: model) } })
+        switch (a, b) {
+        case let (.success(x), .success(y)): return (x, y)
+        case let (.failure(e), .success): throw e
+        case let (.success, .failure(e)): throw e
+        case let (.failure(e1), .failure(e2)): throw InputError(e1.diagnostics + e2.diagnostics)
+        }
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Reading an input file (a schema, a migration, a record file, a plan): every reader of
+/// every language reads through here, with the same limits and the same diagnostics.
+public enum InputFile {
+    /// Schema files (YAML, `.ckdb`, a Core Data model's `contents`) larger than this are
+    /// refused before parsing: real schemas are kilobytes.
+    public static let schemaLimit = 32 * 1024 * 1024
+
+    /// Reads a whole file, refusing one larger than `limit` bytes.
+    public static func read(path: String, limit: Int = schemaLimit) throws(InputError) -> Data {
+        let loc = SourceLocation(file: path, line: 1, column: 1)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw InputError(.error(InputRules.unreadable.code, "no such file '\(path)'", at: loc, fix: "check the path, or the paths in ckschema.yaml"))
+        }
+        if isDir.boolValue {
+            throw InputError(.error(InputRules.unreadable.code, "'\(path)' is a folder where a file was expected", at: loc))
+        }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limit {
+            throw InputError(.error(
+                InputRules.unreadable.code,
+                "file is \(TextBytes.formatBytes(size)); the limit for this kind of file is \(TextBytes.formatBytes(limit))",
+                at: loc, fix: "split the schema into several files in one folder"))
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError(.error(InputRules.unreadable.code, "cannot read '\(path)'", at: loc, fix: "check the file's permissions"))
+        }
+        return data
+    }
+}

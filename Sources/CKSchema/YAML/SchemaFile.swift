@@ -1,0 +1,13 @@
+import Foundation
+
+/// One YAML schema file as read: the model it holds, its comments and the lines of
+/// its structural keys (so that `fmt` can put comments back where they were).
+public struct SchemaFile: Sendable {
+    public var path: String
+    public var schema: Schema
+    public var comments: [SourceComment]
+    /// Lines of structural keys by path (`recordTypes`, `recordTypes.Note.fields`).
+    public var keyLines: [String: Int]
+    /// The file's text.
+    public var text: String
+}
