@@ -72,17 +72,14 @@ public enum SchemaEmitter {
         }
         if !t.fields.isEmpty {
             w.add("    fields:", source: keyLines["\(base).fields"])
-            for f in t.fields {
-                if w.direct {
-                    // The hot loop of a large schema: append the pieces, no line string.
-                    w.write("      ")
-                    w.write(key(f.name))
-                    w.write(": ")
-                    w.scratch.removeAll(keepingCapacity: true)
-                    appendFieldValue(f, to: &w.scratch)
-                    w.write(w.scratch)
-                    w.bytes.append(0x0A)
-                } else {
+            if w.direct {
+                // The hot loop of a large schema: bytes straight into the output, no String
+                // per field, and each field borrowed in place rather than copied.
+                t.fields.withUnsafeBufferPointer { fields in
+                    for i in fields.indices { appendFieldLine(fields[i], to: &w.bytes) }
+                }
+            } else {
+                for f in t.fields {
                     w.add("      \(key(f.name)): " + fieldValue(f), source: f.origin.location?.line)
                 }
             }
@@ -97,32 +94,46 @@ public enum SchemaEmitter {
 
     /// A field's value: the bare type when nothing else is said, else a flow mapping.
     static func fieldValue(_ f: Field) -> String {
-        var out = ""
+        var out: [UInt8] = []
         appendFieldValue(f, to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends a field's value to `out` (built in place: this runs once per field).
-    static func appendFieldValue(_ f: Field, to out: inout String) {
+    /// `      name: value\n`, the line of one field in a comment-free output.
+    private static func appendFieldLine(_ f: Field, to out: inout [UInt8]) {
+        out.append(contentsOf: fieldIndent)
+        appendScalar(f.name, inFlow: false, to: &out)
+        out.append(0x3A)  // ':'
+        out.append(0x20)
+        appendFieldValue(f, to: &out)
+        out.append(0x0A)
+    }
+
+    private static let fieldIndent: [UInt8] = Array("      ".utf8)
+
+    /// Appends a field's value to `out` as UTF-8 (built in place: this runs once per field).
+    static func appendFieldValue(_ f: Field, to out: inout [UInt8]) {
         var open = false
-        func part(_ key: String) {
+        func part(_ key: StaticString) {
             if open {
-                out += ", "
+                out.append(0x2C)  // ", "
+                out.append(0x20)
             } else {
-                out += "{ type: "
+                append("{ type: ", to: &out)
                 appendType(f.type, to: &out)
-                out += ", "
+                out.append(0x2C)
+                out.append(0x20)
                 open = true
             }
-            out += key
+            append(key, to: &out)
         }
         if let to = f.referenceTarget {
             part("to: ")
-            out += scalar(to, inFlow: true)
+            appendScalar(to, inFlow: true, to: &out)
         }
         if let a = f.referenceAction {
             part("action: ")
-            out += a.rawValue
+            out.append(contentsOf: a.rawValue.utf8)
         }
         if f.isEncrypted { part("encrypted: true") }
         if !f.indexes.isEmpty {
@@ -130,34 +141,53 @@ public enum SchemaEmitter {
             part("indexes: [")
             var first = true
             for k in f.indexes {
-                if !first { out += ", " }
-                out += k.rawValue
+                if !first {
+                    out.append(0x2C)
+                    out.append(0x20)
+                }
+                out.append(contentsOf: k.rawValue.utf8)
                 first = false
             }
-            out += "]"
+            out.append(0x5D)  // ']'
         }
         if f.isDeprecated { part("deprecated: true") }
         if let d = f.description {
             part("description: ")
-            out += scalar(d, inFlow: true)
+            appendScalar(d, inFlow: true, to: &out)
         }
         if open {
-            out += " }"
+            out.append(0x20)
+            out.append(0x7D)  // ' }'
         } else {
             appendType(f.type, to: &out)
         }
     }
 
     /// `FieldType.description`, appended in place.
-    private static func appendType(_ t: FieldType, to out: inout String) {
-        if t.isList { out += "list<" }
-        out += t.primitive.rawValue
+    private static func appendType(_ t: FieldType, to out: inout [UInt8]) {
+        if t.isList { append("list<", to: &out) }
+        out.append(contentsOf: t.primitive.rawValue.utf8)
         if let p = t.preferred {
-            out += "<"
-            out += p.rawValue
-            out += ">"
+            out.append(0x3C)  // '<'
+            out.append(contentsOf: p.rawValue.utf8)
+            out.append(0x3E)
         }
-        if t.isList { out += ">" }
+        if t.isList { out.append(0x3E) }  // '>'
+    }
+
+    private static func append(_ s: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// `scalar(s, inFlow:)` appended as UTF-8: an identifier's bytes are checked and copied
+    /// in one pass, without building a String.
+    static func appendScalar(_ s: String, inFlow: Bool, to out: inout [UInt8]) {
+        let copied = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard isPlainIdentifier(bytes) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied != true { out.append(contentsOf: scalar(s, inFlow: inFlow).utf8) }
     }
 
     static func flowList(_ items: [String]) -> String {
@@ -176,18 +206,7 @@ public enum SchemaEmitter {
     static func isPlainSafe(_ s: String, inFlow: Bool) -> Bool {
         // Fast path: names and types are identifiers (a letter, then letters, digits and
         // `_ . - / < >`), plain unless they spell a YAML keyword. Read the bytes in place.
-        let fast: Bool?? = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            guard let b = bytes.first, isASCIILetter(b) else { return nil }
-            for c in bytes where !(isASCIILetter(c) || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2E || c == 0x2D || c == 0x2F || c == 0x3C || c == 0x3E) {
-                return nil
-            }
-            // YAML's keywords (true, false, yes, no, on, off, null, y, n) start with one of
-            // these letters and are at most five long.
-            let lower = b | 0x20
-            guard bytes.count <= 5, lower == 0x74 || lower == 0x66 || lower == 0x79 || lower == 0x6E || lower == 0x6F else { return true }
-            return nil
-        }
-        if let fast, let answer = fast { return answer }
+        if s.utf8.withContiguousStorageIfAvailable(isPlainIdentifier) == true { return true }
         guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return false }
         if reserved.contains(s.lowercased()) { return false }
         if first == " " || last == " " || first == "-" || first == "." && s.count == 1 { return false }
@@ -213,6 +232,19 @@ public enum SchemaEmitter {
         return true
     }
 
+    /// True for an identifier that is plain for certain: a letter, then letters, digits and
+    /// `_ . - / < >`, and not possibly one of YAML's keywords (false means: check further).
+    static func isPlainIdentifier(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let b = bytes.first, isASCIILetter(b) else { return false }
+        for c in bytes where !(isASCIILetter(c) || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2E || c == 0x2D || c == 0x2F || c == 0x3C || c == 0x3E) {
+            return false
+        }
+        // YAML's keywords (true, false, yes, no, on, off, null, y, n) start with one of
+        // these letters and are at most five long.
+        let lower = b | 0x20
+        return bytes.count > 5 || !(lower == 0x74 || lower == 0x66 || lower == 0x79 || lower == 0x6E || lower == 0x6F)
+    }
+
     /// Double-quoted: JSON's escapes are all valid in YAML's double-quoted scalars.
     static func isASCIILetter(_ c: UInt8) -> Bool { (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) }
 
@@ -231,9 +263,6 @@ public enum SchemaEmitter {
         /// The output in direct mode, as UTF-8 bytes (appending bytes is cheaper than
         /// appending to a String, which re-checks its ASCII flag on every append).
         var bytes: [UInt8] = []
-        /// A reused buffer for one field's value.
-        var scratch = ""
-
         mutating func write(_ s: String) { bytes.append(contentsOf: s.utf8) }
 
         init(direct: Bool = false) { self.direct = direct }
