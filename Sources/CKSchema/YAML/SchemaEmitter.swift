@@ -8,7 +8,7 @@ public enum SchemaEmitter {
         var w = Writer(direct: comments.isEmpty)
         if w.direct {
             // About what the text will take, so the buffer is not copied as it grows.
-            w.bytes.reserveCapacity(schema.recordTypes.reduce(256) { $0 + 128 + $1.fields.count * 48 })
+            w.text.reserveCapacity(schema.recordTypes.reduce(256) { $0 + 128 + $1.fields.count * 48 })
         }
         let line = { (path: String) -> Int? in keyLines[path] }
         w.add("ckschema: \(Schema.formatVersion)", source: line("ckschema"))
@@ -26,7 +26,10 @@ public enum SchemaEmitter {
         }
         if !schema.recordTypes.isEmpty {
             w.add("recordTypes:", source: line("recordTypes"))
-            for t in schema.recordTypes { emit(t, into: &w, keyLines: keyLines) }
+            for t in schema.recordTypes {
+                emit(t, into: &w, keyLines: keyLines)
+                if w.bytes.count >= Writer.chunk { w.flush() }
+            }
         }
         if !schema.queries.isEmpty {
             w.add("queries:", source: line("queries"))
@@ -100,7 +103,7 @@ public enum SchemaEmitter {
     }
 
     /// `      name: value\n`, the line of one field in a comment-free output.
-    private static func appendFieldLine(_ f: Field, to out: inout [UInt8]) {
+    @inline(__always) private static func appendFieldLine(_ f: Field, to out: inout [UInt8]) {
         out.append(contentsOf: fieldIndent)
         appendScalar(f.name, inFlow: false, to: &out)
         out.append(0x3A)  // ':'
@@ -263,6 +266,15 @@ public enum SchemaEmitter {
         /// The output in direct mode, as UTF-8 bytes (appending bytes is cheaper than
         /// appending to a String, which re-checks its ASCII flag on every append).
         var bytes: [UInt8] = []
+        /// The output in direct mode that `bytes` is moved into a chunk at a time: the chunk
+        /// stays in cache, and the text is built once instead of copied whole at the end.
+        var text = ""
+        static let chunk = 1 << 16
+
+        mutating func flush() {
+            text += String(decoding: bytes, as: UTF8.self)
+            bytes.removeAll(keepingCapacity: true)
+        }
         mutating func write(_ s: String) { bytes.append(contentsOf: s.utf8) }
 
         init(direct: Bool = false) { self.direct = direct }
@@ -278,8 +290,11 @@ public enum SchemaEmitter {
 
         /// The text with comments put back: a leading comment before the first line whose
         /// source line follows it, a trailing one after the line it trailed.
-        func render(comments: [SourceComment]) -> String {
-            if direct { return String(decoding: bytes, as: UTF8.self) }
+        mutating func render(comments: [SourceComment]) -> String {
+            if direct {
+                flush()
+                return text
+            }
             if comments.isEmpty {
                 var out = ""
                 out.reserveCapacity(lines.reduce(0) { $0 + $1.text.utf8.count + 1 })
