@@ -79,7 +79,8 @@ public enum SchemaEmitter {
                 // The hot loop of a large schema: bytes straight into the output, no String
                 // per field, and each field borrowed in place rather than copied.
                 t.fields.withUnsafeBufferPointer { fields in
-                    for i in fields.indices { appendFieldLine(fields[i], to: &w.bytes) }
+                    guard let first = fields.baseAddress else { return }
+                    for i in fields.indices { appendFieldLine(first + i, to: &w.bytes) }
                 }
             } else {
                 for f in t.fields {
@@ -98,14 +99,15 @@ public enum SchemaEmitter {
     /// A field's value: the bare type when nothing else is said, else a flow mapping.
     static func fieldValue(_ f: Field) -> String {
         var out: [UInt8] = []
-        appendFieldValue(f, to: &out)
+        withUnsafePointer(to: f) { appendFieldValue($0, to: &out) }
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `      name: value\n`, the line of one field in a comment-free output.
-    @inline(__always) private static func appendFieldLine(_ f: Field, to out: inout [UInt8]) {
+    /// `      name: value\n`, the line of one field in a comment-free output. The field is read
+    /// through a pointer: passing it by value copies it (a retain per string it holds).
+    @inline(__always) private static func appendFieldLine(_ f: UnsafePointer<Field>, to out: inout [UInt8]) {
         out.append(contentsOf: fieldIndent)
-        appendScalar(f.name, inFlow: false, to: &out)
+        appendScalar(f.pointee.name, inFlow: false, to: &out)
         out.append(0x3A)  // ':'
         out.append(0x20)
         appendFieldValue(f, to: &out)
@@ -115,35 +117,36 @@ public enum SchemaEmitter {
     private static let fieldIndent: [UInt8] = Array("      ".utf8)
 
     /// Appends a field's value to `out` as UTF-8 (built in place: this runs once per field).
-    static func appendFieldValue(_ f: Field, to out: inout [UInt8]) {
+    static func appendFieldValue(_ f: UnsafePointer<Field>, to out: inout [UInt8]) {
         var open = false
+        let type = f.pointee.type  // what `part` captures
         func part(_ key: StaticString) {
             if open {
                 out.append(0x2C)  // ", "
                 out.append(0x20)
             } else {
                 append("{ type: ", to: &out)
-                appendType(f.type, to: &out)
+                appendType(type, to: &out)
                 out.append(0x2C)
                 out.append(0x20)
                 open = true
             }
             append(key, to: &out)
         }
-        if let to = f.referenceTarget {
+        if let to = f.pointee.referenceTarget {
             part("to: ")
             appendScalar(to, inFlow: true, to: &out)
         }
-        if let a = f.referenceAction {
+        if let a = f.pointee.referenceAction {
             part("action: ")
             out.append(contentsOf: a.rawValue.utf8)
         }
-        if f.isEncrypted { part("encrypted: true") }
-        if !f.indexes.isEmpty {
+        if f.pointee.isEncrypted { part("encrypted: true") }
+        if !f.pointee.indexes.isEmpty {
             // Index kinds are plain words: no quoting check needed.
             part("indexes: [")
             var first = true
-            for k in f.indexes {
+            for k in f.pointee.indexes {
                 if !first {
                     out.append(0x2C)
                     out.append(0x20)
@@ -153,8 +156,8 @@ public enum SchemaEmitter {
             }
             out.append(0x5D)  // ']'
         }
-        if f.isDeprecated { part("deprecated: true") }
-        if let d = f.description {
+        if f.pointee.isDeprecated { part("deprecated: true") }
+        if let d = f.pointee.description {
             part("description: ")
             appendScalar(d, inFlow: true, to: &out)
         }
@@ -162,7 +165,7 @@ public enum SchemaEmitter {
             out.append(0x20)
             out.append(0x7D)  // ' }'
         } else {
-            appendType(f.type, to: &out)
+            appendType(type, to: &out)
         }
     }
 
