@@ -522,8 +522,7 @@ private struct Engine {
         // An encrypted field with an index, or ENCRYPTED on a type that cannot be encrypted,
         // is grammatical: CloudKit's rules on it (CK105, CK106) live in `CloudKitRules` and
         // lint reports them with the same code and exit status as the YAML form.
-        let field = Field(name: fieldName, type: fieldType, isEncrypted: encrypted, indexes: indexes, origin: Origin(loc))
-        type.fields.append(consume field)  // moved, not copied and destroyed
+        type.fields.append(Field(name: fieldName, type: fieldType, isEncrypted: encrypted, indexes: indexes, origin: Origin(loc)))
         return label
     }
 
