@@ -12,7 +12,7 @@ guard args.count >= 2, let data = FileManager.default.contents(atPath: args[1]) 
 let runs = args.count > 2 ? Int(args[2]) ?? 10 : 10
 var times: [String: [Double]] = [:]
 var types = 0
-func timed<T>(_ stage: String, _ body: () throws -> T) rethrows -> T {
+@MainActor func timed<T>(_ stage: String, _ body: () throws -> T) rethrows -> T {
     let start = DispatchTime.now().uptimeNanoseconds
     let result = try body()
     times[stage, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
