@@ -139,7 +139,7 @@ public enum SchemaEmitter {
         }
         if let a = f.pointee.referenceAction {
             part("action: ")
-            out.append(contentsOf: a.rawValue.utf8)
+            appendWord(a.rawValue, to: &out)
         }
         if f.pointee.isEncrypted { part("encrypted: true") }
         if !f.pointee.indexes.isEmpty {
@@ -151,7 +151,7 @@ public enum SchemaEmitter {
                     out.append(0x2C)
                     out.append(0x20)
                 }
-                out.append(contentsOf: k.rawValue.utf8)
+                appendWord(k.rawValue, to: &out)
                 first = false
             }
             out.append(0x5D)  // ']'
@@ -172,13 +172,21 @@ public enum SchemaEmitter {
     /// `FieldType.description`, appended in place.
     private static func appendType(_ t: FieldType, to out: inout [UInt8]) {
         if t.isList { append("list<", to: &out) }
-        out.append(contentsOf: t.primitive.rawValue.utf8)
+        appendWord(t.primitive.rawValue, to: &out)
         if let p = t.preferred {
             out.append(0x3C)  // '<'
-            out.append(contentsOf: p.rawValue.utf8)
+            appendWord(p.rawValue, to: &out)
             out.append(0x3E)
         }
         if t.isList { out.append(0x3E) }  // '>'
+    }
+
+    /// A short ASCII word (an enum's raw value) appended from its bytes in place: the
+    /// generic append of a `String.UTF8View` costs twice as much, once per field.
+    @inline(__always) private static func appendWord(_ s: String, to out: inout [UInt8]) {
+        if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+            out.append(contentsOf: s.utf8)
+        }
     }
 
     private static func append(_ s: StaticString, to out: inout [UInt8]) {
