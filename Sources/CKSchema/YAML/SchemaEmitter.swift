@@ -274,8 +274,8 @@ public enum SchemaEmitter {
         /// With no comments to place, lines go straight into `bytes` (a large schema has
         /// 100,000 of them; keeping them apart only to join them costs as much as writing them).
         let direct: Bool
-        /// The output in direct mode, as UTF-8 bytes (appending bytes is cheaper than
-        /// appending to a String, which re-checks its ASCII flag on every append).
+        /// In direct mode, the output not yet moved to `text`, as UTF-8 bytes (appending bytes
+        /// is cheaper than appending to a String, which re-checks its ASCII flag every time).
         var bytes: [UInt8] = []
         /// The output in direct mode that `bytes` is moved into a chunk at a time: the chunk
         /// stays in cache, and the text is built once instead of copied whole at the end.
