@@ -39,7 +39,7 @@ with open(out, "w") as f:
         while len(fields) < fields_n:
             fields.add(rng.choice(WORDS) + rng.choice(WORDS).capitalize() + str(rng.randrange(100)))
         lines = [(n, s + (" QUERYABLE" if n == '"___recordID"' and t % 2 else "")) for n, s in SYSTEM]
-        for fname in fields:
+        for fname in sorted(fields):  # a set iterates in per-process hash order
             ty, opts = rng.choice(TYPES)
             o = rng.choice(opts)
             lines.append((fname, ty + (" " + o if o else "")))

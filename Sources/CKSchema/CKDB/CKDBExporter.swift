@@ -32,22 +32,47 @@ public enum CKDBExporter {
     /// `Users` type added when the schema has none (every container has one). Record
     /// types keep their order. Exporting this schema and reading the text back gives
     /// this schema again, so `import` then `export` then `import` changes nothing.
-    public static func cktoolForm(_ schema: Schema) -> Schema {
+    public static func cktoolForm(_ schema: consuming Schema) -> Schema {
+        // Consumed, so that a schema nobody else holds is put in order in place, not copied.
         var s = schema
         if s.recordType(named: "Users") == nil { s.recordTypes.append(defaultUsersType) }
-        let byName = { (a: Field, b: Field) in a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
+        let byName = { (a: Field, b: Field) in utf8Precedes(a.name, b.name) }
+        let byRank = { (a: Grant, b: Grant) in
+            let ra = grantRank(a), rb = grantRank(b)
+            return ra != rb ? ra < rb : utf8Precedes(a.role, b.role)
+        }
         for i in s.recordTypes.indices {
-            // cktool's own exports are already in order: check before sorting.
-            let fields = s.recordTypes[i].fields
-            if zip(fields, fields.dropFirst()).contains(where: { !byName($0, $1) }) {
-                s.recordTypes[i].fields.sort(by: byName)
-            }
-            s.recordTypes[i].grants.sort { a, b in
-                let ra = grantRank(a), rb = grantRank(b)
-                return ra != rb ? ra < rb : a.role.utf8.lexicographicallyPrecedes(b.role.utf8)
-            }
+            // cktool's own exports are already in order: check before sorting (a sort, even
+            // of sorted fields, would write every field of every type).
+            if !isSorted(s.recordTypes[i].fields, by: byName) { s.recordTypes[i].fields.sort(by: byName) }
+            if !isSorted(s.recordTypes[i].grants, by: byRank) { s.recordTypes[i].grants.sort(by: byRank) }
         }
         return s
+    }
+
+    /// True when no element precedes the one before it, read in place.
+    private static func isSorted<T>(_ items: [T], by precedes: (T, T) -> Bool) -> Bool {
+        items.withUnsafeBufferPointer { b in
+            b.count < 2 || !(1..<b.count).contains { precedes(b[$0], b[$0 - 1]) }
+        }
+    }
+
+    /// `a.utf8.lexicographicallyPrecedes(b.utf8)`, comparing the bytes in place when the
+    /// strings are contiguous (native or small), as they are when read from a file.
+    static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+        let fast = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y -> Bool in
+                let n = Swift.min(x.count, y.count)
+                var i = 0
+                while i < n {
+                    if x[i] != y[i] { return x[i] < y[i] }
+                    i += 1
+                }
+                return x.count < y.count
+            }
+        }
+        if let fast, let answer = fast { return answer }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// Where a grant's role first appears in the export: at its first permission in WRITE, CREATE, READ.
@@ -136,13 +161,13 @@ public enum CKDBExporter {
             }
             entries.append(Entry(key: field.name, name: quoted(field.name, isField: true), type: field.type, encrypted: encrypted, indexes: indexes))
         }
-        let byKey = { (a: Entry, b: Entry) in a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }
+        let byKey = { (a: Entry, b: Entry) in utf8Precedes(a.key, b.key) }
         if zip(entries, entries.dropFirst()).contains(where: { !byKey($0, $1) }) { entries.sort(by: byKey) }
 
         var grantLines: [(Permission, String)] = []
         for permission in grantOrder {
             let roles = type.grants.filter { $0.permissions.contains(permission) }.map(\.role)
-                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                .sorted(by: utf8Precedes)
             for role in roles { grantLines.append((permission, role)) }
         }
 

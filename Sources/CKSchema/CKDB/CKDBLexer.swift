@@ -177,8 +177,9 @@ struct CKDBLexer {
         c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0C || c == 0x0B
     }
 
-    /// The next token; `.endOfFile` forever once the text is used up.
-    mutating func next() -> CKDBToken {
+    /// The next token; `.endOfFile` forever once the text is used up. Inlined into the
+    /// parser's one caller, so the token is built in registers, not stored and reloaded.
+    @inline(__always) mutating func next() -> CKDBToken {
         skipTrivia()
         let n = bytes.count
         let start = offset

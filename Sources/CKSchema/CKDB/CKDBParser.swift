@@ -672,37 +672,77 @@ private struct Engine {
     }
 }
 
-/// The field names of one record type seen so far, to find one listed twice. A linear scan
-/// over 64-bit hashes of the names (computed from the bytes by the lexer), which beats
-/// hashing Strings for the few dozen fields a record type has; a dictionary beyond that.
+/// The field names of one record type seen so far, to find one listed twice: an
+/// open-addressing table of 64-bit hashes of the names (computed from the bytes by the
+/// lexer), so each field costs one probe, not a scan of the fields before it, and no String
+/// is hashed. The table is kept across record types and cleared, not reallocated. Names
+/// crafted to collide (the hash is not seeded) make probes long: past `maxProbe` steps the
+/// type's names move to a Dictionary (seeded hashing), so reading stays linear.
 private struct SeenNames {
-    private var hashes: [UInt64] = []
     private var names: [String] = []
     private var lines: [Int] = []
+    private var hashes: [UInt64] = []
+    /// Index into `names` plus one; 0 is an empty slot. Its size is a power of two, at
+    /// least twice the number of names.
+    private var slots = [Int32](repeating: 0, count: 64)
     private var large: [String: Int]?
+    private static let maxProbe = 32
 
     mutating func removeAll() {
-        hashes.removeAll(keepingCapacity: true)
+        if slots.count > 1024 {
+            // After a very large record type, do not clear its table for every small one.
+            slots = [Int32](repeating: 0, count: 64)
+        } else if !names.isEmpty {
+            for i in slots.indices { slots[i] = 0 }
+        }
         names.removeAll(keepingCapacity: true)
         lines.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true)
         large = nil
     }
 
     /// Records `name`; returns the line it was first seen on when it was seen before.
     mutating func insert(_ name: String, hash: UInt64, line: Int) -> Int? {
-        if large == nil {
-            for i in hashes.indices where hashes[i] == hash && names[i] == name { return lines[i] }
-            hashes.append(hash)
-            names.append(name)
-            lines.append(line)
-            if hashes.count > 128 {
+        if large != nil { return insertLarge(name, line: line) }
+        if (names.count + 1) * 2 > slots.count { grow() }
+        let mask = slots.count - 1
+        var i = Self.slot(hash, mask)
+        var probes = 0
+        while slots[i] != 0 {
+            let j = Int(slots[i]) - 1
+            if hashes[j] == hash && names[j] == name { return lines[j] }
+            probes += 1
+            if probes > Self.maxProbe {
                 large = Dictionary(zip(names, lines), uniquingKeysWith: { a, _ in a })
+                return insertLarge(name, line: line)
             }
-            return nil
+            i = (i + 1) & mask
         }
+        slots[i] = Int32(truncatingIfNeeded: names.count + 1)
+        names.append(name)
+        lines.append(line)
+        hashes.append(hash)
+        return nil
+    }
+
+    private mutating func insertLarge(_ name: String, line: Int) -> Int? {
         if let first = large![name] { return first }
         large![name] = line
         return nil
+    }
+
+    private static func slot(_ hash: UInt64, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+    }
+
+    private mutating func grow() {
+        slots = [Int32](repeating: 0, count: slots.count * 2)
+        let mask = slots.count - 1
+        for j in hashes.indices {
+            var i = Self.slot(hashes[j], mask)
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = Int32(truncatingIfNeeded: j + 1)
+        }
     }
 }
 

@@ -19,7 +19,7 @@ public enum CKDBImporter {
     /// Converts a parsed `.ckdb` schema: fields and grants in cktool's order, and the
     /// default `Users` type when the file has none (every container has one, and
     /// `cktool import-schema` keeps it), so that importing an export gives the same YAML.
-    public static func convert(_ parsed: Schema) -> Result {
+    public static func convert(_ parsed: consuming Schema) -> Result {
         var diagnostics: [Diagnostic] = []
         if parsed.recordType(named: "Users") == nil {
             diagnostics.append(Diagnostic(

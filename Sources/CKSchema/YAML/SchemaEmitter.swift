@@ -8,7 +8,7 @@ public enum SchemaEmitter {
         var w = Writer(direct: comments.isEmpty)
         if w.direct {
             // About what the text will take, so the buffer is not copied as it grows.
-            w.bytes.reserveCapacity(schema.recordTypes.reduce(256) { $0 + 128 + $1.fields.count * 48 })
+            w.text.reserveCapacity(schema.recordTypes.reduce(256) { $0 + 128 + $1.fields.count * 48 })
         }
         let line = { (path: String) -> Int? in keyLines[path] }
         w.add("ckschema: \(Schema.formatVersion)", source: line("ckschema"))
@@ -26,7 +26,10 @@ public enum SchemaEmitter {
         }
         if !schema.recordTypes.isEmpty {
             w.add("recordTypes:", source: line("recordTypes"))
-            for t in schema.recordTypes { emit(t, into: &w, keyLines: keyLines) }
+            for t in schema.recordTypes {
+                emit(t, into: &w, keyLines: keyLines)
+                if w.bytes.count >= Writer.chunk { w.flush() }
+            }
         }
         if !schema.queries.isEmpty {
             w.add("queries:", source: line("queries"))
@@ -72,17 +75,15 @@ public enum SchemaEmitter {
         }
         if !t.fields.isEmpty {
             w.add("    fields:", source: keyLines["\(base).fields"])
-            for f in t.fields {
-                if w.direct {
-                    // The hot loop of a large schema: append the pieces, no line string.
-                    w.write("      ")
-                    w.write(key(f.name))
-                    w.write(": ")
-                    w.scratch.removeAll(keepingCapacity: true)
-                    appendFieldValue(f, to: &w.scratch)
-                    w.write(w.scratch)
-                    w.bytes.append(0x0A)
-                } else {
+            if w.direct {
+                // The hot loop of a large schema: bytes straight into the output, no String
+                // per field, and each field borrowed in place rather than copied.
+                t.fields.withUnsafeBufferPointer { fields in
+                    guard let first = fields.baseAddress else { return }
+                    for i in fields.indices { appendFieldLine(first + i, to: &w.bytes) }
+                }
+            } else {
+                for f in t.fields {
                     w.add("      \(key(f.name)): " + fieldValue(f), source: f.origin.location?.line)
                 }
             }
@@ -97,67 +98,110 @@ public enum SchemaEmitter {
 
     /// A field's value: the bare type when nothing else is said, else a flow mapping.
     static func fieldValue(_ f: Field) -> String {
-        var out = ""
-        appendFieldValue(f, to: &out)
-        return out
+        var out: [UInt8] = []
+        withUnsafePointer(to: f) { appendFieldValue($0, to: &out) }
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends a field's value to `out` (built in place: this runs once per field).
-    static func appendFieldValue(_ f: Field, to out: inout String) {
+    /// `      name: value\n`, the line of one field in a comment-free output. The field is read
+    /// through a pointer: passing it by value copies it (a retain per string it holds).
+    @inline(__always) private static func appendFieldLine(_ f: UnsafePointer<Field>, to out: inout [UInt8]) {
+        out.append(contentsOf: fieldIndent)
+        appendScalar(f.pointee.name, inFlow: false, to: &out)
+        out.append(0x3A)  // ':'
+        out.append(0x20)
+        appendFieldValue(f, to: &out)
+        out.append(0x0A)
+    }
+
+    private static let fieldIndent: [UInt8] = Array("      ".utf8)
+
+    /// Appends a field's value to `out` as UTF-8 (built in place: this runs once per field).
+    static func appendFieldValue(_ f: UnsafePointer<Field>, to out: inout [UInt8]) {
         var open = false
-        func part(_ key: String) {
+        let type = f.pointee.type  // what `part` captures
+        func part(_ key: StaticString) {
             if open {
-                out += ", "
+                out.append(0x2C)  // ", "
+                out.append(0x20)
             } else {
-                out += "{ type: "
-                appendType(f.type, to: &out)
-                out += ", "
+                append("{ type: ", to: &out)
+                appendType(type, to: &out)
+                out.append(0x2C)
+                out.append(0x20)
                 open = true
             }
-            out += key
+            append(key, to: &out)
         }
-        if let to = f.referenceTarget {
+        if let to = f.pointee.referenceTarget {
             part("to: ")
-            out += scalar(to, inFlow: true)
+            appendScalar(to, inFlow: true, to: &out)
         }
-        if let a = f.referenceAction {
+        if let a = f.pointee.referenceAction {
             part("action: ")
-            out += a.rawValue
+            appendWord(a.rawValue, to: &out)
         }
-        if f.isEncrypted { part("encrypted: true") }
-        if !f.indexes.isEmpty {
+        if f.pointee.isEncrypted { part("encrypted: true") }
+        if !f.pointee.indexes.isEmpty {
             // Index kinds are plain words: no quoting check needed.
             part("indexes: [")
             var first = true
-            for k in f.indexes {
-                if !first { out += ", " }
-                out += k.rawValue
+            for k in f.pointee.indexes {
+                if !first {
+                    out.append(0x2C)
+                    out.append(0x20)
+                }
+                appendWord(k.rawValue, to: &out)
                 first = false
             }
-            out += "]"
+            out.append(0x5D)  // ']'
         }
-        if f.isDeprecated { part("deprecated: true") }
-        if let d = f.description {
+        if f.pointee.isDeprecated { part("deprecated: true") }
+        if let d = f.pointee.description {
             part("description: ")
-            out += scalar(d, inFlow: true)
+            appendScalar(d, inFlow: true, to: &out)
         }
         if open {
-            out += " }"
+            out.append(0x20)
+            out.append(0x7D)  // ' }'
         } else {
-            appendType(f.type, to: &out)
+            appendType(type, to: &out)
         }
     }
 
     /// `FieldType.description`, appended in place.
-    private static func appendType(_ t: FieldType, to out: inout String) {
-        if t.isList { out += "list<" }
-        out += t.primitive.rawValue
+    private static func appendType(_ t: FieldType, to out: inout [UInt8]) {
+        if t.isList { append("list<", to: &out) }
+        appendWord(t.primitive.rawValue, to: &out)
         if let p = t.preferred {
-            out += "<"
-            out += p.rawValue
-            out += ">"
+            out.append(0x3C)  // '<'
+            appendWord(p.rawValue, to: &out)
+            out.append(0x3E)
         }
-        if t.isList { out += ">" }
+        if t.isList { out.append(0x3E) }  // '>'
+    }
+
+    /// A short ASCII word (an enum's raw value) appended from its bytes in place: the
+    /// generic append of a `String.UTF8View` costs twice as much, once per field.
+    @inline(__always) private static func appendWord(_ s: String, to out: inout [UInt8]) {
+        if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+            out.append(contentsOf: s.utf8)
+        }
+    }
+
+    private static func append(_ s: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// `scalar(s, inFlow:)` appended as UTF-8: an identifier's bytes are checked and copied
+    /// in one pass, without building a String.
+    static func appendScalar(_ s: String, inFlow: Bool, to out: inout [UInt8]) {
+        let copied = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard isPlainIdentifier(bytes) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied != true { out.append(contentsOf: scalar(s, inFlow: inFlow).utf8) }
     }
 
     static func flowList(_ items: [String]) -> String {
@@ -176,18 +220,7 @@ public enum SchemaEmitter {
     static func isPlainSafe(_ s: String, inFlow: Bool) -> Bool {
         // Fast path: names and types are identifiers (a letter, then letters, digits and
         // `_ . - / < >`), plain unless they spell a YAML keyword. Read the bytes in place.
-        let fast: Bool?? = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            guard let b = bytes.first, isASCIILetter(b) else { return nil }
-            for c in bytes where !(isASCIILetter(c) || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2E || c == 0x2D || c == 0x2F || c == 0x3C || c == 0x3E) {
-                return nil
-            }
-            // YAML's keywords (true, false, yes, no, on, off, null, y, n) start with one of
-            // these letters and are at most five long.
-            let lower = b | 0x20
-            guard bytes.count <= 5, lower == 0x74 || lower == 0x66 || lower == 0x79 || lower == 0x6E || lower == 0x6F else { return true }
-            return nil
-        }
-        if let fast, let answer = fast { return answer }
+        if s.utf8.withContiguousStorageIfAvailable(isPlainIdentifier) == true { return true }
         guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return false }
         if reserved.contains(s.lowercased()) { return false }
         if first == " " || last == " " || first == "-" || first == "." && s.count == 1 { return false }
@@ -213,6 +246,19 @@ public enum SchemaEmitter {
         return true
     }
 
+    /// True for an identifier that is plain for certain: a letter, then letters, digits and
+    /// `_ . - / < >`, and not possibly one of YAML's keywords (false means: check further).
+    static func isPlainIdentifier(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let b = bytes.first, isASCIILetter(b) else { return false }
+        for c in bytes where !(isASCIILetter(c) || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2E || c == 0x2D || c == 0x2F || c == 0x3C || c == 0x3E) {
+            return false
+        }
+        // YAML's keywords (true, false, yes, no, on, off, null, y, n) start with one of
+        // these letters and are at most five long.
+        let lower = b | 0x20
+        return bytes.count > 5 || !(lower == 0x74 || lower == 0x66 || lower == 0x79 || lower == 0x6E || lower == 0x6F)
+    }
+
     /// Double-quoted: JSON's escapes are all valid in YAML's double-quoted scalars.
     static func isASCIILetter(_ c: UInt8) -> Bool { (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) }
 
@@ -228,12 +274,18 @@ public enum SchemaEmitter {
         /// With no comments to place, lines go straight into `bytes` (a large schema has
         /// 100,000 of them; keeping them apart only to join them costs as much as writing them).
         let direct: Bool
-        /// The output in direct mode, as UTF-8 bytes (appending bytes is cheaper than
-        /// appending to a String, which re-checks its ASCII flag on every append).
+        /// In direct mode, the output not yet moved to `text`, as UTF-8 bytes (appending bytes
+        /// is cheaper than appending to a String, which re-checks its ASCII flag every time).
         var bytes: [UInt8] = []
-        /// A reused buffer for one field's value.
-        var scratch = ""
+        /// The output in direct mode that `bytes` is moved into a chunk at a time: the chunk
+        /// stays in cache, and the text is built once instead of copied whole at the end.
+        var text = ""
+        static let chunk = 1 << 16
 
+        mutating func flush() {
+            text += String(decoding: bytes, as: UTF8.self)
+            bytes.removeAll(keepingCapacity: true)
+        }
         mutating func write(_ s: String) { bytes.append(contentsOf: s.utf8) }
 
         init(direct: Bool = false) { self.direct = direct }
@@ -249,8 +301,11 @@ public enum SchemaEmitter {
 
         /// The text with comments put back: a leading comment before the first line whose
         /// source line follows it, a trailing one after the line it trailed.
-        func render(comments: [SourceComment]) -> String {
-            if direct { return String(decoding: bytes, as: UTF8.self) }
+        mutating func render(comments: [SourceComment]) -> String {
+            if direct {
+                flush()
+                return text
+            }
             if comments.isEmpty {
                 var out = ""
                 out.reserveCapacity(lines.reduce(0) { $0 + $1.text.utf8.count + 1 })

@@ -74,7 +74,12 @@ enum ImportCommand: Command {
             return
         }
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            // Written from the string's own bytes: a large schema's text is not copied again.
+            var text = text
+            try text.withUTF8 { bytes in
+                let data = bytes.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count, deallocator: .none) } ?? Data()
+                try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            }
         } catch {
             throw InputError(.error(InputRules.unreadable.code, "cannot write '\(path)': \(error.localizedDescription)",
                                     at: SourceLocation(file: path, line: 1, column: 1), fix: "check that the folder exists and is writable"))

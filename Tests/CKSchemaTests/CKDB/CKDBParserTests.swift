@@ -138,6 +138,25 @@ import CKSchema
         #expect(d.map(\.code) == ["CK204"])
     }
 
+    /// The duplicate check's table grows with a large record type and is reset for the next:
+    /// duplicates are found at any position, in a large type and in a small one after it.
+    @Test func aFieldListedTwiceIsFoundInLargeAndSmallTypes() {
+        var text = "DEFINE SCHEMA\nRECORD TYPE Big (\n"
+        for i in 0..<700 { text += "    f\(i) STRING,\n" }  // lines 3...702
+        text += "    f3 INT64,\n    f699 STRING,\n    g STRING\n);\n"  // lines 703, 704
+        text += "RECORD TYPE Small (f3 STRING, f0 STRING, f3 INT64);\n"  // line 707
+        let d = errors(text)
+        #expect(d.map(\.code) == ["CK204", "CK204", "CK204"])
+        #expect(d.map(\.message) == [
+            "field \"f3\" is listed twice in record type Big (first on line 6)",
+            "field \"f699\" is listed twice in record type Big (first on line 702)",
+            "field \"f3\" is listed twice in record type Small (first on line 707)",
+        ])
+        #expect(d.map { $0.location?.line } == [703, 704, 707])
+        #expect((try? parse(text.replacingOccurrences(of: "    f3 INT64,\n    f699 STRING,\n", with: "")
+            .replacingOccurrences(of: ", f3 INT64", with: ""))) != nil)
+    }
+
     @Test func originsCarryLineAndColumnInScalars() throws {
         let schema = try parse("DEFINE SCHEMA\nRECORD TYPE A (\n  \"é\" STRING, b INT64\n);\n")
         let a = try #require(schema.recordType(named: "A"))
