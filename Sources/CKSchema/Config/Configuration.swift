@@ -5,6 +5,10 @@ import Foundation
 /// folder upwards; explicit paths on the command line override it.
 public struct Configuration: Sendable, Equatable {
     public static let fileName = "ckschema.yaml"
+    /// Where the store is when ckschema.yaml does not say (or there is no ckschema.yaml).
+    public static let defaultStore = ".ckschema/store.sqlite"
+    /// The migrations folder when ckschema.yaml does not say.
+    public static let defaultMigrations = "Migrations"
 
     /// A record file `check` validates, and the environment it is headed for.
     public struct RecordFile: Sendable, Equatable {
@@ -41,7 +45,7 @@ public struct Configuration: Sendable, Equatable {
 
     public init(
         path: String? = nil, developmentSchema: String? = nil, productionSchema: String? = nil,
-        migrations: String = "Migrations", store: String = ".ckschema/store.sqlite", records: [RecordFile] = [],
+        migrations: String = Configuration.defaultMigrations, store: String = Configuration.defaultStore, records: [RecordFile] = [],
         lint: LintConfiguration = LintConfiguration(), failOn: Severity = .error, checks: [String]? = nil
     ) {
         self.path = path

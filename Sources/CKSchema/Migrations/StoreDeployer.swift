@@ -11,6 +11,27 @@ public enum StoreDeployer {
         /// The production schema hash before and after.
         public var fromHash: String
         public var toHash: String
+        /// The number of changes the plan deployed (0 when deployed without a plan).
+        public var changes = 0
+    }
+
+    /// `promote --apply PLAN`: the plan file must be a plan of exactly `from` -> `to`
+    /// (CK390-CK392) with no forbidden step; then `to` is deployed to the store's production.
+    ///
+    /// - Throws: `InputError`: the plan's errors; for a plan with forbidden steps, those
+    ///   steps and a CK540 error saying nothing was deployed; the deploy's own errors.
+    public static func apply(planAt path: String, from: Schema, to: Schema, store: Store, migrations: MigrationFolder?) throws(InputError) -> Result {
+        let plan = try PromotionPlan.load(path: path)
+        try plan.verify(from: from, to: to, file: path)
+        if plan.fails(on: .forbidden) {
+            throw InputError(plan.diagnostics(minimum: .forbidden) + [.error(
+                StoreRules.productionForbidden.code,
+                "the plan '\(path)' has \(plan.count(.forbidden)) forbidden change(s); production would refuse it, so nothing was deployed",
+                at: nil, fix: "apply the fixes the plan gives, compute the plan again, then apply it")])
+        }
+        var result = try deploy(expectedProduction: from, development: to, store: store, migrations: migrations)
+        result.changes = plan.steps.count
+        return result
     }
 
     /// Replaces the store's production schema (zones, indexes) with `development`.

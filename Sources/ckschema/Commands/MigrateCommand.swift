@@ -42,8 +42,8 @@ enum MigrateCommand: Command {
     static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         guard let sub = args.positionals.first else { throw UsageError("migrate needs a subcommand: new, apply, status or hash") }
         let config = try CommonOptions.configuration(args)
-        let migrations = args.value("migrations") ?? config?.migrations ?? "Migrations"
-        let storePath = args.value("store") ?? config?.store ?? ".ckschema/store.sqlite"
+        let migrations = args.value("migrations") ?? config?.migrations ?? Configuration.defaultMigrations
+        let storePath = args.value("store") ?? config?.store ?? Configuration.defaultStore
         let env = try environment(args)
         let rest = Array(args.positionals.dropFirst())
         switch sub {

@@ -70,20 +70,12 @@ enum PromoteCommand: Command {
         return code
     }
 
-    /// `--apply PLAN`: checks the plan against both schemas and deploys TO to the store's production.
+    /// `--apply PLAN`: `StoreDeployer.apply` checks the plan against both schemas and deploys TO.
     static func apply(planPath: String, from: Schema, to: Schema, args: ParsedArguments, config: Configuration?, format: OutputFormat, io: inout Output) throws -> ExitCode {
-        let plan = try PromotionPlan.load(path: planPath)
-        try plan.verify(from: from, to: to, file: planPath)
-        if plan.fails(on: .forbidden) {
-            io.report(plan.diagnostics(minimum: .forbidden), format: format, command: name)
-            throw InputError(.error(StoreRules.productionForbidden.code, "the plan '\(planPath)' has \(plan.count(.forbidden)) forbidden change(s); production would refuse it, so nothing was deployed",
-                                    at: nil, fix: "apply the fixes the plan gives, compute the plan again, then apply it"))
-        }
-        let storePath = args.value("store") ?? config?.store ?? ".ckschema/store.sqlite"
-        let store = try Store(path: storePath)
-        let migrations = try? MigrationFolder.load(path: args.value("migrations") ?? config?.migrations ?? "Migrations")
-        let result = try StoreDeployer.deploy(expectedProduction: from, development: to, store: store, migrations: migrations)
-        io.write("deployed the development schema to production in \(storePath) (\(plan.steps.count) change\(plan.steps.count == 1 ? "" : "s"), schema only; records untouched)\n")
+        let storePath = args.value("store") ?? config?.store ?? Configuration.defaultStore
+        let migrations = try? MigrationFolder.load(path: config?.migrations ?? Configuration.defaultMigrations)
+        let result = try StoreDeployer.apply(planAt: planPath, from: from, to: to, store: try Store(path: storePath), migrations: migrations)
+        io.write("deployed the development schema to production in \(storePath) (\(result.changes) change\(result.changes == 1 ? "" : "s"), schema only; records untouched)\n")
         io.write("production schema \(result.fromHash.prefix(12)) -> \(result.toHash.prefix(12))\n")
         return .success
     }

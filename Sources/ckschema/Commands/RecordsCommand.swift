@@ -37,7 +37,7 @@ enum RecordsCommand: Command {
     static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         guard let sub = args.positionals.first else { throw UsageError("records needs a subcommand: import or export") }
         let config = try CommonOptions.configuration(args)
-        let storePath = args.value("store") ?? config?.store ?? ".ckschema/store.sqlite"
+        let storePath = args.value("store") ?? config?.store ?? Configuration.defaultStore
         let env = try MigrateCommand.environment(args)
         let files = Array(args.positionals.dropFirst())
         switch sub {

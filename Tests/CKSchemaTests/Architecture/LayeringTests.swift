@@ -17,7 +17,7 @@ import Testing
         ["Records", "Pull", "Predicate"],
         ["Store"],
         ["Migrations"],
-        ["Catalog"],
+        ["Catalog", "Check"],
     ]
 
     struct SourceFile {
