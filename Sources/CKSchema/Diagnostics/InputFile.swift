@@ -28,4 +28,24 @@ public enum InputFile {
         }
         return data
     }
+
+    /// Writes `data` to `path` atomically (a temporary file renamed into place), so a failed
+    /// or interrupted write never leaves a half-written file; `overwrite: false` refuses an
+    /// existing file. Throws CK007 with the system's reason.
+    public static func write(_ data: Data, to path: String, overwrite: Bool = true) throws(InputError) {
+        do {
+            if !overwrite, FileManager.default.fileExists(atPath: path) {
+                throw CocoaError(.fileWriteFileExists)
+            }
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw InputError(.error(InputRules.unwritable.code, "cannot write '\(path)': \(error.localizedDescription)",
+                                    at: SourceLocation(file: path, line: 1, column: 1), fix: "check that the folder exists and is writable"))
+        }
+    }
+
+    /// Writes text (UTF-8) as `write(_:to:overwrite:)` does.
+    public static func write(_ text: String, to path: String, overwrite: Bool = true) throws(InputError) {
+        try write(Data(text.utf8), to: path, overwrite: overwrite)
+    }
 }

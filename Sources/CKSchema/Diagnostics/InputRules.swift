@@ -2,6 +2,7 @@
 /// not follow `docs/schema-format.md`. These make the executable exit 2.
 public enum InputRules {
     public static let unreadable = RuleInfo(code: "CK001", name: "unreadable-file", summary: "A file could not be read, or is too large.", defaultSeverity: .error)
+    public static let unwritable = RuleInfo(code: "CK007", name: "unwritable-file", summary: "An output file (a schema, a plan, a migration, the sum file, an export) could not be written; nothing was half-written.", defaultSeverity: .error)
     public static let yamlSyntax = RuleInfo(code: "CK002", name: "yaml-syntax", summary: "YAML syntax error (libyaml's own problem text), including tabs used for indentation.", defaultSeverity: .error)
     public static let notUTF8 = RuleInfo(code: "CK003", name: "not-utf8", summary: "The file is not valid UTF-8.", defaultSeverity: .error)
     public static let duplicateKey = RuleInfo(code: "CK004", name: "duplicate-key", summary: "A key appears twice in one mapping.", defaultSeverity: .error)
@@ -15,7 +16,7 @@ public enum InputRules {
     public static let config = RuleInfo(code: "CK015", name: "config", summary: "ckschema.yaml is missing or malformed.", defaultSeverity: .error)
 
     public static let all: [RuleInfo] = [
-        unreadable, yamlSyntax, notUTF8, duplicateKey, aliasBomb, tooDeep,
+        unreadable, unwritable, yamlSyntax, notUTF8, duplicateKey, aliasBomb, tooDeep,
         wrongKind, unknownKey, invalidValue, missingKey, duplicateDefinition, config,
     ]
 }

@@ -75,12 +75,8 @@ public struct MigrationFolder: Sendable {
     @discardableResult
     public func writeSum() throws(InputError) -> String {
         let text = expectedSum.text
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: sumPath), options: .atomic)
-        } catch {
-            throw InputError(.error(InputRules.unreadable.code, "cannot write '\(sumPath)': \(error.localizedDescription)", at: nil))
-        }
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try InputFile.write(text, to: sumPath)
         return text
     }
 

@@ -93,7 +93,7 @@ public enum SchemaPuller {
         if changed {
             guard rename(temp, r.destination) == 0 else {
                 let reason = String(cString: strerror(errno))
-                throw InputError(.error(InputRules.unreadable.code, "cannot write '\(r.destination)': \(reason)", at: nil,
+                throw InputError(.error(InputRules.unwritable.code, "cannot write '\(r.destination)': \(reason)", at: nil,
                                         fix: "check that the file and its folder are writable"))
             }
         }

@@ -49,10 +49,7 @@ enum FmtCommand: Command {
                 if let d = SchemaFormatter.difference(loaded, formatted: formatted) { diagnostics.append(d) }
             } else if write {
                 if formatted != loaded.text {
-                    do { try Data(formatted.utf8).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
-                        errors.append(.error(InputRules.unreadable.code, "cannot write '\(file)': \(error.localizedDescription)",
-                                             at: SourceLocation(file: file, line: 1, column: 1)))
-                    }
+                    do throws(InputError) { try InputFile.write(formatted, to: file) } catch { errors += error.diagnostics }
                 }
             } else {
                 io.write(files.count > 1 ? "# \(file)\n" + formatted : formatted)

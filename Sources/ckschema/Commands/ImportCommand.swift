@@ -81,7 +81,7 @@ enum ImportCommand: Command {
                 try data.write(to: URL(fileURLWithPath: path), options: .atomic)
             }
         } catch {
-            throw InputError(.error(InputRules.unreadable.code, "cannot write '\(path)': \(error.localizedDescription)",
+            throw InputError(.error(InputRules.unwritable.code, "cannot write '\(path)': \(error.localizedDescription)",
                                     at: SourceLocation(file: path, line: 1, column: 1), fix: "check that the folder exists and is writable"))
         }
     }

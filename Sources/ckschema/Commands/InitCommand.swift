@@ -43,21 +43,13 @@ enum InitCommand: Command {
         }
         for f in files {
             let path = (root as NSString).appendingPathComponent(f.path)
-            do {
-                try fm.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try Data(f.text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
-                throw InputError(.error(InputRules.unreadable.code, "cannot write '\(path)': \(error.localizedDescription)",
-                                        at: SourceLocation(file: path, line: 1, column: 1)))
-            }
+            try? fm.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try InputFile.write(f.text, to: path)
             io.write("created \(path)\n")
         }
         let ignore = (root as NSString).appendingPathComponent(".gitignore")
         if let text = ProjectTemplate.gitignore(adding: fm.contents(atPath: ignore).map { String(decoding: $0, as: UTF8.self) }) {
-            do { try Data(text.utf8).write(to: URL(fileURLWithPath: ignore), options: .atomic) } catch {
-                throw InputError(.error(InputRules.unreadable.code, "cannot write '\(ignore)': \(error.localizedDescription)",
-                                        at: SourceLocation(file: ignore, line: 1, column: 1)))
-            }
+            try InputFile.write(text, to: ignore)
             io.write("added \(ProjectTemplate.gitignoreLine) to \(ignore)\n")
         }
         io.write("next: edit Schemas/development.yaml, then run 'ckschema check'\n")

@@ -25,10 +25,7 @@ enum JSONSchemaCommand: Command {
         if !args.positionals.isEmpty { throw UsageError("json-schema takes no positional arguments; name the file with -o") }
         let text = FormatJSONSchema.render()
         guard let path = args.value("output") else { io.write(text); return .success }
-        do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw InputError(.error(InputRules.unreadable.code, "cannot write '\(path)': \(error.localizedDescription)",
-                                    at: SourceLocation(file: path, line: 1, column: 1), fix: "check that the folder exists and is writable"))
-        }
+        try InputFile.write(text, to: path)
         return .success
     }
 }

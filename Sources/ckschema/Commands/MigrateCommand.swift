@@ -56,9 +56,7 @@ enum MigrateCommand: Command {
                 io.write("nothing to migrate: replaying \(folder.path) already gives the development schema; no file written\n")
                 return .success
             }
-            do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting) } catch {
-                throw InputError(.error(InputRules.unreadable.code, "cannot write '\(path)': \(error.localizedDescription)", at: nil))
-            }
+            try InputFile.write(text, to: path, overwrite: false)
             try MigrationFolder.load(path: migrations).writeSum()
             io.write("wrote \(path) and updated \(SumFile.fileName); review it, then run 'ckschema migrate apply'\n\n\(text)")
             return .success

@@ -56,9 +56,7 @@ enum PromoteCommand: Command {
             return .findings
         }
         if let path = args.value("plan") {
-            guard FileManager.default.createFile(atPath: path, contents: plan.jsonData) else {
-                throw InputError(.error(InputRules.unreadable.code, "cannot write the plan to '\(path)'", at: nil, fix: "check that the folder exists and is writable"))
-            }
+            try InputFile.write(plan.jsonData, to: path)
         }
         let check = args.flag("check")
         let code: ExitCode = check && plan.fails(on: failOn) ? .findings : .success

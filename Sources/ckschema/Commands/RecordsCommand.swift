@@ -65,7 +65,7 @@ enum RecordsCommand: Command {
             let handle: FileHandle
             if let o = args.value("output") {
                 guard FileManager.default.createFile(atPath: o, contents: nil), let h = FileHandle(forWritingAtPath: o) else {
-                    throw InputError(.error(InputRules.unreadable.code, "cannot write '\(o)'", at: nil))
+                    throw InputError(.error(InputRules.unwritable.code, "cannot write '\(o)'", at: nil, fix: "check that the folder exists and is writable"))
                 }
                 handle = h
             } else { handle = io.out }

@@ -98,6 +98,16 @@ import Testing
         let clean = try runCLI(["lint", Paths.root + "/Schemas/production.yaml"], cwd: dir)
         #expect(clean.code == 0)
     }
+
+    /// A write failure has its own code, not the unreadable-file one, and leaves nothing behind.
+    @Test func aFileThatCannotBeWrittenIsCK007() throws {
+        let r = try runCLI(["promote", "--plan", "/nonexistent-folder/plan.json"])
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("cannot write '/nonexistent-folder/plan.json'"), "\(r.stderr)")
+        #expect(r.stderr.contains("[CK007]"))
+        let json = try runCLI(["json-schema", "-o", "/nonexistent-folder/schema.json"])
+        #expect(json.code == 2 && json.stderr.contains("[CK007]"))
+    }
 }
 
 /// The lint usage line as the binary prints it.
