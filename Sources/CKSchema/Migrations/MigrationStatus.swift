@@ -117,3 +117,20 @@ extension Schema {
         return t.origin.location
     }
 }
+
+extension MigrationStatus {
+    /// `migrate status --format json`: the versioned report docs/output.md documents
+    /// (`version`, `command`, `environment`, `store`, each migration's state, diagnostics).
+    public func jsonReport(store: String?) -> String {
+        JSONText.object([
+            ("version", .int(1)),
+            ("command", .string("migrate status")),
+            ("environment", .string(environment.rawValue)),
+            ("store", .optional(store)),
+            ("migrations", .array(entries.map {
+                .object([("version", .int($0.version)), ("name", .string($0.name)), ("state", .string($0.state.rawValue)), ("appliedAt", .optional($0.appliedAt))])
+            })),
+            ("diagnostics", .array(diagnostics.map(DiagnosticRenderer.jsonObject))),
+        ]).rendered(pretty: true)
+    }
+}

@@ -147,17 +147,7 @@ enum MigrateCommand: Command {
 
     static func render(_ status: MigrationStatus, store: String?, format: OutputFormat, io: inout Output) {
         if format == .json {
-            let json = JSONText.object([
-                ("version", .int(1)),
-                ("command", .string("migrate status")),
-                ("environment", .string(status.environment.rawValue)),
-                ("store", .optional(store)),
-                ("migrations", .array(status.entries.map {
-                    .object([("version", .int($0.version)), ("name", .string($0.name)), ("state", .string($0.state.rawValue)), ("appliedAt", .optional($0.appliedAt))])
-                })),
-                ("diagnostics", .array(status.diagnostics.map(DiagnosticRenderer.jsonObject))),
-            ])
-            io.write(json.rendered(pretty: true) + "\n")
+            io.write(status.jsonReport(store: store) + "\n")
             return
         }
         if format == .text {
