@@ -11,6 +11,8 @@ public struct Schema: Sendable, Hashable {
     public var recordTypes: [RecordType]
     public var queries: [DeclaredQuery]
     public var origin: Origin
+    /// Subscriptions the app creates, by ID in source order (see `Subscription`).
+    public var subscriptions: [Subscription] = []
 
     public init(
         container: String? = nil, zones: [Zone] = [], roles: [Role] = [], recordTypes: [RecordType] = [],
