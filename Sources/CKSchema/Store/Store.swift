@@ -266,6 +266,11 @@ public final class Store {
         try guarded("explain a query") { try self.db.rows("EXPLAIN QUERY PLAN " + sql, [.text("x")]).map { $0[3].text ?? "" } }
     }
 
+    /// SQLite's `EXPLAIN QUERY PLAN` for a compiled query, with its values bound.
+    public func queryPlan(_ q: CompiledQuery) throws(InputError) -> [String] {
+        try guarded("explain a query") { try self.db.rows("EXPLAIN QUERY PLAN " + q.sql, q.bindings).map { $0[3].text ?? "" } }
+    }
+
     /// A SHA-256 over every row of every table except the lock, and the schema objects: two
     /// stores with equal digests hold the same content. Tests use it to prove a failure changed nothing.
     public func contentDigest() throws(InputError) -> String {
