@@ -238,6 +238,21 @@ public enum StoreQuery {
         return d.within ? m < d.meters : m > d.meters
     }
 
+    /// A predicate of `type` as an SQL condition over the `records` row in scope, with its bound
+    /// values in order and the distance tests SQL leaves to the caller. Nil when CloudKit would
+    /// refuse the predicate (the lint rules and `query` say why).
+    static func condition(_ predicate: Predicate, type: RecordType, env: Environment, searchTables: [String: String])
+        -> (sql: String, bindings: [SQLiteValue], distances: [(field: String, latitude: Double, longitude: Double, meters: Double, within: Bool)])? {
+        guard PredicateChecker.check(predicate, on: type, needIndexes: false).isEmpty else { return nil }
+        var b = Builder(type: type, env: env, searchTables: searchTables)
+        let sql = b.condition(predicate.root)
+        return (sql, b.bindings, b.distances)
+    }
+
+    static func matchesDistances(_ distances: [(field: String, latitude: Double, longitude: Double, meters: Double, within: Bool)], _ stored: StoreJSON) -> Bool {
+        distances.allSatisfy { matches($0, stored) }
+    }
+
     /// Writes a predicate's tree as SQL, collecting the bound values in order.
     private struct Builder {
         let type: RecordType

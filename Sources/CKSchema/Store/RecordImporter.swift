@@ -75,6 +75,8 @@ public enum RecordImporter {
                 let seq = String(Int(try store.db.scalar("SELECT value FROM meta WHERE key = 'sequence'")?.text ?? "0") ?? 0, radix: 36)
                 var counter = 0
                 let writer = try Writer(store: store, env: env)
+                // The environment's subscriptions, evaluated around each batch (nil: none, no cost).
+                let recorder = try NotificationRecorder(store: store, env: env, schema: schema)
                 // The validate command's checks run first on every record (names, value types,
                 // encryption, references, size; CK4xx); the importer's own checks follow.
                 var checker = RecordChecker(schema: CompiledSchema(schema), production: env == .production, collectBatch: false)
@@ -88,7 +90,7 @@ public enum RecordImporter {
                     func flush() throws {
                         guard !batch.isEmpty else { return }
                         result.batches += 1
-                        try saveBatch(&batch, schema: schema, writer: writer, options: options, seq: seq, counter: &counter, result: &result)
+                        try saveBatch(&batch, schema: schema, writer: writer, recorder: recorder, options: options, seq: seq, counter: &counter, result: &result)
                         batch.removeAll(keepingCapacity: true)
                     }
                     try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
@@ -243,7 +245,8 @@ public enum RecordImporter {
         }
     }
 
-    private static func saveBatch(_ batch: inout [Incoming], schema: Schema, writer: Writer, options: Options, seq: String, counter: inout Int, result: inout Result) throws {
+    private static func saveBatch(_ batch: inout [Incoming], schema: Schema, writer: Writer, recorder: NotificationRecorder?, options: Options,
+                                  seq: String, counter: inout Int, result: inout Result) throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         var inBatch = Set<String>()
         for i in batch.indices where batch[i].error == nil {
@@ -259,6 +262,8 @@ public enum RecordImporter {
         // Write optimistically inside a savepoint: insert, and only when the record exists look up
         // its change tag. If a record fails in an atomic zone, roll the batch back and write it
         // again without that zone's records (CloudKit saves an atomic zone's batch all or none).
+        let keys = recorder == nil ? [] : batch.filter { $0.error == nil }.map { NotificationRecorder.Key(zone: $0.zone, name: $0.name) }
+        let before = try recorder?.states(keys) ?? [:]
         try writer.store.db.execute("SAVEPOINT batch")
         var skip = Set<String>()
         var written = 0
@@ -273,6 +278,7 @@ public enum RecordImporter {
             skip.formUnion(failed)
         }
         try writer.store.db.execute("RELEASE batch")
+        try recorder?.record(before: before, keys: keys)
         for r in batch {
             if let e = r.error { result.diagnostics.append(e); result.failed += 1 } else if skip.contains(r.zone) {
                 result.diagnostics.append(.error(StoreRules.recordBatchFailed.code,

@@ -5,13 +5,14 @@ import Foundation
 enum RecordsCommand: Command {
     static let name = "records"
     static let summary = "Import NDJSON records into the local store, or export them."
-    static let usage = "ckschema records import --env ENV [--save-policy ifServerRecordUnchanged|changedKeys|allKeys] FILE... | export --env ENV [--type T] [-o FILE]"
+    static let usage = "ckschema records import --env ENV [--save-policy ifServerRecordUnchanged|changedKeys|allKeys] FILE... | export --env ENV [--type T] [-o FILE] | delete --env ENV [--zone Z] RECORDNAME..."
     static let options: [OptionSpec] = CommonOptions.report + [
         OptionSpec(name: "env", short: nil, takesValue: true),
         OptionSpec(name: "save-policy", short: nil, takesValue: true),
         OptionSpec(name: "store", short: nil, takesValue: true),
         OptionSpec(name: "type", short: nil, takesValue: true),
         OptionSpec(name: "output", short: "o", takesValue: true),
+        OptionSpec(name: "zone", short: nil, takesValue: true),
     ]
     static let help = """
         import reads records in the CloudKit Web Services shape, one JSON object a line:
@@ -23,6 +24,10 @@ enum RecordsCommand: Command {
         import is one transaction. Exit 1 when any record failed (they are listed).
 
         export writes the environment's records back as NDJSON in the same shape.
+
+        delete deletes the named records of one zone (--zone, default _defaultZone) in one
+        transaction; a name that is not found is reported (CK740, exit 1). Saves and deletes both
+        record the notifications of the environment's subscriptions (ckschema notifications).
 
         options:
           --env development|production   the store environment (default: development)
@@ -74,8 +79,16 @@ enum RecordsCommand: Command {
             } else { handle = io.out }
             try RecordExporter.export(from: store, environment: env, recordType: args.value("type")) { handle.write($0) }
             return .success
+        case "delete":
+            guard !files.isEmpty else { throw UsageError("records delete needs at least one RECORDNAME") }
+            let store = try Store(path: storePath)
+            let result = try RecordDeleter.delete(names: files, zone: args.value("zone") ?? "_defaultZone", from: store, environment: env)
+            let format = try CommonOptions.outputFormat(args)
+            io.report(result.diagnostics, format: format, command: "records delete")
+            if format == .text { io.write("deleted \(result.deleted) record\(result.deleted == 1 ? "" : "s") from \(env.rawValue)\n") }
+            return result.diagnostics.isEmpty ? .success : .findings
         default:
-            throw UsageError("unknown records subcommand '\(sub)'\(Suggest.phrase(for: sub, in: ["import", "export"]))")
+            throw UsageError("unknown records subcommand '\(sub)'\(Suggest.phrase(for: sub, in: ["import", "export", "delete"]))")
         }
     }
 }

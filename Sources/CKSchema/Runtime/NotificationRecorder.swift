@@ -1,0 +1,150 @@
+import Foundation
+
+/// Evaluates an environment's subscriptions around a write to the store and records the
+/// notifications CloudKit would send: for query subscriptions one per record that matches
+/// before and/or after as `firesOn` says (CKQueryNotification), for zone and database
+/// subscriptions one per write and zone (CKRecordZoneNotification, CKDatabaseNotification).
+///
+/// Source: CKQuerySubscription.Options (firesOnRecordCreation / Update / Deletion: "a record that
+/// matches the predicate"); CKQueryNotification (subscriptionID, queryNotificationReason, recordID,
+/// recordFields: "for record updates and creations, the subscription's desired keys", databaseScope).
+final class NotificationRecorder {
+    struct Key: Hashable {
+        var zone: String
+        var name: String
+    }
+
+    /// A record's state before or after the write.
+    struct State {
+        var type: String
+        var changeTag: String
+        var fields: StoreJSON
+        /// Per query subscription, in `queries` order.
+        var matches: [Bool]
+    }
+
+    private struct QuerySubscription {
+        var subscription: Subscription
+        var type: RecordType
+        var distances: [(field: String, latitude: Double, longitude: Double, meters: Double, within: Bool)]
+    }
+
+    private let env: Environment
+    private let schema: Schema
+    private let queries: [QuerySubscription]
+    private let zoneSubscriptions: [Subscription]
+    private let databaseSubscriptions: [Subscription]
+    private let lookup: SQLiteStatement
+    private let lookupBindings: [SQLiteValue]
+    private let insert: SQLiteStatement
+
+    /// Nil when the environment's schema has no subscriptions: a write then costs nothing more.
+    init?(store: Store, env: Environment, schema: Schema) throws {
+        guard !schema.subscriptions.isEmpty else { return nil }
+        self.env = env
+        self.schema = schema
+        let indexes = try store.indexes(env)
+        var queries: [QuerySubscription] = []
+        var columns: [String] = []
+        var bindings: [SQLiteValue] = []
+        for s in schema.subscriptions where s.kind == .query {
+            guard let t = s.recordType.flatMap({ schema.recordType(named: $0) }),
+                  let p = try? PredicateParser.parse(s.predicate ?? "TRUEPREDICATE") else { continue }
+            let search = Dictionary(indexes.filter { $0.recordType == t.name && $0.kind == .fts }.map { ($0.field, $0.sqlName) }, uniquingKeysWith: { a, _ in a })
+            guard let c = StoreQuery.condition(p, type: t, env: env, searchTables: search) else { continue }
+            columns.append("(record_type = ? AND " + c.sql + ")")
+            bindings.append(.text(t.name))
+            bindings += c.bindings
+            queries.append(QuerySubscription(subscription: s, type: t, distances: c.distances))
+        }
+        self.queries = queries
+        zoneSubscriptions = schema.subscriptions.filter { $0.kind == .zone }
+        databaseSubscriptions = schema.subscriptions.filter { $0.kind == .database }
+        // Every value bound: the subscriptions' constants first, then the record's key.
+        let select = (["record_type", "change_tag", "fields"] + columns).joined(separator: ", ")
+        lookup = try store.db.prepare("SELECT \(select) FROM records WHERE env = ? AND zone = ? AND record_name = ?")
+        lookupBindings = bindings + [.text(env.rawValue)]
+        insert = try store.db.prepare("INSERT INTO notifications (env, body) VALUES (?1, ?2)")
+    }
+
+    /// The current state of each record (absent when it does not exist).
+    func states(_ keys: [Key]) throws -> [Key: State] {
+        var out: [Key: State] = [:]
+        out.reserveCapacity(keys.count)
+        for k in keys {
+            lookup.reset()
+            try lookup.bind(lookupBindings + [.text(k.zone), .text(k.name)])
+            guard try lookup.step() else { continue }
+            let fields = try lookup.withBytes(at: 2) { try StoreJSON.parse($0) }
+            var matches: [Bool] = []
+            matches.reserveCapacity(queries.count)
+            for (i, q) in queries.enumerated() {
+                matches.append(lookup.int64(at: 3 + i) != 0 && (q.distances.isEmpty || StoreQuery.matchesDistances(q.distances, fields)))
+            }
+            out[k] = State(type: lookup.string(at: 0), changeTag: lookup.string(at: 1), fields: fields, matches: matches)
+        }
+        return out
+    }
+
+    /// Compares the states before the write with the states now and records the notifications.
+    func record(before: [Key: State], keys: [Key]) throws {
+        let after = try states(keys)
+        var touchedZones: [String: Set<String>] = [:]
+        for k in keys {
+            let b = before[k], a = after[k]
+            if let b, let a, b.changeTag == a.changeTag { continue }  // not written (a conflict, an atomic rollback)
+            if b == nil && a == nil { continue }
+            guard let type = (a ?? b)?.type else { continue }
+            touchedZones[k.zone, default: []].insert(type)
+            for (i, q) in queries.enumerated() where database(of: q.type) == q.subscription.database || database(of: q.type) == nil {
+                let was = b?.matches[i] ?? false, now = a?.matches[i] ?? false
+                let reason: (String, Subscription.Event)?
+                switch (b, a) {
+                case (nil, .some): reason = now ? ("recordCreated", .create) : nil
+                case (.some, nil): reason = was ? ("recordDeleted", .delete) : nil
+                default: reason = was || now ? ("recordUpdated", .update) : nil
+                }
+                guard let (name, event) = reason, q.subscription.firesOn.contains(event) else { continue }
+                var body: [(String, StoreJSON)] = [
+                    ("notificationType", .string("query")),
+                    ("subscriptionID", .string(q.subscription.id)),
+                    ("queryNotificationReason", .string(name)),
+                    ("recordID", .object([("recordName", .string(k.name)), ("zoneName", .string(k.zone))])),
+                ]
+                if event != .delete, let a { body.append(("recordFields", .object(desired(q.subscription.desiredKeys, of: q.type, in: a.fields)))) }
+                body.append(("databaseScope", .string(q.subscription.database.rawValue)))
+                try write(body)
+            }
+        }
+        for (zone, types) in touchedZones.sorted(by: { $0.key < $1.key }) {
+            let db = schema.zone(named: zone)?.database ?? types.compactMap { schema.recordType(named: $0).flatMap(schema.database(of:)) }.first ?? .private
+            for s in zoneSubscriptions where s.zone == zone && s.database == db && (s.recordType.map(types.contains) ?? true) {
+                try write([("notificationType", .string("recordZone")), ("subscriptionID", .string(s.id)),
+                           ("recordZoneID", .object([("zoneName", .string(zone))])), ("databaseScope", .string(s.database.rawValue))])
+            }
+        }
+        let databases = Set(touchedZones.map { zone, types in
+            schema.zone(named: zone)?.database ?? types.compactMap { schema.recordType(named: $0).flatMap(schema.database(of:)) }.first ?? .private
+        })
+        for s in databaseSubscriptions where databases.contains(s.database) {
+            try write([("notificationType", .string("database")), ("subscriptionID", .string(s.id)), ("databaseScope", .string(s.database.rawValue))])
+        }
+    }
+
+    private func database(of type: RecordType) -> Database? { schema.database(of: type) }
+
+    /// The desired keys of a record in the Web Services shape; an encrypted value never leaves the store.
+    private func desired(_ keys: [String], of type: RecordType, in fields: StoreJSON) -> [(String, StoreJSON)] {
+        keys.compactMap { key in
+            guard let f = type.field(named: key), !f.isEncrypted, f.type.primitive != .asset, let v = fields[key] else { return nil }
+            return (key, FieldValue.webServices(v, field: f))
+        }
+    }
+
+    private func write(_ body: [(String, StoreJSON)]) throws {
+        insert.reset()
+        try insert.bind(env.rawValue, at: 1)
+        try insert.bind(StoreJSON.object(body).text, at: 2)
+        try insert.step()
+    }
+}
