@@ -92,3 +92,31 @@ import Testing
         }
     }
 }
+
+/// `diff` and `promote` show subscriptions; adding one is safe, removing or changing one is for review.
+@Suite struct SubscriptionDiffTests {
+    @Test func diffAndPromoteClassifySubscriptionChanges() throws {
+        let old = try SchemaSource.load(path: Paths.fixture("runtime/schema.yaml"))
+        var new = old
+        new.subscriptions.removeAll { $0.id == "everything" }
+        new.subscriptions[0].desiredKeys = ["title"]
+        new.subscriptions.append(Subscription(id: "memos", kind: .query, database: .private, recordType: "Memo", predicate: "text == 'x'", firesOn: [.create]))
+        let diff = SchemaDiff.compute(from: old, to: new)
+        #expect(diff.changes.map(\.description) == [
+            "~ subscription happy-notes: { type: query, database: private, recordType: Note, predicate: \"mood > 3\", firesOn: [create, update, delete], desiredKeys: [title, mood] } -> { type: query, database: private, recordType: Note, predicate: \"mood > 3\", firesOn: [create, update, delete], desiredKeys: [title] }",
+            "- subscription everything { type: database, database: private }",
+            "+ subscription memos { type: query, database: private, recordType: Memo, predicate: \"text == 'x'\", firesOn: [create] }",
+        ])
+        let plan = PromotionPlan.compute(from: old, to: new)
+        let byID = Dictionary(plan.steps.map { ($0.change.subscription ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(byID["memos"]?.changeClass == .safe)
+        #expect(byID["everything"]?.changeClass == .review)
+        #expect(byID["everything"]?.code == "CK750")
+        #expect(byID["happy-notes"]?.changeClass == .review)
+        // The JSON form carries the subscription ID.
+        let json = String(decoding: try JSONEncoder().encode(diff.changes[1]), as: UTF8.self)
+        #expect(json.contains(#""subscription":"everything""#))
+        let back = try JSONDecoder().decode(SchemaChange.self, from: Data(json.utf8))
+        #expect(back.subscription == "everything")
+    }
+}
