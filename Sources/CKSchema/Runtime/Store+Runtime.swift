@@ -11,11 +11,13 @@ extension Store {
         try db.transaction {
             // Every write to `records` (import, delete, migrations' data steps) is logged by the
             // triggers, so no write path can forget to; the log holds names only, not values.
+            // No AUTOINCREMENT and no secondary index: log rows are never deleted, so rowids only
+            // grow, and `changes --since` reads the rowid range after its token (each costs an
+            // extra write per saved record otherwise).
             try self.db.execute("""
                 CREATE TABLE IF NOT EXISTS record_changes (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT, env TEXT NOT NULL, zone TEXT NOT NULL,
+                    seq INTEGER PRIMARY KEY, env TEXT NOT NULL, zone TEXT NOT NULL,
                     record_name TEXT NOT NULL, deleted INTEGER NOT NULL);
-                CREATE INDEX IF NOT EXISTS record_changes_by_zone ON record_changes (env, zone, seq);
                 CREATE TRIGGER IF NOT EXISTS "changes:insert" AFTER INSERT ON records BEGIN
                     INSERT INTO record_changes (env, zone, record_name, deleted) VALUES (new.env, new.zone, new.record_name, 0); END;
                 CREATE TRIGGER IF NOT EXISTS "changes:update" AFTER UPDATE ON records BEGIN
