@@ -9,11 +9,7 @@ enum ChangesCommand: Command {
     static let options: [OptionSpec] = [
         OptionSpec(name: "zone", short: nil, takesValue: true),
         OptionSpec(name: "since", short: nil, takesValue: true),
-        OptionSpec(name: "env", short: nil, takesValue: true),
-        OptionSpec(name: "format", short: nil, takesValue: true),
-        OptionSpec(name: "store", short: nil, takesValue: true),
-        CommonOptions.config,
-    ]
+    ] + QueryCommand.runtimeOptions
     static let help = """
         Prints the zone's records changed since TOKEN (every record without --since) in the Web
         Services shape, encrypted values left out, then one line for each record deleted since
@@ -38,17 +34,13 @@ enum ChangesCommand: Command {
         guard args.positionals.isEmpty else { throw UsageError("changes takes no positional argument; name the zone with --zone") }
         guard let zone = args.value("zone") else { throw UsageError("changes needs --zone Z") }
         let format = try QueryCommand.lineFormat(args)
-        let config = try CommonOptions.configuration(args)
-        let store = try Store(path: args.value("store") ?? config?.store ?? ".ckschema/store.sqlite", access: .read)
-        var buffer = ""
-        let outcome = try ZoneChanges.fetch(store: store, environment: try MigrateCommand.environment(args), zone: zone,
-                                            since: args.value("since"), format: format) { line in
-            buffer += line
-            if buffer.utf8.count >= 1 << 16 { io.write(buffer); buffer = "" }
+        let env = try MigrateCommand.environment(args)
+        let store = try QueryCommand.readStore(args)
+        let outcome = try io.streaming { sink in
+            try ZoneChanges.fetch(store: store, environment: env, zone: zone, since: args.value("since"), format: format, sink: sink)
         }
         switch outcome {
         case .changes:
-            io.write(buffer)
             return .success
         case .refused(let diagnostics):
             io.error(DiagnosticRenderer(format: .text, command: name).render(diagnostics))

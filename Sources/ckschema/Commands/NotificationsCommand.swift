@@ -6,13 +6,7 @@ enum NotificationsCommand: Command {
     static let name = "notifications"
     static let summary = "Print the notifications the environment's subscriptions produced, oldest first."
     static let usage = "ckschema notifications [--since N] [--env E] [--format ndjson|text]"
-    static let options: [OptionSpec] = [
-        OptionSpec(name: "since", short: nil, takesValue: true),
-        OptionSpec(name: "env", short: nil, takesValue: true),
-        OptionSpec(name: "format", short: nil, takesValue: true),
-        OptionSpec(name: "store", short: nil, takesValue: true),
-        CommonOptions.config,
-    ]
+    static let options: [OptionSpec] = [OptionSpec(name: "since", short: nil, takesValue: true)] + QueryCommand.runtimeOptions
     static let help = """
         Saving and deleting records through the store (records import, records delete, migrations'
         data steps) evaluates the environment's subscriptions. Each query notification is shaped
@@ -41,14 +35,9 @@ enum NotificationsCommand: Command {
             since = n
         }
         let format = try QueryCommand.lineFormat(args)
-        let config = try CommonOptions.configuration(args)
-        let store = try Store(path: args.value("store") ?? config?.store ?? ".ckschema/store.sqlite", access: .read)
-        var buffer = ""
-        try NotificationLog.read(store: store, environment: try MigrateCommand.environment(args), since: since, format: format) { line in
-            buffer += line
-            if buffer.utf8.count >= 1 << 16 { io.write(buffer); buffer = "" }
-        }
-        io.write(buffer)
+        let env = try MigrateCommand.environment(args)
+        let store = try QueryCommand.readStore(args)
+        try io.streaming { sink in try NotificationLog.read(store: store, environment: env, since: since, format: format, sink: sink) }
         return .success
     }
 }

@@ -10,8 +10,12 @@ enum QueryCommand: Command {
         OptionSpec(name: "predicate", short: nil, takesValue: true),
         OptionSpec(name: "sort", short: nil, takesValue: true, repeatable: true),
         OptionSpec(name: "zone", short: nil, takesValue: true),
-        OptionSpec(name: "env", short: nil, takesValue: true),
         OptionSpec(name: "limit", short: nil, takesValue: true),
+    ] + runtimeOptions
+
+    /// The options `query`, `changes` and `notifications` share.
+    static let runtimeOptions: [OptionSpec] = [
+        OptionSpec(name: "env", short: nil, takesValue: true),
         OptionSpec(name: "format", short: nil, takesValue: true),
         OptionSpec(name: "store", short: nil, takesValue: true),
         CommonOptions.config,
@@ -54,16 +58,10 @@ enum QueryCommand: Command {
             if s.hasSuffix(":asc") { return RecordQuery.Sort(field: String(s.dropLast(4))) }
             return RecordQuery.Sort(field: s)
         }
-        let config = try CommonOptions.configuration(args)
-        let store = try Store(path: args.value("store") ?? config?.store ?? ".ckschema/store.sqlite", access: .read)
         let query = RecordQuery(recordType: type, predicate: args.value("predicate"), sort: sort, zone: args.value("zone"),
                                 environment: try MigrateCommand.environment(args), limit: limit)
-        var buffer = ""
-        let outcome = try StoreQuery.run(query, store: store, format: format) { line in
-            buffer += line
-            if buffer.utf8.count >= 1 << 16 { io.write(buffer); buffer = "" }
-        }
-        io.write(buffer)
+        let store = try readStore(args)
+        let outcome = try io.streaming { sink in try StoreQuery.run(query, store: store, format: format, sink: sink) }
         switch outcome {
         case .records: return .success
         case .refused(let diagnostics):
@@ -72,9 +70,31 @@ enum QueryCommand: Command {
         }
     }
 
+    /// The store named by `--store` or ckschema.yaml, opened for reading.
+    static func readStore(_ args: ParsedArguments) throws -> Store {
+        let config = try CommonOptions.configuration(args)
+        return try Store(path: args.value("store") ?? config?.store ?? ".ckschema/store.sqlite", access: .read)
+    }
+
     static func lineFormat(_ args: ParsedArguments) throws(UsageError) -> RecordLineFormat {
         guard let f = args.value("format") else { return .ndjson }
         guard let v = RecordLineFormat(rawValue: f) else { throw UsageError("'\(f)' is not a format here; use ndjson or text") }
         return v
+    }
+}
+
+extension Output {
+    /// Runs `body` with a sink that writes the lines it is given in 64 KB chunks.
+    @discardableResult
+    func streaming<T>(_ body: ((String) throws -> Void) throws -> T) rethrows -> T {
+        var buffer = ""
+        defer { write(buffer) }
+        return try body { line in
+            buffer += line
+            if buffer.utf8.count >= 1 << 16 {
+                write(buffer)
+                buffer = ""
+            }
+        }
     }
 }
