@@ -262,15 +262,15 @@ public enum RecordImporter {
         // Write optimistically inside a savepoint: insert, and only when the record exists look up
         // its change tag. If a record fails in an atomic zone, roll the batch back and write it
         // again without that zone's records (CloudKit saves an atomic zone's batch all or none).
-        let keys = recorder == nil ? [] : batch.filter { $0.error == nil }.map { NotificationRecorder.Key(zone: $0.zone, name: $0.name) }
-        let before = try recorder?.states(keys) ?? [:]
+        // The subscriptions' view of each record before it is overwritten; a new record has none.
+        var before: [NotificationRecorder.Key: NotificationRecorder.State] = [:]
         try writer.store.db.execute("SAVEPOINT batch")
         var skip = Set<String>()
         var written = 0
         while true {
             written = 0
             for i in batch.indices where batch[i].error == nil && !skip.contains(batch[i].zone) {
-                if try write(&batch[i], writer: writer, options: options, seq: seq, counter: &counter, now: now) { written += 1 }
+                if try write(&batch[i], writer: writer, recorder: recorder, before: &before, options: options, seq: seq, counter: &counter, now: now) { written += 1 }
             }
             let failed = Set(batch.filter { $0.error != nil && isAtomic($0.zone) }.map(\.zone)).subtracting(skip)
             if failed.isEmpty { break }
@@ -278,7 +278,11 @@ public enum RecordImporter {
             skip.formUnion(failed)
         }
         try writer.store.db.execute("RELEASE batch")
-        try recorder?.record(before: before, keys: keys)
+        if let recorder {
+            // Only the records this batch wrote: a conflict or an atomic rollback notifies nothing.
+            let keys = batch.filter { $0.error == nil && !skip.contains($0.zone) }.map { NotificationRecorder.Key(zone: $0.zone, name: $0.name) }
+            try recorder.record(before: before, keys: keys)
+        }
         for r in batch {
             if let e = r.error { result.diagnostics.append(e); result.failed += 1 } else if skip.contains(r.zone) {
                 result.diagnostics.append(.error(StoreRules.recordBatchFailed.code,
@@ -291,7 +295,8 @@ public enum RecordImporter {
     }
 
     /// Saves one record with the save policy; false (and `r.error` set) on a conflict.
-    private static func write(_ r: inout Incoming, writer: Writer, options: Options, seq: String, counter: inout Int, now: Int64) throws -> Bool {
+    private static func write(_ r: inout Incoming, writer: Writer, recorder: NotificationRecorder?, before: inout [NotificationRecorder.Key: NotificationRecorder.State],
+                              options: Options, seq: String, counter: inout Int, now: Int64) throws -> Bool {
         counter += 1
         let tag = seq + "-" + String(counter, radix: 36)
         let ins = writer.insert
@@ -317,6 +322,11 @@ public enum RecordImporter {
             r.error = .error(StoreRules.recordConflict.code, "conflict saving record '\(r.name)': \(m)", at: at,
                              fix: "export the current record and re-apply the change, or pass --save-policy changedKeys or allKeys to overwrite")
             return false
+        }
+        if let recorder {
+            // Only an existing record has a state before the save (so a fresh import pays one lookup a record, after).
+            let key = NotificationRecorder.Key(zone: r.zone, name: r.name)
+            if before[key] == nil, let state = try recorder.states([key])[key] { before[key] = state }
         }
         let u = options.savePolicy == .changedKeys ? writer.merge : writer.replace
         u.reset()
