@@ -106,6 +106,14 @@ public enum StoreQuery {
             return .failure(QueryRefusal([error.diagnostic(at: start)]))
         }
         var refusals = PredicateChecker.check(predicate, on: type).map { $0.diagnostic(at: start) }
+        // A name outside CloudKit's grammar never becomes a JSON path (a `%K` argument, a name a
+        // store kept from an older schema): refused rather than silently matching nothing.
+        for c in predicate.comparisons {
+            if case .field(let name) = c.key, type.field(named: name) != nil, !InvalidNameRule.isValid(name) {
+                refusals.append(PredicateError(PredicateRules.unknownField, column: c.keyColumn,
+                                               "field \(StoreJSON.string(name).text) is not a CloudKit field name, so it cannot be queried").diagnostic(at: start))
+            }
+        }
         if predicate.matchesAll, !type.indexes(on: .recordName).contains(.queryable) {
             refusals.append(.error(PredicateRules.needsIndex.code, "Field 'recordName' is not marked queryable", at: nil,
                                    fix: "a query without a filter needs 'system: { recordName: [queryable] }' on \(type.name)"))
