@@ -16,7 +16,7 @@ public enum LintRules {
         UnknownRoleRule.self,
         PredicateSyntaxRule.self, PredicateUnsupportedRule.self, PredicateTypeRule.self, PredicateUnknownFieldRule.self, PredicateIndexRule.self,
         SubscriptionUnknownNameRule.self, SubscriptionDesiredKeysRule.self, SubscriptionDatabaseRule.self, SubscriptionZoneRule.self,
-        SubscriptionFiresOnRule.self,
+        SubscriptionFiresOnRule.self, SubscriptionDesiredKeyCountRule.self,
     ]
 
     /// A suppression comment without a reason is not honoured.

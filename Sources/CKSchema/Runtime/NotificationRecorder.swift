@@ -134,10 +134,15 @@ final class NotificationRecorder {
                            ("recordZoneID", .object([("zoneName", .string(zone))])), ("databaseScope", .string(s.database.rawValue))])
             }
         }
-        let databases = Set(touchedZones.map { zone, types in
-            schema.zone(named: zone)?.database ?? types.compactMap { schema.recordType(named: $0).flatMap(schema.database(of:)) }.first ?? .private
-        })
-        for s in databaseSubscriptions where databases.contains(s.database) {
+        // CKDatabaseSubscription: "executes whenever a change occurs in a custom record zone" of its
+        // database; the default zone of the private database does not take part.
+        var databaseTypes: [Database: Set<String>] = [:]
+        for (zone, types) in touchedZones where zone != Zone.defaultZoneName {
+            let db = schema.zone(named: zone)?.database ?? .private
+            databaseTypes[db, default: []].formUnion(types)
+        }
+        for s in databaseSubscriptions {
+            guard let types = databaseTypes[s.database], s.recordType.map(types.contains) ?? true else { continue }
             try write([("notificationType", .string("database")), ("subscriptionID", .string(s.id)), ("databaseScope", .string(s.database.rawValue))])
         }
     }

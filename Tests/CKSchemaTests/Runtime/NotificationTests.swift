@@ -61,6 +61,19 @@ import Testing
         #expect(try Self.notifications(sb, since: afterDelete.last?["sequence"]?.int64Value ?? 0).isEmpty)
     }
 
+    /// CKDatabaseSubscription: the default zone of the private database does not take part.
+    @Test func theDefaultZoneFiresNoDatabaseNotification() throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        let mark = Int64(try Self.notifications(sb).count)
+        let file = sb.root + "/loose.ndjson"
+        try Data(#"{"recordName":"l1","recordType":"Loose","fields":{"text":{"value":"x","type":"STRING"}}}"#.utf8 + [0x0A])
+            .write(to: URL(fileURLWithPath: file))
+        let r = try RecordImporter.importFiles([file], into: sb.store, options: .init())
+        #expect(r.saved == 1)
+        #expect(try Self.notifications(sb, since: mark).isEmpty)
+    }
+
     @Test func encryptedValuesNeverReachANotification() throws {
         let sb = try RuntimeSandbox()
         defer { sb.cleanup() }
