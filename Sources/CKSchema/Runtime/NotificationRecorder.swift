@@ -107,7 +107,9 @@ final class NotificationRecorder {
             if b == nil && a == nil { continue }
             guard let type = (a ?? b)?.type else { continue }
             touchedZones[k.zone, default: []].insert(type)
-            for (i, q) in queries.enumerated() where database(of: q.type) == q.subscription.database || database(of: q.type) == nil {
+            // A query subscription's zoneID limits it to that zone (CKQuerySubscription.zoneID).
+            for (i, q) in queries.enumerated() where (database(of: q.type) == q.subscription.database || database(of: q.type) == nil)
+                && (q.subscription.zone.map { $0 == k.zone } ?? true) {
                 let was = b?.matches[i] ?? false, now = a?.matches[i] ?? false
                 let reason: (String, Subscription.Event)?
                 switch (b, a) {

@@ -24,6 +24,7 @@ import Testing
         #expect(Self.summary(n) == [
             "happy-notes recordCreated n1", "new-trail-notes recordCreated n1",
             "happy-notes recordCreated n3", "new-trail-notes recordCreated n3",
+            "plain-memos recordCreated m1",  // other-zone-memos is limited to Notes: m1 is in Plain
             "notes-zone recordZone", "everything database",
         ])
         // CKQueryNotification's shape, the desired keys only.
@@ -146,11 +147,11 @@ import Testing
         let garbage = try runCLI(["changes", "--zone", "Notes", "--since", "ck1.\u{1B}[31m.x", "--store", sb.storePath])
         #expect(garbage.code == 2)
         #expect(!garbage.stderr.contains("\u{1B}"))
-        let text = try runCLI(["notifications", "--since", "6", "--format", "text", "--store", sb.storePath])
+        let text = try runCLI(["notifications", "--since", "7", "--format", "text", "--store", sb.storePath])
         #expect(text.code == 0)
-        #expect(text.stdout == "7 \"happy-notes\" recordDeleted \"n3\" in \"Notes\"\n8 \"notes-zone\" recordZone zone \"Notes\"\n9 \"everything\" database\n")
+        #expect(text.stdout == "8 \"happy-notes\" recordDeleted \"n3\" in \"Notes\"\n9 \"notes-zone\" recordZone zone \"Notes\"\n10 \"everything\" database\n")
         let json = try runCLI(["notifications", "--store", sb.storePath])
-        #expect(json.stdout.split(separator: "\n").count == 9)
+        #expect(json.stdout.split(separator: "\n").count == 10)
         let missing = try runCLI(["records", "delete", "--zone", "Notes", "n3", "--store", sb.storePath])
         #expect(missing.code == 1)
         #expect(missing.stdout.contains("Record not found: \"n3\" in zone 'Notes' [CK740]"))
