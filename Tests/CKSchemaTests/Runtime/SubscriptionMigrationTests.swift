@@ -120,3 +120,24 @@ import Testing
         #expect(back.subscription == "everything")
     }
 }
+
+/// `promote --apply` deploys development's subscriptions; the store then evaluates them in production.
+@Suite struct SubscriptionDeployTests {
+    @Test func deployPutsSubscriptionsInProduction() throws {
+        let sb = try RuntimeSandbox(importRecords: false)
+        defer { sb.cleanup() }
+        var production = try sb.store.schema(.production)
+        production.subscriptions = []
+        try sb.store.db.transaction { try sb.store.writeSchema(production, env: .production) }
+        let development = try sb.store.schema(.development)
+        _ = try StoreDeployer.deploy(expectedProduction: production, development: development, store: sb.store)
+        #expect(try sb.store.schema(.production).subscriptions.map(\.id) == development.subscriptions.map(\.id))
+        _ = try RecordImporter.importFiles([Paths.fixture("runtime/notes.ndjson")], into: sb.store, options: .init(environment: .production))
+        var lines: [String] = []
+        try NotificationLog.read(store: sb.store, environment: .production) { lines.append($0) }
+        #expect(lines.count == 7)
+        var development0: [String] = []
+        try NotificationLog.read(store: sb.store, environment: .development) { development0.append($0) }
+        #expect(development0.isEmpty)
+    }
+}
