@@ -19,7 +19,7 @@ struct PredicateToken: Sendable, Hashable {
     var describe: String {
         switch kind {
         case .end: "the end of the predicate"
-        case .string: "the string '\(text)'"
+        case .string: "the string '\(RuntimeRules.shown(text))'"
         default: "'\(text)'"
         }
     }

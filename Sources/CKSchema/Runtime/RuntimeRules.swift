@@ -26,5 +26,12 @@ public enum RuntimeRules {
         summary: "A change token is not one this store issued, or was issued for another zone, environment or store (exit 2).",
         defaultSeverity: .error, source: "CKServerChangeToken (opaque, per zone); CKError.changeTokenExpired")
 
+    /// A name or value from the command line or a predicate as a message shows it: control
+    /// characters escaped as in JSON, so that they never reach a terminal or a CI log raw.
+    static func shown(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) else { return s }
+        return String(StoreJSON.string(s).text.dropFirst().dropLast())
+    }
+
     public static let all: [RuleInfo] = [unknownType, notSortable, zoneNotFound, changesDefaultZone, changesNotSupported, badToken]
 }

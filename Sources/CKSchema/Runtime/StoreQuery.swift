@@ -92,12 +92,12 @@ public enum StoreQuery {
     public static func compile(_ q: RecordQuery, schema: Schema, searchTables: [String: String],
                                btreeIndexes: [String: String] = [:]) -> Result<CompiledQuery, QueryRefusal> {
         guard let type = schema.recordType(named: q.recordType) else {
-            return .failure(QueryRefusal([.error(RuntimeRules.unknownType.code, "Did not find record type: \(q.recordType)", at: nil,
+            return .failure(QueryRefusal([.error(RuntimeRules.unknownType.code, "Did not find record type: \(RuntimeRules.shown(q.recordType))", at: nil,
                                     fix: "the \(q.environment.rawValue) schema's record types: " + schema.recordTypes.map(\.name).joined(separator: ", "))]))
         }
         let zone = q.zone ?? type.zone ?? Zone.defaultZoneName
         if zone != Zone.defaultZoneName, schema.zone(named: zone) == nil {
-            return .failure(QueryRefusal([.error(RuntimeRules.zoneNotFound.code, "Zone '\(zone)' does not exist in the \(q.environment.rawValue) environment", at: nil,
+            return .failure(QueryRefusal([.error(RuntimeRules.zoneNotFound.code, "Zone '\(RuntimeRules.shown(zone))' does not exist in the \(q.environment.rawValue) environment", at: nil,
                                     fix: "zones: " + ([Zone.defaultZoneName] + schema.zones.map(\.name)).joined(separator: ", "))]))
         }
         let start = SourceLocation(file: predicateFile, line: 1, column: 1)
@@ -122,11 +122,11 @@ public enum StoreQuery {
         for s in q.sort {
             let key: PredicateKey
             do { key = try PredicateParser.key(s.field, column: 1) } catch {
-                refusals.append(.error(RuntimeRules.notSortable.code, "cannot sort on '\(s.field)'", at: nil))
+                refusals.append(.error(RuntimeRules.notSortable.code, "cannot sort on '\(RuntimeRules.shown(s.field))'", at: nil))
                 continue
             }
             guard let r = PredicateChecker.resolve(key, in: type), case let expr? = expression(key, r.type) else {
-                refusals.append(.error(PredicateRules.unknownField.code, "'\(type.name)' has no field '\(s.field)' to sort on"
+                refusals.append(.error(PredicateRules.unknownField.code, "'\(type.name)' has no field '\(RuntimeRules.shown(s.field))' to sort on"
                                        + Suggest.phrase(for: s.field, in: type.fields.map(\.name)), at: nil))
                 continue
             }

@@ -25,7 +25,7 @@ public enum ZoneChanges {
                                     fix: "move the record types whose changes the app fetches into a custom zone with the fetchChanges capability")])
         }
         guard let z = schema.zone(named: zone) else {
-            return .refused([.error(RuntimeRules.zoneNotFound.code, "Zone '\(zone)' does not exist in the \(env.rawValue) environment", at: nil,
+            return .refused([.error(RuntimeRules.zoneNotFound.code, "Zone '\(RuntimeRules.shown(zone))' does not exist in the \(env.rawValue) environment", at: nil,
                                     fix: "zones: " + schema.zones.map(\.name).joined(separator: ", "))])
         }
         guard z.capabilities.contains(.fetchChanges) else {

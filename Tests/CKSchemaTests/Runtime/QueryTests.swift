@@ -75,6 +75,20 @@ import Testing
         #expect(try sb.store.recordCount(.development) == 4)
     }
 
+    /// Names and values from the command line reach a message escaped, never raw.
+    @Test func controlCharactersInRefusalsAreEscaped() throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        for q in [RecordQuery(recordType: "No\u{1B}[31mpe"), RecordQuery(recordType: "Note", predicate: "mood > 1", zone: "Z\u{1B}"),
+                  RecordQuery(recordType: "Note", predicate: "mood > 1", sort: [.init(field: "x\u{7}")]),
+                  RecordQuery(recordType: "Note", predicate: "mood == 1 'a\u{1B}'")] {
+            guard case .failure(let r) = try sb.names(q) else { Issue.record("not refused"); continue }
+            let text = r.diagnostics.map(\.message).joined()
+            #expect(!text.unicodeScalars.contains { $0.value < 0x20 }, "\(text)")
+            #expect(text.contains("\\u001b") || text.contains("\\u0007"), "\(text)")
+        }
+    }
+
     @Test func encryptedValuesAreNeverPrinted() throws {
         let sb = try RuntimeSandbox()
         defer { sb.cleanup() }
