@@ -141,4 +141,36 @@ import Testing
         // A control character is named, never echoed raw.
         do { _ = try PredicateParser.parse("mood == \u{1B}[31m") } catch { #expect(error.message.contains("U+1B")) }
     }
+
+    /// Deterministic fuzzing: mutations of valid predicates never crash, and every refusal has a
+    /// code of ours and a column inside the text (or just past its end).
+    @Test func mutatedPredicatesNeverCrash() {
+        var rng = SplitMix64(state: 14)  // shared with CKDBFuzzTests
+        let seeds = ["mood > 3 AND title BEGINSWITH 'Tr'", "tags CONTAINS 'x' AND NOT mood IN {1, 2}",
+                     "distanceToLocation:fromLocation:(place, {46.5, 7.9}) < 1000", "self CONTAINS \"a b\" AND due > CAST(1, 'NSDate')"]
+        let pieces = Array("()'\"{},%@K$!=<>&|.:\\ 09aZ-\u{0}\u{1B}é")
+        var refused = 0
+        for i in 0..<4000 {
+            var chars = Array(seeds[i % seeds.count])
+            for _ in 0..<(1 + Int(rng.next() % 4)) {
+                let at = Int(rng.next() % UInt64(chars.count + 1))
+                switch rng.next() % 3 {
+                case 0: chars.insert(pieces[Int(rng.next() % UInt64(pieces.count))], at: at)
+                case 1: if at < chars.count { chars.remove(at: at) }
+                default: if at < chars.count { chars[at] = pieces[Int(rng.next() % UInt64(pieces.count))] }
+                }
+            }
+            let text = String(chars)
+            do {
+                let p = try PredicateParser.parse(text)
+                _ = PredicateChecker.check(p, on: Self.note)
+            } catch {
+                refused += 1
+                #expect(error.rule.code.hasPrefix("CK70"))
+                #expect(error.column >= 1 && error.column <= text.unicodeScalars.count + 1, "\(text): \(error.column)")
+            }
+        }
+        #expect(refused > 1000)
+    }
 }
+
