@@ -4,7 +4,7 @@ import Foundation
 /// `ckschema records import|export`: records in and out of the local store.
 enum RecordsCommand: Command {
     static let name = "records"
-    static let summary = "Import NDJSON records into the local store, or export them."
+    static let summary = "Import NDJSON records into the local store, export them, or delete them."
     static let usage = "ckschema records import --env ENV [--save-policy ifServerRecordUnchanged|changedKeys|allKeys] FILE... | export --env ENV [--type T] [-o FILE] | delete --env ENV [--zone Z] RECORDNAME..."
     static let options: [OptionSpec] = CommonOptions.report + [
         OptionSpec(name: "env", short: nil, takesValue: true),
