@@ -34,12 +34,16 @@ final class NotificationRecorder {
     private let zoneSubscriptions: [Subscription]
     private let databaseSubscriptions: [Subscription]
     private let lookup: SQLiteStatement
+    /// The same columns, preceded by zone and name, for the records after a rowid: the records a
+    /// batch created are one rowid range, read in one pass instead of one lookup each.
+    private let created: SQLiteStatement
     /// Where the record's zone and name are bound in `lookup` (the constants before them stay bound).
     private let keyParameter: Int32
     /// True when a subscription tests a distance, which needs the record's fields in Swift.
     private let needsFields: Bool
     private let fieldsLookup: SQLiteStatement
     private let insert: SQLiteStatement
+    private let lastRow: SQLiteStatement
 
     /// Nil when the environment's schema has no subscriptions: a write then costs nothing more.
     init?(store: Store, env: Environment, schema: Schema) throws {
@@ -71,10 +75,13 @@ final class NotificationRecorder {
         lookup = try store.db.prepare("SELECT \(select) FROM records WHERE env = ? AND zone = ? AND record_name = ?")
         try lookup.bind(bindings + [.text(env.rawValue)])
         keyParameter = Int32(bindings.count + 2)
+        created = try store.db.prepare("SELECT \(select), zone, record_name FROM records WHERE id > ? AND env = ?")
+        try created.bind(bindings + [.integer(0), .text(env.rawValue)])
         needsFields = queries.contains { !$0.distances.isEmpty }
         fieldsLookup = try store.db.prepare("SELECT fields FROM records WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
         try fieldsLookup.bind(env.rawValue, at: 1)
         insert = try store.db.prepare("INSERT INTO notifications (env, body) VALUES (?1, ?2)")
+        lastRow = try store.db.prepare("SELECT coalesce(max(id), 0) FROM records")
     }
 
     /// The current state of each record (absent when it does not exist).
@@ -86,20 +93,51 @@ final class NotificationRecorder {
             try lookup.bind(k.zone, at: keyParameter)
             try lookup.bind(k.name, at: keyParameter + 1)
             guard try lookup.step() else { continue }
-            let fields = needsFields ? try lookup.withBytes(at: 2) { try StoreJSON.parse($0) } : nil
-            var matches: [Bool] = []
-            matches.reserveCapacity(queries.count)
-            for (i, q) in queries.enumerated() {
-                matches.append(lookup.int64(at: 3 + i) != 0 && (q.distances.isEmpty || fields.map { StoreQuery.matchesDistances(q.distances, $0) } == true))
-            }
-            out[k] = State(type: lookup.string(at: 0), changeTag: lookup.string(at: 1), matches: matches)
+            out[k] = try state(lookup)
         }
         return out
     }
 
+    /// The state of every record of the environment with a rowid above `rowid`.
+    func states(createdAfter rowid: Int64) throws -> [Key: State] {
+        var out: [Key: State] = [:]
+        created.rewind()
+        try created.bind(rowid, at: keyParameter - 1)
+        let zoneColumn = 3 + queries.count
+        while try created.step() {
+            out[Key(zone: created.string(at: zoneColumn), name: created.string(at: zoneColumn + 1))] = try state(created)
+        }
+        return out
+    }
+
+    /// The largest rowid of `records` (the records a write creates come after it).
+    func lastRowID() throws -> Int64 {
+        lastRow.rewind()
+        return try lastRow.step() ? lastRow.int64(at: 0) : 0
+    }
+
+    private func state(_ row: SQLiteStatement) throws -> State {
+        let fields = needsFields ? try row.withBytes(at: 2) { try StoreJSON.parse($0) } : nil
+        var matches: [Bool] = []
+        matches.reserveCapacity(queries.count)
+        for (i, q) in queries.enumerated() {
+            matches.append(row.int64(at: 3 + i) != 0 && (q.distances.isEmpty || fields.map { StoreQuery.matchesDistances(q.distances, $0) } == true))
+        }
+        return State(type: row.string(at: 0), changeTag: row.string(at: 1), matches: matches)
+    }
+
     /// Compares the states before the write with the states now and records the notifications.
-    func record(before: [Key: State], keys: [Key]) throws {
-        let after = try states(keys)
+    ///
+    /// `createdAfter`: the largest rowid before the write, when the write is an import: the
+    /// records it created are read as one range, and only the others one by one.
+    func record(before: [Key: State], keys: [Key], createdAfter rowid: Int64? = nil) throws {
+        var after: [Key: State]
+        if let rowid {
+            after = try states(createdAfter: rowid)
+            for (k, s) in try states(keys.filter { before[$0] != nil }) { after[k] = s }
+        } else {
+            after = try states(keys)
+        }
         var touchedZones: [String: Set<String>] = [:]
         for k in keys {
             let b = before[k], a = after[k]

@@ -264,6 +264,7 @@ public enum RecordImporter {
         // again without that zone's records (CloudKit saves an atomic zone's batch all or none).
         // The subscriptions' view of each record before it is overwritten; a new record has none.
         var before: [NotificationRecorder.Key: NotificationRecorder.State] = [:]
+        let lastRowID = try recorder?.lastRowID()
         try writer.store.db.execute("SAVEPOINT batch")
         var skip = Set<String>()
         var written = 0
@@ -281,7 +282,7 @@ public enum RecordImporter {
         if let recorder {
             // Only the records this batch wrote: a conflict or an atomic rollback notifies nothing.
             let keys = batch.filter { $0.error == nil && !skip.contains($0.zone) }.map { NotificationRecorder.Key(zone: $0.zone, name: $0.name) }
-            try recorder.record(before: before, keys: keys)
+            try recorder.record(before: before, keys: keys, createdAfter: lastRowID)
         }
         for r in batch {
             if let e = r.error { result.diagnostics.append(e); result.failed += 1 } else if skip.contains(r.zone) {
