@@ -50,7 +50,7 @@ echo "rows: $("$BIN" query Item --predicate 'count == 4242' --store "$Q" | wc -l
 rm -f "$W/none.sqlite" "$W/subs.sqlite"
 "$BIN" migrate apply --store "$W/none.sqlite" --migrations "$W/migrations" >/dev/null
 "$BIN" migrate apply --store "$W/subs.sqlite" --migrations "$W/subscriptions" >/dev/null
-hyperfine --runs 3 --export-markdown "$W/import.md" \
+hyperfine --runs 5 --export-markdown "$W/import.md" \
   --prepare "cp $W/none.sqlite $W/a.sqlite" \
   -n "records import, no subscriptions" "$BIN records import --env development --store $W/a.sqlite $W/records-$IN.ndjson" \
   --prepare "cp $W/subs.sqlite $W/b.sqlite" \
