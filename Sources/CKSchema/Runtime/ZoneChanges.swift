@@ -37,54 +37,67 @@ public enum ZoneChanges {
         return try store.guarded("fetch zone changes") {
             let hasLog = try store.hasRuntimeTables()
             let storeID = try store.storeID()
-            let last = hasLog ? (try store.db.scalar("SELECT coalesce(max(seq), 0) FROM record_changes")?.integer ?? 0) : 0
-            var since: Int64?
+            // A position in the store's history: the change log's last entry and the last record id.
+            let last = Position(
+                seq: hasLog ? (try store.db.scalar("SELECT coalesce(max(seq), 0) FROM record_changes")?.integer ?? 0) : 0,
+                recordID: try store.db.scalar("SELECT coalesce(max(id), 0) FROM records")?.integer ?? 0)
+            var since: Position?
             if let token { since = try decode(token, storeID: storeID, env: env, zone: zone, last: last) }
             var changed = 0, deleted = 0
             let sql: String
             var bindings: [SQLiteValue] = [.text(env.rawValue), .text(zone)]
             if let since, hasLog {
+                // Deleted since (and not saved again), then created or updated since.
+                let gone = try store.db.prepare("""
+                    SELECT DISTINCT d.record_name FROM record_changes d WHERE d.seq > ?3 AND d.deleted = 1 AND d.env = ?1 AND d.zone = ?2
+                    AND NOT EXISTS (SELECT 1 FROM records r WHERE r.env = ?1 AND r.zone = ?2 AND r.record_name = d.record_name) ORDER BY d.seq
+                    """)
+                try gone.bind(bindings + [.integer(since.seq)])
+                while try gone.step() {
+                    try sink(format.line(.object([("recordName", .string(gone.string(at: 0))), ("zoneID", .object([("zoneName", .string(zone))])), ("deleted", .bool(true))])))
+                    deleted += 1
+                }
                 sql = """
-                    SELECT ch.record_name, r.record_type, r.change_tag, r.created_at, r.modified_at, r.fields, r.id IS NULL
-                    FROM (SELECT record_name, max(seq) AS last FROM record_changes WHERE env = ?1 AND zone = ?2 AND seq > ?3 GROUP BY record_name) ch
-                    LEFT JOIN records r ON r.env = ?1 AND r.zone = ?2 AND r.record_name = ch.record_name ORDER BY ch.last
+                    SELECT record_name, record_type, change_tag, created_at, modified_at, fields FROM records WHERE env = ?1 AND zone = ?2
+                    AND (id > ?4 OR id IN (SELECT record_id FROM record_changes WHERE seq > ?3 AND record_id IS NOT NULL)) ORDER BY id
                     """
-                bindings.append(.integer(since))
+                bindings += [.integer(since.seq), .integer(since.recordID)]
             } else {
-                sql = "SELECT record_name, record_type, change_tag, created_at, modified_at, fields, 0 FROM records WHERE env = ?1 AND zone = ?2 ORDER BY id"
+                sql = "SELECT record_name, record_type, change_tag, created_at, modified_at, fields FROM records WHERE env = ?1 AND zone = ?2 ORDER BY id"
             }
             let s = try store.db.prepare(sql)
             try s.bind(bindings)
             while try s.step() {
                 let name = s.string(at: 0)
-                if s.int64(at: 6) != 0 {
-                    try sink(format.line(.object([("recordName", .string(name)), ("zoneID", .object([("zoneName", .string(zone))])), ("deleted", .bool(true))])))
-                    deleted += 1
-                    continue
-                }
                 let type = s.string(at: 1)
                 let stored = try s.withBytes(at: 5) { try StoreJSON.parse($0) }
                 try sink(format.line(RecordExporter.webServicesRecord(type: type, name: name, zone: zone, changeTag: s.string(at: 2), created: s.int64(at: 3),
                                                                       modified: s.int64(at: 4), stored: stored, fields: fields[type] ?? [:], redactEncrypted: true)))
                 changed += 1
             }
-            try sink(StoreJSON.object([("serverChangeToken", .string(encode(storeID: storeID, env: env, zone: zone, seq: last)))]).text + "\n")
+            try sink(StoreJSON.object([("serverChangeToken", .string(encode(storeID: storeID, env: env, zone: zone, at: last)))]).text + "\n")
             return .changes(changed: changed, deleted: deleted)
         }
     }
 
     static let prefix = "ck1"
 
-    /// `ck1.<base64url(storeID:env:zone:seq)>.<12 hex of its SHA-256>`: opaque to the app, checkable by us.
-    static func encode(storeID: String, env: Environment, zone: String, seq: Int64) -> String {
-        let payload = "\(storeID):\(env.rawValue):\(seq):\(zone)"
+    /// Where a token stands: the last change-log entry and the last record id it has seen.
+    struct Position: Equatable {
+        var seq: Int64
+        var recordID: Int64
+    }
+
+    /// `ck1.<base64url(storeID:env:seq-recordID:zone)>.<12 hex of its SHA-256>`: opaque to the app, checkable by us.
+    static func encode(storeID: String, env: Environment, zone: String, at p: Position) -> String {
+        let payload = "\(storeID):\(env.rawValue):\(p.seq)-\(p.recordID):\(zone)"
         let b64 = Data(payload.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
         return "\(prefix).\(b64).\(SHA256.hex(payload).prefix(12))"
     }
 
     /// The sequence number a token stands for, or CK732 (exit 2) saying why it is not ours.
-    static func decode(_ token: String, storeID: String, env: Environment, zone: String, last: Int64) throws(InputError) -> Int64 {
+    static func decode(_ token: String, storeID: String, env: Environment, zone: String, last: Position) throws(InputError) -> Position {
         func refuse(_ why: String) -> InputError {
             InputError(.error(RuntimeRules.badToken.code, "the change token \(why)", at: nil,
                               fix: "fetch without --since to get every record and a new token"))
@@ -96,13 +109,15 @@ public enum ZoneChanges {
         guard let data = Data(base64Encoded: b64), let payload = String(data: data, encoding: .utf8),
               SHA256.hex(payload).prefix(12) == parts[2] else { throw refuse("is not one ckschema issued (it is damaged)") }
         let fields = payload.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
-        guard fields.count == 4, let seq = Int64(fields[2]), seq >= 0 else { throw refuse("is not one ckschema issued") }
+        let numbers = fields.count == 4 ? fields[2].split(separator: "-").compactMap { Int64($0) } : []
+        guard numbers.count == 2, numbers[0] >= 0, numbers[1] >= 0 else { throw refuse("is not one ckschema issued") }
+        let p = Position(seq: numbers[0], recordID: numbers[1])
         guard fields[0] == storeID else { throw refuse("was issued by another store") }
         // What the token says is escaped as JSON: a crafted token cannot put control characters in a log.
         func shown(_ s: Substring) -> String { StoreJSON.string(String(s)).text }
         guard fields[1] == env.rawValue else { throw refuse("was issued for the environment \(shown(fields[1])), not \(env.rawValue)") }
         guard fields[3] == zone else { throw refuse("was issued for zone \(shown(fields[3])), not \"\(zone)\"") }
-        guard seq <= last else { throw refuse("is newer than this store's changes (was the store replaced?)") }
-        return seq
+        guard p.seq <= last.seq, p.recordID <= last.recordID else { throw refuse("is newer than this store's changes (was the store replaced?)") }
+        return p
     }
 }
