@@ -18,6 +18,8 @@ final class NotificationRecorder {
     struct State {
         var type: String
         var changeTag: String
+        /// The record's fields, read when it matches a subscription (a notification may carry them).
+        var fields: StoreJSON?
         /// Per query subscription, in `queries` order.
         var matches: [Bool]
     }
@@ -119,13 +121,22 @@ final class NotificationRecorder {
     }
 
     private func state(_ row: SQLiteStatement) throws -> State {
-        let fields = needsFields ? try row.withBytes(at: 2) { try StoreJSON.parse($0) } : nil
         var matches: [Bool] = []
         matches.reserveCapacity(queries.count)
-        for (i, q) in queries.enumerated() {
-            matches.append(row.int64(at: 3 + i) != 0 && (q.distances.isEmpty || fields.map { StoreQuery.matchesDistances(q.distances, $0) } == true))
+        var any = false
+        for i in queries.indices {
+            let m = row.int64(at: 3 + i) != 0
+            matches.append(m)
+            any = any || m
         }
-        return State(type: row.string(at: 0), changeTag: row.string(at: 1), matches: matches)
+        // Fields only for a record that matches: the others notify nothing (most of an import).
+        let fields = any || needsFields ? try row.withBytes(at: 2) { try StoreJSON.parse($0) } : nil
+        if let fields {
+            for (i, q) in queries.enumerated() where matches[i] && !q.distances.isEmpty {
+                matches[i] = StoreQuery.matchesDistances(q.distances, fields)
+            }
+        }
+        return State(type: row.string(at: 0), changeTag: row.string(at: 1), fields: fields, matches: matches)
     }
 
     /// Compares the states before the write with the states now and records the notifications.
@@ -164,7 +175,7 @@ final class NotificationRecorder {
                     ("queryNotificationReason", .string(name)),
                     ("recordID", .object([("recordName", .string(k.name)), ("zoneName", .string(k.zone))])),
                 ]
-                if event != .delete, a != nil { body.append(("recordFields", .object(desired(q.subscription.desiredKeys, of: q.type, in: try fields(k))))) }
+                if event != .delete, let a { body.append(("recordFields", .object(desired(q.subscription.desiredKeys, of: q.type, in: try a.fields ?? fields(k))))) }
                 body.append(("databaseScope", .string(q.subscription.database.rawValue)))
                 try write(body)
             }
