@@ -102,18 +102,6 @@ final class NotificationRecorder {
         return out
     }
 
-    /// The state of every record of the environment with a rowid above `rowid`.
-    func states(createdAfter rowid: Int64) throws -> [Key: State] {
-        var out: [Key: State] = [:]
-        created.rewind()
-        try created.bind(rowid, at: keyParameter - 1)
-        let zoneColumn = 3 + queries.count
-        while try created.step() {
-            out[Key(zone: created.string(at: zoneColumn), name: created.string(at: zoneColumn + 1))] = try state(created)
-        }
-        return out
-    }
-
     /// The largest rowid of `records` (the records a write creates come after it).
     func lastRowID() throws -> Int64 {
         lastRow.rewind()
@@ -144,40 +132,42 @@ final class NotificationRecorder {
     /// `createdAfter`: the largest rowid before the write, when the write is an import: the
     /// records it created are read as one range, and only the others one by one.
     func record(before: [Key: State], keys: [Key], createdAfter rowid: Int64? = nil) throws {
-        var after: [Key: State]
-        if let rowid {
-            after = try states(createdAfter: rowid)
-            for (k, s) in try states(keys.filter { before[$0] != nil }) { after[k] = s }
-        } else {
-            after = try states(keys)
-        }
         var touchedZones: [String: Set<String>] = [:]
-        for k in keys {
-            let b = before[k], a = after[k]
-            if let b, let a, b.changeTag == a.changeTag { continue }  // not written (a conflict, an atomic rollback)
-            if b == nil && a == nil { continue }
-            guard let type = (a ?? b)?.type else { continue }
-            touchedZones[k.zone, default: []].insert(type)
-            // A query subscription's zoneID limits it to that zone (CKQuerySubscription.zoneID).
-            for (i, q) in queries.enumerated() where (database(of: q.type) == q.subscription.database || database(of: q.type) == nil)
-                && (q.subscription.zone.map { $0 == k.zone } ?? true) {
-                let was = b?.matches[i] ?? false, now = a?.matches[i] ?? false
-                let reason: (String, Subscription.Event)?
-                switch (b, a) {
-                case (nil, .some): reason = now ? ("recordCreated", .create) : nil
-                case (.some, nil): reason = was ? ("recordDeleted", .delete) : nil
-                default: reason = was || now ? ("recordUpdated", .update) : nil
-                }
-                guard let (name, event) = reason, q.subscription.firesOn.contains(event) else { continue }
-                var body: [(String, StoreJSON)] = [
-                    ("notificationType", .string("query")),
-                    ("subscriptionID", .string(q.subscription.id)),
-                    ("queryNotificationReason", .string(name)),
-                    ("recordID", .object([("recordName", .string(k.name)), ("zoneName", .string(k.zone))])),
-                ]
-                if event != .delete, let a { body.append(("recordFields", .object(desired(q.subscription.desiredKeys, of: q.type, in: try a.fields ?? fields(k))))) }
-                body.append(("databaseScope", .string(q.subscription.database.rawValue)))
-                try write(body)
+        var last: (zone: String, type: String)?
+        func touch(_ zone: String, _ type: String) {
+            // Consecutive records are mostly of one zone and type: skip the set insert then.
+            if let l = last, l.zone == zone, l.type == type { return }
+            touchedZones[zone, default: []].insert(type)
+            last = (zone, type)
+        }
+        if let rowid {
+            // The records the write created, read as one range and notified as they come.
+            created.rewind()
+            try created.bind(rowid, at: keyParameter - 1)
+            let zoneColumn = 3 + queries.count
+            while try created.step() {
+                let k = Key(zone: created.string(at: zoneColumn), name: created.string(at: zoneColumn + 1))
+                let a = try state(created)
+                touch(k.zone, a.type)
+                try notify(k, before: nil, after: a)
+            }
+            let existing = keys.filter { before[$0] != nil }
+            let after = try states(existing)
+            for k in existing {
+                guard let b = before[k] else { continue }
+                let a = after[k]
+                if let a, b.changeTag == a.changeTag { continue }  // not written (a conflict, an atomic rollback)
+                touch(k.zone, (a ?? b).type)
+                try notify(k, before: b, after: a)
+            }
+        } else {
+            let after = try states(keys)
+            for k in keys {
+                let b = before[k], a = after[k]
+                if let b, let a, b.changeTag == a.changeTag { continue }  // not written (a conflict, an atomic rollback)
+                guard let type = (a ?? b)?.type else { continue }
+                touch(k.zone, type)
+                try notify(k, before: b, after: a)
             }
         }
         for (zone, types) in touchedZones.sorted(by: { $0.key < $1.key }) {
@@ -197,6 +187,31 @@ final class NotificationRecorder {
         for s in databaseSubscriptions {
             guard let types = databaseTypes[s.database], s.recordType.map(types.contains) ?? true else { continue }
             try write([("notificationType", .string("database")), ("subscriptionID", .string(s.id)), ("databaseScope", .string(s.database.rawValue))])
+        }
+    }
+
+    /// The query notifications of one record that the write changed from `before` to `after`.
+    private func notify(_ k: Key, before b: State?, after a: State?) throws {
+        // A query subscription's zoneID limits it to that zone (CKQuerySubscription.zoneID).
+        for (i, q) in queries.enumerated() where (database(of: q.type) == q.subscription.database || database(of: q.type) == nil)
+            && (q.subscription.zone.map { $0 == k.zone } ?? true) {
+            let was = b?.matches[i] ?? false, now = a?.matches[i] ?? false
+            let reason: (String, Subscription.Event)?
+            switch (b, a) {
+            case (nil, .some): reason = now ? ("recordCreated", .create) : nil
+            case (.some, nil): reason = was ? ("recordDeleted", .delete) : nil
+            default: reason = was || now ? ("recordUpdated", .update) : nil
+            }
+            guard let (name, event) = reason, q.subscription.firesOn.contains(event) else { continue }
+            var body: [(String, StoreJSON)] = [
+                ("notificationType", .string("query")),
+                ("subscriptionID", .string(q.subscription.id)),
+                ("queryNotificationReason", .string(name)),
+                ("recordID", .object([("recordName", .string(k.name)), ("zoneName", .string(k.zone))])),
+            ]
+            if event != .delete, let a { body.append(("recordFields", .object(desired(q.subscription.desiredKeys, of: q.type, in: try a.fields ?? fields(k))))) }
+            body.append(("databaseScope", .string(q.subscription.database.rawValue)))
+            try write(body)
         }
     }
 
