@@ -281,6 +281,12 @@ private struct Notes {
                 "declared queries cannot be expressed in .ckdb; left out: " + Self.list(schema.queries.map(\.label)),
                 at: schema.queries[0].origin.location ?? at, fix: "the indexes they need are exported; keep the queries in the YAML schema"))
         }
+        if !schema.subscriptions.isEmpty {
+            diagnostics.append(.warning(
+                CKDBRules.notExpressible.code,
+                "subscriptions cannot be expressed in .ckdb; left out: " + Self.list(schema.subscriptions.map(\.id)),
+                at: schema.subscriptions[0].origin.location ?? at, fix: "the app saves subscriptions at run time; keep them in the YAML schema"))
+        }
     }
 
     mutating func checkWritable(_ name: String, what: String, origin: Origin) {

@@ -23,7 +23,7 @@ public enum FormatJSONSchema {
             ("$defs", .object([
                 ("schemaFile", schemaFile), ("configFile", configFile),
                 ("zone", zone), ("recordType", recordType), ("field", field), ("fieldType", fieldType),
-                ("indexes", indexes), ("query", query), ("database", enumeration(Database.allCases.map(\.rawValue), "A CloudKit database.")),
+                ("indexes", indexes), ("query", query), ("subscription", subscription), ("database", enumeration(Database.allCases.map(\.rawValue), "A CloudKit database.")),
                 ("capabilities", list(enumeration(ZoneCapability.allCases.map(\.rawValue), "A zone capability (CKRecordZone.Capabilities)."), "Zone capabilities.")),
                 ("version", .object([("description", .string("The format version.")), ("const", .int(Schema.formatVersion))])),
                 ("container", .object([("type", .string("string")), ("description", .string("The iCloud container identifier: iCloud. and a reverse-DNS name.")),
@@ -76,6 +76,7 @@ public enum FormatJSONSchema {
             ("zones", map("Custom record zones by name.", values: ref("zone"))),
             ("recordTypes", map("Record types by name (source order is kept).", values: ref("recordType"))),
             ("queries", list(ref("query"), "The queries the app runs; lint checks their indexes.")),
+            ("subscriptions", map("Subscriptions the app creates, by subscription ID (docs/runtime.md).", values: ref("subscription"))),
         ]
         return object("A YAML schema file: record types, fields, indexes, zones, grants and queries.", properties)
     }
@@ -140,8 +141,27 @@ public enum FormatJSONSchema {
             ("search", names.withDescription("Fields matched by full-text tokens: each must be searchable.")),
             ("sort", names.withDescription("Fields of the sort descriptors: each must be sortable.")),
             ("database", ref("database")),
+            ("predicate", string("CloudKit's NSPredicate subset (docs/runtime.md): every field it filters on must be queryable.")),
         ]
         return object("A query the app runs.", properties, required: ["recordType"])
+    }
+
+    /// A subscription: each kind takes only its own keys (`Subscription.keys(for:)`).
+    static var subscription: JSONText {
+        let describe: [String: JSONText] = [
+            "database": ref("database"),
+            "recordType": string("The record type watched."),
+            "predicate": string("CloudKit's NSPredicate subset; every field it filters on must be queryable."),
+            "firesOn": list(enumeration(Subscription.Event.allCases.map(\.rawValue), "An event."), "The events that fire it: create, update, delete."),
+            "desiredKeys": list(string("A field the notification carries."), "CKSubscription.NotificationInfo.desiredKeys."),
+            "zone": string("The zone watched (a custom zone with fetchChanges)."),
+        ]
+        let kinds: [JSONText] = Subscription.Kind.allCases.map { kind in
+            let keys = Subscription.keys(for: kind).filter { $0 != "type" }
+            let properties = [("type", JSONText.object([("const", .string(kind.rawValue))]))] + keys.map { ($0, describe[$0] ?? string($0)) }
+            return object("A \(kind.rawValue) subscription.", properties, required: ["type", "database"])
+        }
+        return .object([("description", .string("A subscription: query, zone or database.")), ("oneOf", .array(kinds))])
     }
 
     static var configFile: JSONText {

@@ -95,7 +95,7 @@ public enum SchemaSource {
     public static func merge(_ parts: [Schema], folder: String) throws(InputError) -> Schema {
         var merged = Schema(origin: Origin(SourceLocation(file: folder, line: 1, column: 1)))
         var errors: [Diagnostic] = []
-        var types: [String: Origin] = [:], zones: [String: Origin] = [:], roles: [String: Origin] = [:]
+        var types: [String: Origin] = [:], zones: [String: Origin] = [:], roles: [String: Origin] = [:], subscriptions: [String: Origin] = [:]
         func duplicate(_ what: String, _ name: String, _ first: Origin, _ second: Origin) -> Diagnostic {
             .error(InputRules.duplicateDefinition.code, "\(what) '\(name)' is defined twice; the first definition is at \(first)",
                    at: second.location, fix: "keep one definition")
@@ -124,6 +124,11 @@ public enum SchemaSource {
                 merged.roles.append(r)
             }
             merged.queries += part.queries
+            for sub in part.subscriptions {
+                if let first = subscriptions[sub.id] { errors.append(duplicate("subscription", sub.id, first, sub.origin)); continue }
+                subscriptions[sub.id] = sub.origin
+                merged.subscriptions.append(sub)
+            }
         }
         if !errors.isEmpty { throw InputError(errors) }
         return merged

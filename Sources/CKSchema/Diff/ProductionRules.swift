@@ -132,6 +132,7 @@ public enum ProductionRules {
     /// CK315 zone-changed, as docs/rules.md lists it.
     public static let zoneChangedInfo = RuleInfo(code: "CK315", name: "zone-changed", summary: "A zone is removed, moves database or changes capabilities; zones already created keep what they were created with.", defaultSeverity: .warning, source: recordZone)
     /// CK316 role-removed, as docs/rules.md lists it.
+    public static let subscriptionChangedInfo = RuleInfo(code: "CK750", name: "subscription-changed", summary: "A subscription is removed or changed: users keep the one their app saved until the app deletes or re-saves it.", defaultSeverity: .warning, source: "CKSubscription; CKModifySubscriptionsOperation (developer.apple.com/documentation/cloudkit/ckmodifysubscriptionsoperation)")
     public static let roleRemovedInfo = RuleInfo(code: "CK316", name: "role-removed", summary: "A custom security role in production is removed.", defaultSeverity: .warning, source: security)
     /// CK317 container-changed, as docs/rules.md lists it.
     public static let containerChangedInfo = RuleInfo(code: "CK317", name: "container-changed", summary: "The two schemas name different containers.", defaultSeverity: .warning, source: deploying)
@@ -309,6 +310,24 @@ public enum ProductionRules {
                 "compare the development and production schemas of the same container")
     }
 
+    /// A subscription removed or changed. Subscriptions are not deployed with the schema: the app
+    /// saves them at run time (CKModifySubscriptionsOperation), per user in the private and shared
+    /// databases. One already saved keeps firing until the app deletes it or saves a new one with
+    /// the same ID. Source: CKSubscription, CKModifySubscriptionsOperation
+    /// (developer.apple.com/documentation/cloudkit/ckmodifysubscriptionsoperation).
+    public static let subscriptionChanged = ProductionRule(subscriptionChangedInfo, .review) { c, _ in
+        guard let id = c.subscription else { return nil }
+        switch c.kind {
+        case .removeSubscription:
+            return ("subscription '\(id)' is removed; every user's device that saved it keeps receiving its notifications until the app deletes it",
+                    "delete it in the app with CKModifySubscriptionsOperation(subscriptionIDsToDelete: [\"\(id)\"])")
+        case .changeSubscription:
+            return ("subscription '\(id)' changes; users keep the version their app saved until the app saves the new one under the same ID",
+                    "save the new subscription on launch (CKModifySubscriptionsOperation) so that every user gets it")
+        default: return nil
+        }
+    }
+
     /// Everything else: additions, deprecations, descriptions, declared queries, indexes
     /// on new types or new fields. Source: “Deploying an iCloud Container’s Schema” —
     /// deploys merge additive changes into the production schema.
@@ -320,7 +339,7 @@ public enum ProductionRules {
     public static let all: [ProductionRule] = [
         recordTypeDeleted, fieldDeleted, CoreDataPromotion.retyped, fieldRetyped, fieldEncrypted, fieldDecrypted, publicEncryption, publicZone,
         indexRemoved, indexAdded, grantsChanged, referenceChanged, recordTypeMoved, zoneChanged, roleRemoved, containerChanged,
-        CoreDataPromotion.notDescribed, CoreDataPromotion.renamed, CoreDataPromotion.justInTime, safe,
+        CoreDataPromotion.notDescribed, CoreDataPromotion.renamed, CoreDataPromotion.justInTime, subscriptionChanged, safe,
     ]
 
     /// Classifies one change against the two schemas.
@@ -351,6 +370,7 @@ public enum ProductionRules {
         case .addRole: return "adds security role '\(c.role ?? "")'"
         case .addQuery: return "declares query \(c.query ?? "")"
         case .removeQuery: return "no longer declares query \(c.query ?? "")"
+        case .addSubscription: return "adds subscription '\(c.subscription ?? "")'; the app saves it at run time, and it fires from then on"
         case .deprecateRecordType: return "deprecates record type '\(t)'; it stays in production"
         case .undeprecateRecordType: return "record type '\(t)' is no longer deprecated"
         case .deprecateField: return "deprecates field '\(c.fieldPath)'; it stays in production"

@@ -22,6 +22,7 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
         /// In `from`, and not described by a partial `to` (a Core Data model that no longer
         /// has the entity or attribute): it stays in production; nothing is deleted.
         case notDescribedRecordType, notDescribedField
+        case addSubscription, removeSubscription, changeSubscription
     }
 
     public var kind: Kind
@@ -39,6 +40,8 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
     /// The label of a declared query (`DeclaredQuery.label`).
     public var query: String?
     public var capability: ZoneCapability?
+    /// The ID of a subscription change.
+    public var subscription: String?
     /// The value before, as the diff shows it (a type, a permission list, a zone name).
     public var before: String?
     /// The value after, as the diff shows it.
@@ -78,7 +81,7 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
     /// True for a change that adds something.
     public var isAddition: Bool {
         switch kind {
-        case .addZone, .addZoneCapability, .addRole, .addRecordType, .addField, .addIndex, .addGrant, .addQuery: true
+        case .addZone, .addZoneCapability, .addRole, .addRecordType, .addField, .addIndex, .addGrant, .addQuery, .addSubscription: true
         default: false
         }
     }
@@ -86,7 +89,7 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
     /// True for a change that removes something (its `origin` is on the `from` side).
     public var isRemoval: Bool {
         switch kind {
-        case .removeZone, .removeZoneCapability, .removeRole, .removeRecordType, .removeField, .removeIndex, .removeGrant, .removeQuery: true
+        case .removeZone, .removeZoneCapability, .removeRole, .removeRecordType, .removeField, .removeIndex, .removeGrant, .removeQuery, .removeSubscription: true
         default: false
         }
     }
@@ -131,6 +134,9 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
         case .removeQuery: return "- query \(query ?? "")"
         case .notDescribedRecordType: return "= record type \(recordType ?? "") not described by the model; stays in production"
         case .notDescribedField: return "= \(fieldPath) \(b) not described by the model; stays in production"
+        case .addSubscription: return "+ subscription \(subscription ?? "") \(a)"
+        case .removeSubscription: return "- subscription \(subscription ?? "") \(b)"
+        case .changeSubscription: return "~ subscription \(subscription ?? ""): \(b) -> \(a)"
         }
     }
 
@@ -138,7 +144,7 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
 
     // Origins are not Codable values; in JSON they are `location` / `fromLocation`.
     private enum CodingKeys: String, CodingKey {
-        case kind, recordType, field, isSystemField, index, zone, role, query, capability, before, after
+        case kind, recordType, field, isSystemField, index, zone, role, query, capability, subscription, before, after
         case location, fromLocation, text
     }
 
@@ -154,6 +160,7 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
         try c.encodeIfPresent(role, forKey: .role)
         try c.encodeIfPresent(query, forKey: .query)
         try c.encodeIfPresent(capability, forKey: .capability)
+        try c.encodeIfPresent(subscription, forKey: .subscription)
         try c.encodeIfPresent(before, forKey: .before)
         try c.encodeIfPresent(after, forKey: .after)
         try c.encodeIfPresent(origin.location, forKey: .location)
@@ -179,5 +186,6 @@ public struct SchemaChange: Sendable, Hashable, Codable, CustomStringConvertible
             origin: Origin(try c.decodeIfPresent(SourceLocation.self, forKey: .location)),
             fromOrigin: Origin(try c.decodeIfPresent(SourceLocation.self, forKey: .fromLocation))
         )
+        subscription = try c.decodeIfPresent(String.self, forKey: .subscription)
     }
 }

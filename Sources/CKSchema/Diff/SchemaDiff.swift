@@ -85,7 +85,31 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
             }
             diffQueries(fromQueries[name] ?? [], toQueries[name] ?? [], into: &out)
         }
+        diffSubscriptions(from, to, into: &out)
         return SchemaDiff(changes: out)
+    }
+
+    /// Subscriptions by ID: added, removed, or changed (shown as their canonical YAML values).
+    private static func diffSubscriptions(_ from: Schema, _ to: Schema, into out: inout [SchemaChange]) {
+        for s in from.subscriptions {
+            guard let t = to.subscription(withID: s.id) else {
+                var c = SchemaChange(.removeSubscription, before: SchemaEmitter.subscriptionValue(s), origin: s.origin, fromOrigin: s.origin)
+                c.subscription = s.id
+                out.append(c)
+                continue
+            }
+            if t != s {
+                var c = SchemaChange(.changeSubscription, before: SchemaEmitter.subscriptionValue(s), after: SchemaEmitter.subscriptionValue(t),
+                                     origin: t.origin, fromOrigin: s.origin)
+                c.subscription = s.id
+                out.append(c)
+            }
+        }
+        for t in to.subscriptions where from.subscription(withID: t.id) == nil {
+            var c = SchemaChange(.addSubscription, after: SchemaEmitter.subscriptionValue(t), origin: t.origin)
+            c.subscription = t.id
+            out.append(c)
+        }
     }
 
     // MARK: - Container, zones, roles

@@ -14,6 +14,9 @@ public enum LintRules {
         ReferenceOptionsRule.self, QueryIndexRule.self, QueryUnknownNameRule.self, DefaultZoneRule.self,
         MissingZoneCapabilityRule.self, QueryDatabaseRule.self, DeprecatedInQueryRule.self, LegacyNumberRule.self,
         UnknownRoleRule.self,
+        PredicateSyntaxRule.self, PredicateUnsupportedRule.self, PredicateTypeRule.self, PredicateUnknownFieldRule.self, PredicateIndexRule.self,
+        SubscriptionUnknownNameRule.self, SubscriptionDesiredKeysRule.self, SubscriptionDatabaseRule.self, SubscriptionZoneRule.self,
+        SubscriptionFiresOnRule.self, SubscriptionDesiredKeyCountRule.self,
     ] + CoreDataLint.types
 
     /// A suppression comment without a reason is not honoured.

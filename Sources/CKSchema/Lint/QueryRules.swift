@@ -24,7 +24,7 @@ struct QueryIndexRule: LintRule {
                 findings.append(LintFinding("query \(q.label) \(verb) '\(name)': Field '\(name)' is not marked \(kind.rawValue)",
                                             at: q.origin, fix: "add '\(kind.rawValue)' to the indexes of \(t.name).\(place)"))
             }
-            if q.filter.isEmpty && q.search.isEmpty && !t.indexes(on: .recordName).contains(.queryable) {
+            if !q.filtersRecords && !t.indexes(on: .recordName).contains(.queryable) {
                 findings.append(LintFinding("query \(q.label) matches all records: Field 'recordName' is not marked queryable",
                                             at: q.origin, fix: "add 'system: { recordName: [queryable] }' to \(t.name)"))
             }

@@ -193,6 +193,7 @@ private struct Args {
     mutating func action() -> MigrationStep.Action? {
         if kind == "removeRecordType", let s = node.scalar, !node.isNull { return .removeRecordType(s) }
         if kind == "addRole", let s = node.scalar, !node.isNull { return .addRole(s) }
+        if kind == "removeSubscription", let s = node.scalar, !node.isNull { return .removeSubscription(s) }
         guard node.mapping != nil else {
             fail(StoreRules.invalidStep, "the arguments of `\(kind)` are a mapping (found \(node.kindName))", node, fix: "see docs/migrations.md for `\(kind)`")
             return nil
@@ -217,6 +218,31 @@ private struct Args {
         case "addRole":
             guard let name = string("name") else { return nil }
             return .addRole(name)
+        case "removeSubscription":
+            guard let id = string("id") else { return nil }
+            return .removeSubscription(id)
+        case "addSubscription":
+            guard let id = string("id"), let kindName = string("type") else { return nil }
+            guard let k = Subscription.Kind(rawValue: kindName) else {
+                fail(StoreRules.invalidStep, "unknown subscription type '\(kindName)'; use query, zone or database", value("type")!)
+                return nil
+            }
+            var s = Subscription(id: id, kind: k, origin: Origin(parser.loc(node)))
+            if let d = string("database", required: false) {
+                if let x = Database(rawValue: d) { s.database = x } else { fail(StoreRules.invalidStep, "unknown database '\(d)'; use public, private or shared", value("database")!) }
+            }
+            s.recordType = string("recordType", required: false)
+            s.predicate = string("predicate", required: false)
+            s.zone = string("zone", required: false)
+            if let f = value("firesOn") {
+                for (n, at) in names(f, what: "`firesOn`") {
+                    if let e = Subscription.Event(rawValue: n) { s.firesOn.insert(e) } else {
+                        fail(StoreRules.invalidStep, "unknown event '\(n)'; use create, update or delete", at)
+                    }
+                }
+            }
+            if let keys = value("desiredKeys") { s.desiredKeys = names(keys, what: "`desiredKeys`").map(\.0) }
+            return .addSubscription(s)
         case "addRecordType":
             guard let name = string("name"), let nameNode = value("name") else { return nil }
             // The rest of the mapping is a record type as a schema file writes it.

@@ -75,6 +75,16 @@ public enum MigrationGenerator {
             if Set(ot.grants) != Set(t.grants) { steps.append(MigrationStep(.setGrants(recordType: t.name, grants: t.grants))) }
             if t.isDeprecated, !ot.isDeprecated { steps.append(MigrationStep(.deprecate(recordType: t.name, field: nil))) }
         }
+        // A changed subscription is removed and added again: CloudKit subscriptions cannot be modified in place.
+        for s in old.subscriptions where new.subscription(withID: s.id).map({ $0 != s }) ?? true {
+            steps.append(MigrationStep(.removeSubscription(s.id)))
+        }
+        for s in new.subscriptions where old.subscription(withID: s.id).map({ $0 != s }) ?? true {
+            var clean = s
+            clean.origin = .unknown
+            clean.predicateOrigin = .unknown
+            steps.append(MigrationStep(.addSubscription(clean)))
+        }
         for t in old.recordTypes where new.recordType(named: t.name) == nil {
             refuse("record type '\(t.name)' is gone from the development schema; production never deletes a deployed record type",
                    "put it back with `deprecated: true`", .unknown)
@@ -181,6 +191,11 @@ public enum MigrationWriter {
             return "  - backfill: { recordType: \(quote(t)), field: \(quote(f)), \(value)\(o ? ", overwrite: true" : "") }\n"
         case .copy(let t, let a, let b):
             return "  - copy: { recordType: \(quote(t)), from: \(quote(a)), to: \(quote(b)) }\n"
+        case .addSubscription(let s):
+            return "  - addSubscription: { id: \(quote(s.id)), " + SchemaEmitter.subscriptionValue(s).dropFirst(2)
+                + "\n"
+        case .removeSubscription(let id):
+            return "  - removeSubscription: { id: \(quote(id)) }\n"
         }
     }
 }

@@ -20,6 +20,10 @@ public struct MigrationStep: Sendable, Hashable {
         case backfill(recordType: String, field: String, value: BackfillValue, overwrite: Bool)
         /// Copies `from` into `to` on every record that has `from`, converting where lossless.
         case copy(recordType: String, from: String, to: String)
+        /// Adds a subscription to the environment's schema (the store then evaluates it).
+        case addSubscription(Subscription)
+        /// Removes a subscription by ID (CloudKit deletes subscriptions in both environments).
+        case removeSubscription(String)
     }
 
     public var action: Action
@@ -49,20 +53,23 @@ public struct MigrationStep: Sendable, Hashable {
         case .removeRecordType: "removeRecordType"
         case .backfill: "backfill"
         case .copy: "copy"
+        case .addSubscription: "addSubscription"
+        case .removeSubscription: "removeSubscription"
         }
     }
 
     /// Every step kind, as written in a migration file.
     public static let kindNames = [
         "addZone", "addRole", "addRecordType", "addField", "addIndex", "removeIndex", "deprecate",
-        "setGrants", "removeField", "removeRecordType", "backfill", "copy",
+        "setGrants", "removeField", "removeRecordType", "backfill", "copy", "addSubscription", "removeSubscription",
     ]
 
     /// True for steps that change records rather than the schema.
     /// The record type the step acts on (nil for zones and roles).
     public var recordTypeName: String? {
         switch action {
-        case .addZone, .addRole: nil
+        case .addZone, .addRole, .removeSubscription: nil
+        case .addSubscription(let s): s.recordType
         case .addRecordType(let t): t.name
         case .removeRecordType(let t): t
         case .addField(let t, _), .addIndex(let t, _, _), .removeIndex(let t, _, _), .deprecate(let t, _), .setGrants(let t, _),
@@ -103,6 +110,8 @@ public struct MigrationStep: Sendable, Hashable {
         case .removeRecordType(let t): "removeRecordType \(t)"
         case .backfill(let t, let f, let v, let o): "backfill \(t).\(f) = \(v)\(o ? " (overwrite)" : "")"
         case .copy(let t, let a, let b): "copy \(t).\(a) -> \(t).\(b)"
+        case .addSubscription(let s): "addSubscription \(s.id) (\(s.kind.rawValue)\(s.recordType.map { " on \($0)" } ?? ""))"
+        case .removeSubscription(let id): "removeSubscription \(id)"
         }
     }
 }

@@ -165,8 +165,21 @@ public enum Migrator {
 
     private static func runDataStep(_ step: MigrationStep, schema: Schema, store: Store, env: Environment, tag: String) throws -> Int {
         guard let (sql, params) = try dataStepSQL(step, schema: schema, env: env, tag: tag) else { return 0 }
+        // Data steps save records too: the environment's subscriptions see them (docs/runtime.md).
+        let recorder = try NotificationRecorder(store: store, env: env, schema: schema)
+        var keys: [NotificationRecorder.Key] = []
+        if recorder != nil, case .backfill(let tn, _, _, _) = step.action { keys = try recordKeys(store, env, tn) }
+        if recorder != nil, case .copy(let tn, _, _) = step.action { keys = try recordKeys(store, env, tn) }
+        let before = try recorder?.states(keys) ?? [:]
         try store.db.run(sql, params)
-        return store.db.changes
+        let changed = store.db.changes
+        try recorder?.record(before: before, keys: keys)
+        return changed
+    }
+
+    private static func recordKeys(_ store: Store, _ env: Environment, _ type: String) throws -> [NotificationRecorder.Key] {
+        try store.db.rows("SELECT zone, record_name FROM records WHERE env = ? AND record_type = ? ORDER BY id", [.text(env.rawValue), .text(type)])
+            .map { NotificationRecorder.Key(zone: $0[0].text ?? "", name: $0[1].text ?? "") }
     }
 
     /// How many records a migration's data steps would change (for dry runs).

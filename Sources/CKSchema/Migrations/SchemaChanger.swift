@@ -128,6 +128,31 @@ enum SchemaChanger {
             // (CK302), its words and its fix; here it is only applied to the model.
             let t = try typeIndex(tn)
             schema.recordTypes[t].fields.remove(at: try fieldIndex(t, fn))
+        case .addSubscription(let s):
+            guard schema.subscription(withID: s.id) == nil else {
+                throw fail(StoreRules.badTarget, "subscription '\(s.id)' already exists", fix: "remove it first with `removeSubscription`, or use another ID")
+            }
+            if let tn = s.recordType { _ = try typeIndex(tn) }
+            if let z = s.zone, z != Zone.defaultZoneName, schema.zone(named: z) == nil {
+                throw fail(StoreRules.badTarget, "zone '\(z)' does not exist\(Suggest.phrase(for: z, in: schema.zones.map(\.name)))", fix: "add it first with `addZone`")
+            }
+            // The store evaluates the predicate on every save: it must be one CloudKit accepts on this type.
+            if s.kind == .query, let t = s.recordType.flatMap(schema.recordType(named:)) {
+                do {
+                    let p = try PredicateParser.parse(s.predicate ?? "TRUEPREDICATE")
+                    if let e = PredicateChecker.check(p, on: t, needIndexes: false).first {
+                        throw fail(StoreRules.invalidStep, "the predicate of '\(s.id)': \(e.message) [\(e.rule.code)]", fix: e.fix)
+                    }
+                } catch let e as PredicateError {
+                    throw fail(StoreRules.invalidStep, "the predicate of '\(s.id)': \(e.message) [\(e.rule.code)]", fix: e.fix)
+                } catch let e as InputError { throw e } catch { throw fail(StoreRules.invalidStep, "\(error)") }
+            }
+            schema.subscriptions.append(s)
+        case .removeSubscription(let id):
+            guard let i = schema.subscriptions.firstIndex(where: { $0.id == id }) else {
+                throw fail(StoreRules.badTarget, "subscription '\(id)' does not exist\(Suggest.phrase(for: id, in: schema.subscriptions.map(\.id)))")
+            }
+            schema.subscriptions.remove(at: i)
         case .removeRecordType(let tn):
             schema.recordTypes.remove(at: try typeIndex(tn))
         case .backfill(let tn, let fn, let value, _):

@@ -12,6 +12,10 @@ public struct DeclaredQuery: Sendable, Hashable {
     /// A name for messages (optional).
     public var name: String?
     public var origin: Origin
+    /// The query's NSPredicate format string (`predicate:`), checked by CK700-CK704.
+    public var predicate: String?
+    /// Where the predicate's first character is, so that a problem points inside it.
+    public var predicateOrigin: Origin = .unknown
 
     public init(
         recordType: String, filter: [String] = [], search: [String] = [], sort: [String] = [],
@@ -33,6 +37,7 @@ public struct DeclaredQuery: Sendable, Hashable {
         if !filter.isEmpty { parts.append("filter: " + filter.joined(separator: ", ")) }
         if !search.isEmpty { parts.append("search: " + search.joined(separator: ", ")) }
         if !sort.isEmpty { parts.append("sort: " + sort.joined(separator: ", ")) }
+        if let predicate { parts.append("predicate: " + predicate) }
         return "\(recordType)(" + parts.joined(separator: "; ") + ")"
     }
 }

@@ -21,6 +21,8 @@ public struct Schema: Sendable, Hashable {
     public var coreDataModel: CoreDataModel?
     /// The model configuration chosen (`--configuration`), nil for the default.
     public var coreDataConfiguration: String?
+    /// Subscriptions the app creates, by ID in source order (see `Subscription`).
+    public var subscriptions: [Subscription] = []
 
     public init(
         container: String? = nil, zones: [Zone] = [], roles: [Role] = [], recordTypes: [RecordType] = [],

@@ -211,6 +211,11 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(stmt)
     }
 
+    /// Resets the statement and keeps its bindings: constants bound once stay bound.
+    func rewind() {
+        sqlite3_reset(stmt)
+    }
+
     func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         for (i, v) in values.enumerated() { try bind(v, at: Int32(i + 1)) }
     }

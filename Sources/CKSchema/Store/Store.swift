@@ -90,6 +90,9 @@ public final class Store {
                                     fix: "make the file and its folder writable"))
         }
         try checkOrCreate()
+        if access == .write {
+            do { try ensureRuntimeTables() } catch { throw Self.wrap(error, path: path, doing: "create the run-time tables") }
+        }
     }
 
     private static func isWritable(_ path: String) -> Bool {

@@ -19,8 +19,10 @@ enum StoreSchemaCodec {
             o.append(("sort", .array(q.sort.map { .string($0) })))
             if let d = q.database { o.append(("database", .string(d.rawValue))) }
             if let n = q.name { o.append(("name", .string(n))) }
+            if let p = q.predicate { o.append(("predicate", .string(p))) }
             return .object(o)
         })))
+        if !s.subscriptions.isEmpty { root.append(("subscriptions", .array(s.subscriptions.map(encode)))) }
         return StoreJSON.object(root).text
     }
 
@@ -50,6 +52,26 @@ enum StoreSchemaCodec {
         if let a = f.referenceAction { o.append(("action", .string(a.rawValue))) }
         if let d = f.description { o.append(("description", .string(d))) }
         return .object(o)
+    }
+
+    static func encode(_ sub: Subscription) -> StoreJSON {
+        var o: [(String, StoreJSON)] = [("id", .string(sub.id)), ("type", .string(sub.kind.rawValue)), ("database", .string(sub.database.rawValue))]
+        if let z = sub.zone { o.append(("zone", .string(z))) }
+        if let t = sub.recordType { o.append(("recordType", .string(t))) }
+        if let p = sub.predicate { o.append(("predicate", .string(p))) }
+        o.append(("firesOn", .array(sub.firesOn.sorted().map { .string($0.rawValue) })))
+        o.append(("desiredKeys", .array(sub.desiredKeys.map { .string($0) })))
+        return .object(o)
+    }
+
+    static func decodeSubscription(_ o: StoreJSON) throws(DecodeError) -> Subscription {
+        guard let id = o["id"]?.stringValue, let kind = o["type"]?.stringValue.flatMap(Subscription.Kind.init(rawValue:)),
+              let db = o["database"]?.stringValue.flatMap(Database.init(rawValue:)) else {
+            throw DecodeError(message: "stored subscription is malformed")
+        }
+        return Subscription(id: id, kind: kind, database: db, recordType: o["recordType"]?.stringValue, predicate: o["predicate"]?.stringValue,
+                            firesOn: Set((o["firesOn"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(Subscription.Event.init(rawValue:)) }),
+                            desiredKeys: (o["desiredKeys"]?.arrayValue ?? []).compactMap(\.stringValue), zone: o["zone"]?.stringValue)
     }
 
     struct DecodeError: Error { var message: String }
@@ -94,9 +116,12 @@ enum StoreSchemaCodec {
         for q in root["queries"]?.arrayValue ?? [] {
             guard let rt = q["recordType"]?.stringValue else { continue }
             func list(_ k: String) -> [String] { (q[k]?.arrayValue ?? []).compactMap(\.stringValue) }
-            s.queries.append(DeclaredQuery(recordType: rt, filter: list("filter"), search: list("search"), sort: list("sort"),
-                                           database: q["database"]?.stringValue.flatMap(Database.init(rawValue:)), name: q["name"]?.stringValue))
+            var dq = DeclaredQuery(recordType: rt, filter: list("filter"), search: list("search"), sort: list("sort"),
+                                   database: q["database"]?.stringValue.flatMap(Database.init(rawValue:)), name: q["name"]?.stringValue)
+            dq.predicate = q["predicate"]?.stringValue
+            s.queries.append(dq)
         }
+        for o in root["subscriptions"]?.arrayValue ?? [] { s.subscriptions.append(try decodeSubscription(o)) }
         return s
     }
 }
@@ -112,6 +137,7 @@ extension Schema {
         s.zones.sort { $0.name < $1.name }
         s.roles.sort { $0.name < $1.name }
         s.recordTypes.sort { $0.name < $1.name }
+        s.subscriptions.sort { $0.id < $1.id }
         for i in s.recordTypes.indices {
             s.recordTypes[i].fields.sort { $0.name < $1.name }
             s.recordTypes[i].description = nil

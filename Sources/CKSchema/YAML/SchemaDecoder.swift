@@ -1,11 +1,11 @@
 /// Turns a YAML schema file's nodes into the model, following `docs/schema-format.md`.
 /// Collects every problem; the caller throws when any is an error.
 struct SchemaDecoder {
-    static let topKeys = ["ckschema", "container", "roles", "zones", "recordTypes", "queries"]
+    static let topKeys = ["ckschema", "container", "roles", "zones", "recordTypes", "queries", "subscriptions"]
     static let zoneKeys = ["database", "capabilities"]
     static let recordTypeKeys = ["description", "zone", "database", "deprecated", "requires", "system", "fields", "grants"]
     static let fieldKeys = ["type", "encrypted", "indexes", "deprecated", "to", "action", "description"]
-    static let queryKeys = ["name", "recordType", "filter", "search", "sort", "database"]
+    static let queryKeys = ["name", "recordType", "filter", "search", "sort", "database", "predicate"]
 
     var d: NodeDecoder
     /// Lines of keys by path, for putting comments back (`recordTypes.Note.fields`).
@@ -48,6 +48,9 @@ struct SchemaDecoder {
                     continue
                 }
                 for item in items { if let q = query(item) { schema.queries.append(q) } }
+            case "subscriptions":
+                guard let subs = d.pairs(p.value, what: "'subscriptions'") else { continue }
+                for s in subs { if let sub = subscription(s) { schema.subscriptions.append(sub) } }
             default:
                 break
             }
@@ -228,6 +231,9 @@ struct SchemaDecoder {
             case "search": q.search = d.stringList(p.value, what: "'search'").map(\.0)
             case "sort": q.sort = d.stringList(p.value, what: "'sort'").map(\.0)
             case "database": q.database = d.enumValue(p.value, what: "database", as: Database.self)
+            case "predicate":
+                q.predicate = d.string(p.value, what: "'predicate'")
+                q.predicateOrigin = predicateStart(p.value)
             default: break
             }
         }

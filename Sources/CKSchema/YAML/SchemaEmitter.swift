@@ -40,11 +40,27 @@ public enum SchemaEmitter {
                 if !q.filter.isEmpty { parts.append("filter: " + flowList(q.filter)) }
                 if !q.search.isEmpty { parts.append("search: " + flowList(q.search)) }
                 if !q.sort.isEmpty { parts.append("sort: " + flowList(q.sort)) }
+                if let p = q.predicate { parts.append("predicate: " + quoted(p)) }
                 if let db = q.database { parts.append("database: \(db.rawValue)") }
                 w.add("  - { " + parts.joined(separator: ", ") + " }", source: q.origin.location?.line)
             }
         }
+        if !schema.subscriptions.isEmpty {
+            w.add("subscriptions:", source: line("subscriptions"))
+            for sub in schema.subscriptions { w.add("  \(key(sub.id)): " + subscriptionValue(sub), source: sub.origin.location?.line) }
+        }
         return w.render(comments: comments)
+    }
+
+    /// A subscription as one flow mapping, keys in a fixed order; the predicate always quoted.
+    static func subscriptionValue(_ s: Subscription) -> String {
+        var parts = ["type: \(s.kind.rawValue)", "database: \(s.database.rawValue)"]
+        if let z = s.zone { parts.append("zone: \(scalar(z, inFlow: true))") }
+        if let t = s.recordType { parts.append("recordType: \(scalar(t, inFlow: true))") }
+        if let p = s.predicate { parts.append("predicate: " + quoted(p)) }
+        if s.kind == .query || !s.firesOn.isEmpty { parts.append("firesOn: " + flowList(s.firesOn.sorted().map(\.rawValue))) }
+        if !s.desiredKeys.isEmpty { parts.append("desiredKeys: " + flowList(s.desiredKeys)) }
+        return "{ " + parts.joined(separator: ", ") + " }"
     }
 
     /// The order system fields are written in.

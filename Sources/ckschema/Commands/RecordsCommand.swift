@@ -4,8 +4,8 @@ import Foundation
 /// `ckschema records import|export`: records in and out of the local store.
 enum RecordsCommand: Command {
     static let name = "records"
-    static let summary = "Import NDJSON records into the local store, or export them."
-    static let usage = "ckschema records import [--env development|production] [--save-policy ifServerRecordUnchanged|changedKeys|allKeys] FILE... | export [--env development|production] [--type T] [-o FILE]"
+    static let summary = "Import NDJSON records into the local store, export them, or delete them."
+    static let usage = "ckschema records import [--env development|production] [--save-policy ifServerRecordUnchanged|changedKeys|allKeys] FILE... | export [--env development|production] [--type T] [-o FILE] | delete [--env development|production] [--zone Z] RECORDNAME..."
     static let options: [OptionSpec] = CommonOptions.report + [
         OptionSpec(name: "env", short: nil, takesValue: true, help: "the store environment",
                    values: ["development", "production"], defaultValue: "development"),
@@ -16,6 +16,7 @@ enum RecordsCommand: Command {
         OptionSpec(name: "type", short: nil, takesValue: true, help: "export only records of this type", valueName: "T"),
         OptionSpec(name: "output", short: "o", takesValue: true, help: "export to FILE instead of standard output",
                    valueName: "FILE", isPath: true),
+        OptionSpec(name: "zone", short: nil, takesValue: true, help: "delete: the zone of the records", valueName: "Z", defaultValue: "_defaultZone"),
     ]
     static let subcommands = ["import", "export"]
     static let help = """
@@ -28,6 +29,10 @@ enum RecordsCommand: Command {
         import is one transaction. Exit 1 when any record failed (they are listed).
 
         export writes the environment's records back as NDJSON in the same shape.
+
+        delete deletes the named records of one zone (--zone, default _defaultZone) in one
+        transaction; a name that is not found is reported (CK740, exit 1). Saves and deletes both
+        record the notifications of the environment's subscriptions (ckschema notifications).
 
         examples:
           ckschema records import --env production fixtures/notes.ndjson
@@ -71,8 +76,16 @@ enum RecordsCommand: Command {
             } else { handle = io.out }
             try RecordExporter.export(from: store, environment: env, recordType: args.value("type")) { handle.write($0) }
             return .success
+        case "delete":
+            guard !files.isEmpty else { throw UsageError("records delete needs at least one RECORDNAME") }
+            let store = try Store(path: storePath)
+            let result = try RecordDeleter.delete(names: files, zone: args.value("zone") ?? "_defaultZone", from: store, environment: env)
+            let format = try CommonOptions.outputFormat(args)
+            io.report(result.diagnostics, format: format, command: "records delete")
+            if format == .text { io.write("deleted \(result.deleted) record\(result.deleted == 1 ? "" : "s") from \(env.rawValue)\n") }
+            return result.diagnostics.isEmpty ? .success : .findings
         default:
-            throw UsageError("unknown records subcommand '\(sub)'\(Suggest.phrase(for: sub, in: ["import", "export"]))")
+            throw UsageError("unknown records subcommand '\(sub)'\(Suggest.phrase(for: sub, in: ["import", "export", "delete"]))")
         }
     }
 }

@@ -87,7 +87,7 @@ import Testing
         // The examples of docs/schema-format.md, each YAML block as a file.
         let doc = try read(Paths.root + "/docs/schema-format.md")
         let blocks = doc.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 2, "the complete schema example and the ckschema.yaml example")
+        #expect(blocks.count == 3, "the complete schema example, the subscriptions example and the ckschema.yaml example")
         for (i, block) in blocks.enumerated() {
             let path = dir + "/schema-format-example-\(i + 1).yaml"
             try Data(block.utf8).write(to: URL(fileURLWithPath: path))

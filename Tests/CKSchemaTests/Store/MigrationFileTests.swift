@@ -24,11 +24,13 @@ import Testing
           - backfill: { recordType: T, field: a, value: hello }
           - backfill: { recordType: T, field: b, expression: "length(a) * 2", overwrite: true }
           - copy: { recordType: T, from: b, to: a }
+          - addSubscription: { id: s, type: query, database: private, recordType: T, predicate: "a == 'x'", firesOn: [create] }
+          - removeSubscription: { id: s }
         """)
         #expect(m.version == 1 && m.name == "test")
         #expect(m.description == "all of them")
         #expect(Set(m.steps.map(\.kindName)) == Set(MigrationStep.kindNames))
-        #expect(m.steps.count == 13)
+        #expect(m.steps.count == 15)
         #expect(m.steps[0].location?.line == 3)
         guard case .backfill(_, _, .expression("length(a) * 2"), true) = m.steps[11].action else { Issue.record("expression backfill"); return }
     }

@@ -75,6 +75,8 @@ public enum RecordImporter {
                 let seq = String(Int(try store.db.scalar("SELECT value FROM meta WHERE key = 'sequence'")?.text ?? "0") ?? 0, radix: 36)
                 var counter = 0
                 let writer = try Writer(store: store, env: env)
+                // The environment's subscriptions, evaluated around each batch (nil: none, no cost).
+                let recorder = try NotificationRecorder(store: store, env: env, schema: schema)
                 // The validate command's checks run first on every record (names, value types,
                 // encryption, references, size; CK4xx); the importer's own checks follow.
                 var checker = RecordChecker(schema: CompiledSchema(schema), production: env == .production, collectBatch: false)
@@ -88,7 +90,7 @@ public enum RecordImporter {
                     func flush() throws {
                         guard !batch.isEmpty else { return }
                         result.batches += 1
-                        try saveBatch(&batch, schema: schema, writer: writer, options: options, seq: seq, counter: &counter, result: &result)
+                        try saveBatch(&batch, schema: schema, writer: writer, recorder: recorder, options: options, seq: seq, counter: &counter, result: &result)
                         batch.removeAll(keepingCapacity: true)
                     }
                     try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
@@ -244,7 +246,8 @@ public enum RecordImporter {
         }
     }
 
-    private static func saveBatch(_ batch: inout [Incoming], schema: Schema, writer: Writer, options: Options, seq: String, counter: inout Int, result: inout Result) throws {
+    private static func saveBatch(_ batch: inout [Incoming], schema: Schema, writer: Writer, recorder: NotificationRecorder?, options: Options,
+                                  seq: String, counter: inout Int, result: inout Result) throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         var inBatch = Set<String>()
         for i in batch.indices where batch[i].error == nil {
@@ -260,13 +263,16 @@ public enum RecordImporter {
         // Write optimistically inside a savepoint: insert, and only when the record exists look up
         // its change tag. If a record fails in an atomic zone, roll the batch back and write it
         // again without that zone's records (CloudKit saves an atomic zone's batch all or none).
+        // The subscriptions' view of each record before it is overwritten; a new record has none.
+        var before: [NotificationRecorder.Key: NotificationRecorder.State] = [:]
+        let lastRowID = try recorder?.lastRowID()
         try writer.store.db.execute("SAVEPOINT batch")
         var skip = Set<String>()
         var written = 0
         while true {
             written = 0
             for i in batch.indices where batch[i].error == nil && !skip.contains(batch[i].zone) {
-                if try write(&batch[i], writer: writer, options: options, seq: seq, counter: &counter, now: now) { written += 1 }
+                if try write(&batch[i], writer: writer, recorder: recorder, before: &before, options: options, seq: seq, counter: &counter, now: now) { written += 1 }
             }
             let failed = Set(batch.filter { $0.error != nil && isAtomic($0.zone) }.map(\.zone)).subtracting(skip)
             if failed.isEmpty { break }
@@ -274,6 +280,11 @@ public enum RecordImporter {
             skip.formUnion(failed)
         }
         try writer.store.db.execute("RELEASE batch")
+        if let recorder {
+            // Only the records this batch wrote: a conflict or an atomic rollback notifies nothing.
+            let keys = batch.filter { $0.error == nil && !skip.contains($0.zone) }.map { NotificationRecorder.Key(zone: $0.zone, name: $0.name) }
+            try recorder.record(before: before, keys: keys, createdAfter: lastRowID)
+        }
         for r in batch {
             if let e = r.error { result.diagnostics.append(e); result.failed += 1 } else if skip.contains(r.zone) {
                 result.diagnostics.append(.error(StoreRules.recordBatchFailed.code,
@@ -286,7 +297,8 @@ public enum RecordImporter {
     }
 
     /// Saves one record with the save policy; false (and `r.error` set) on a conflict.
-    private static func write(_ r: inout Incoming, writer: Writer, options: Options, seq: String, counter: inout Int, now: Int64) throws -> Bool {
+    private static func write(_ r: inout Incoming, writer: Writer, recorder: NotificationRecorder?, before: inout [NotificationRecorder.Key: NotificationRecorder.State],
+                              options: Options, seq: String, counter: inout Int, now: Int64) throws -> Bool {
         counter += 1
         let tag = seq + "-" + String(counter, radix: 36)
         let ins = writer.insert
@@ -312,6 +324,11 @@ public enum RecordImporter {
             r.error = .error(StoreRules.recordConflict.code, "conflict saving record '\(r.name)': \(m)", at: at,
                              fix: "export the current record and re-apply the change, or pass --save-policy changedKeys or allKeys to overwrite")
             return false
+        }
+        if let recorder {
+            // Only an existing record has a state before the save (so a fresh import pays one lookup a record, after).
+            let key = NotificationRecorder.Key(zone: r.zone, name: r.name)
+            if before[key] == nil, let state = try recorder.states([key])[key] { before[key] = state }
         }
         let u = options.savePolicy == .changedKeys ? writer.merge : writer.replace
         u.reset()

@@ -22,21 +22,9 @@ public enum RecordExporter {
             out.reserveCapacity(1 << 20)
             var n = 0
             while try s.step() {
-                let type = s.string(at: 0)
-                let fieldTypes = types[type] ?? [:]
                 let stored = try s.withBytes(at: 6) { try StoreJSON.parse($0) }
-                let fields: [(String, StoreJSON)] = (stored.objectValue ?? []).map { key, value in
-                    (key, FieldValue.webServices(value, field: fieldTypes[key]))
-                }
-                let record = StoreJSON.object([
-                    ("recordName", .string(s.string(at: 1))),
-                    ("recordType", .string(type)),
-                    ("zoneID", .object([("zoneName", .string(s.string(at: 2)))])),
-                    ("recordChangeTag", .string(s.string(at: 3))),
-                    ("created", .object([("timestamp", .int(s.int64(at: 4)))])),
-                    ("modified", .object([("timestamp", .int(s.int64(at: 5)))])),
-                    ("fields", .object(fields)),
-                ])
+                let record = webServicesRecord(type: s.string(at: 0), name: s.string(at: 1), zone: s.string(at: 2), changeTag: s.string(at: 3),
+                                               created: s.int64(at: 4), modified: s.int64(at: 5), stored: stored, fields: types[s.string(at: 0)] ?? [:])
                 record.write(to: &out)
                 out.append(0x0A)
                 n += 1
@@ -48,5 +36,27 @@ public enum RecordExporter {
             if !out.isEmpty { try sink(Data(out)) }
             return n
         }
+    }
+
+    /// One record in the Web Services shape. With `redactEncrypted`, an encrypted field keeps
+    /// its type and loses its value (queries and notifications never print one).
+    static func webServicesRecord(type: String, name: String, zone: String, changeTag: String, created: Int64, modified: Int64,
+                                  stored: StoreJSON, fields fieldTypes: [String: Field], redactEncrypted: Bool = false) -> StoreJSON {
+        let fields: [(String, StoreJSON)] = (stored.objectValue ?? []).map { key, value in
+            let field = fieldTypes[key]
+            if redactEncrypted, let field, field.isEncrypted {
+                return (key, .object([("type", .string("ENCRYPTED_" + FieldValue.webServicesType(field.type)))]))
+            }
+            return (key, FieldValue.webServices(value, field: field))
+        }
+        return StoreJSON.object([
+            ("recordName", .string(name)),
+            ("recordType", .string(type)),
+            ("zoneID", .object([("zoneName", .string(zone))])),
+            ("recordChangeTag", .string(changeTag)),
+            ("created", .object([("timestamp", .int(created))])),
+            ("modified", .object([("timestamp", .int(modified))])),
+            ("fields", .object(fields)),
+        ])
     }
 }

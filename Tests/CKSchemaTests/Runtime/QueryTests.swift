@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import CKSchema
+
+/// `ckschema query`: CloudKit's predicates over the store, refused where CloudKit refuses them.
+@Suite struct QueryTests {
+    @Test(arguments: [
+        ("mood > 3", ["n1", "n3"]),
+        ("mood == 2", ["n2"]),
+        ("mood BETWEEN {2, 4}", ["n2", "n3"]),
+        ("mood IN {2, 5}", ["n1", "n2"]),
+        ("NOT mood IN {2, 5}", ["n3"]),
+        ("title BEGINSWITH 'Trail'", ["n1", "n3"]),
+        ("title == 'Rainy day'", ["n2"]),
+        ("tags CONTAINS 'alps'", ["n1", "n3"]),
+        ("ANY tags == 'home'", ["n2"]),
+        ("'lake' IN tags", ["n1"]),
+        ("self CONTAINS 'trail'", ["n1", "n3"]),
+        ("self CONTAINS 'RAINY'", ["n2"]),
+        ("self CONTAINS 'or'", []),
+        ("due > CAST(0, \"NSDate\") AND due < CAST(750000000, \"NSDate\")", ["n1", "n2"]),
+        ("distanceToLocation:fromLocation:(place, {46.56, 7.97}) < 5000", ["n1"]),
+        ("distanceToLocation:fromLocation:(place, {46.56, 7.97}) > 5000", ["n2"]),
+        ("mood > 3 AND title BEGINSWITH 'Trail r'", ["n3"]),
+    ])
+    func predicatesSelectTheRecordsCloudKitWould(predicate: String, expected: [String]) throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        let got = try sb.names(RecordQuery(recordType: "Note", predicate: predicate))
+        #expect((try? got.get()) == expected, "\(got)")
+    }
+
+    @Test func sortsAndLimits() throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        #expect(try sb.names(RecordQuery(recordType: "Note", predicate: "mood > 0", sort: [.init(field: "due", descending: true)])).get() == ["n3", "n1", "n2"])
+        #expect(try sb.names(RecordQuery(recordType: "Note", predicate: "mood > 0", sort: [.init(field: "title")], limit: 2)).get() == ["n2", "n3"])
+        #expect(try sb.names(RecordQuery(recordType: "Memo")).get() == ["m1"])
+    }
+
+    @Test(arguments: [
+        (RecordQuery(recordType: "Note", predicate: "body == 'x'"), "CK704", "Field 'body' is not marked queryable"),
+        (RecordQuery(recordType: "Note", predicate: "mood > 1", sort: [.init(field: "mood")]), "CK721", "Field 'mood' is not marked sortable"),
+        (RecordQuery(recordType: "Note"), "CK704", "Field 'recordName' is not marked queryable"),
+        (RecordQuery(recordType: "Note", predicate: "secret == 'x'"), "CK704", "Field 'secret' is not marked queryable"),
+        (RecordQuery(recordType: "Memo", predicate: "self CONTAINS 'milk'"), "CK704", "no field of 'Memo' is marked searchable"),
+        (RecordQuery(recordType: "Note", predicate: "mood > 1 OR mood < 0"), "CK701", "does not support OR"),
+        (RecordQuery(recordType: "Note", predicate: "mood == 'three'"), "CK702", "a string cannot be compared"),
+        (RecordQuery(recordType: "Nope"), "CK720", "Did not find record type: Nope"),
+        (RecordQuery(recordType: "Note", predicate: "mood > 1", zone: "Elsewhere"), "CK722", "Zone 'Elsewhere' does not exist"),
+    ])
+    func refusesWhereCloudKitRefuses(query: RecordQuery, code: String, words: String) throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        guard case .failure(let r) = try sb.names(query) else { Issue.record("not refused"); return }
+        #expect(r.diagnostics.contains { $0.code == code && $0.message.contains(words) }, "\(r.diagnostics.map(\.message))")
+    }
+
+    @Test func predicateProblemsPointInsideThePredicate() throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        guard case .failure(let r) = try sb.names(RecordQuery(recordType: "Note", predicate: "mood > 1 AND title == 'open")) else { Issue.record("not refused"); return }
+        #expect(r.diagnostics.first?.location == SourceLocation(file: "<predicate>", line: 1, column: 23))
+    }
+
+    /// Values are bound: a quote or SQL in a value is only a value.
+    @Test func valuesAreBoundNeverSpliced() throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        #expect(try sb.names(RecordQuery(recordType: "Note", predicate: "title == \"x' OR 1=1 --\"")).get() == [])
+        #expect(try sb.names(RecordQuery(recordType: "Note", predicate: "self CONTAINS 'trail OR NEAR(x'")).get() == [])
+        let c = try StoreQuery.compile(RecordQuery(recordType: "Note", predicate: "title == 'Robert''); DROP TABLE records; --'"),
+                                       schema: sb.store.schema(.development), searchTables: [:])
+        if case .success(let q) = c { #expect(!q.sql.contains("DROP")) }
+        #expect(try sb.store.recordCount(.development) == 4)
+    }
+
+    /// Names and values from the command line reach a message escaped, never raw.
+    @Test func controlCharactersInRefusalsAreEscaped() throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        for q in [RecordQuery(recordType: "No\u{1B}[31mpe"), RecordQuery(recordType: "Note", predicate: "mood > 1", zone: "Z\u{1B}"),
+                  RecordQuery(recordType: "Note", predicate: "mood > 1", sort: [.init(field: "x\u{7}")]),
+                  RecordQuery(recordType: "Note", predicate: "mood == 1 'a\u{1B}'")] {
+            guard case .failure(let r) = try sb.names(q) else { Issue.record("not refused"); continue }
+            let text = r.diagnostics.map(\.message).joined()
+            #expect(!text.unicodeScalars.contains { $0.value < 0x20 }, "\(text)")
+            #expect(text.contains("\\u001b") || text.contains("\\u0007"), "\(text)")
+        }
+    }
+
+    @Test func encryptedValuesAreNeverPrinted() throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        for format in RecordLineFormat.allCases {
+            var out = ""
+            _ = try StoreQuery.run(RecordQuery(recordType: "Note", predicate: "mood > 0"), store: sb.store, format: format) { out += $0 }
+            #expect(out.contains("n1"))
+            #expect(!out.contains("s3cr3t"), "\(out)")
+        }
+    }
+
+    /// The query uses the schema's SQLite indexes, not a scan of the records.
+    @Test(arguments: [
+        ("mood == 2", "ix:development:Note:mood"),
+        ("title BEGINSWITH 'Tr'", "ix:development:Note:title"),
+        ("due BETWEEN {CAST(0, 'NSDate'), CAST(1, 'NSDate')}", "ix:development:Note:due"),
+    ])
+    func indexedPredicatesUseTheStoresIndexes(predicate: String, index: String) throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        let btree = Dictionary(try sb.store.indexes(.development).filter { $0.kind == .btree && $0.recordType == "Note" }.map { ($0.field, $0.sqlName) },
+                               uniquingKeysWith: { a, _ in a })
+        guard case .success(let q) = StoreQuery.compile(RecordQuery(recordType: "Note", predicate: predicate),
+                                                        schema: try sb.store.schema(.development), searchTables: [:], btreeIndexes: btree) else {
+            Issue.record("refused")
+            return
+        }
+        let plan = try sb.store.queryPlan(q)
+        #expect(plan.contains { $0.contains("USING INDEX \(index)") }, "\(plan) \(q.sql)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN records") }, "\(plan)")
+    }
+
+    @Test func binaryPrintsNDJSONAndRefusesWithCloudKitsWords() throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        let ok = try runCLI(["query", "Note", "--predicate", "mood > 3", "--sort", "title:desc", "--store", sb.storePath])
+        #expect(ok.code == 0, "\(ok.stderr)")
+        let lines = ok.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try StoreJSON.parse(String(lines[0]))
+        #expect(first["recordName"] == .string("n1"))
+        #expect(first["fields"]?["mood"] == .object([("value", .int(5)), ("type", .string("INT64"))]))
+        let text = try runCLI(["query", "Memo", "--format", "text", "--store", sb.storePath])
+        #expect(text.stdout == "Memo m1 (Plain) text=\"buy milk\"\n")
+        let refused = try runCLI(["query", "Note", "--predicate", "body == 'x'", "--store", sb.storePath])
+        #expect(refused.code == 1)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr == "<predicate>:1:1: error: Field 'body' is not marked queryable [CK704]\n  fix: add 'queryable' to the indexes of Note.fields.body\n")
+        let sort = try runCLI(["query", "Note", "--predicate", "mood > 3", "--sort", "mood", "--store", sb.storePath])
+        #expect(sort.code == 1)
+        #expect(sort.stderr.contains("error: Field 'mood' is not marked sortable [CK721]"))
+        let all = try runCLI(["query", "Note", "--store", sb.storePath])
+        #expect(all.code == 1)
+        #expect(all.stderr.contains("Field 'recordName' is not marked queryable"))
+        let usage = try runCLI(["query", "--store", sb.storePath])
+        #expect(usage.code == 2)
+        let noStore = try runCLI(["query", "Note", "--store", sb.root + "/missing.sqlite"])
+        #expect(noStore.code == 2)
+    }
+}
