@@ -22,7 +22,7 @@ public struct RuleInfo: Sendable, Hashable {
 public enum RuleCatalog {
     public static var all: [RuleInfo] {
         InputRules.all + LintRules.all + [SchemaFormatter.notFormatted] + RecordsRules.all + PromotionRules.all
-            + CKDBRules.all + StoreRules.all
+            + CKDBRules.all + StoreRules.all + SecurityRules.all
     }
 
     public static func info(_ code: String) -> RuleInfo? { all.first { $0.code == code } }

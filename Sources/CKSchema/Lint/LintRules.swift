@@ -75,9 +75,13 @@ struct Suppressions {
 
     static let marker = "ckschema-disable"
 
+    /// Rules that protect the store: a name CloudKit refuses would reach SQL text (CK560),
+    /// so a comment can silence style findings but never these.
+    static let unsuppressible: Set<String> = [InvalidNameRule.info.code]
+
     mutating func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.filter { d in
-            guard let loc = d.location else { return true }
+            guard let loc = d.location, !Self.unsuppressible.contains(d.code) else { return true }
             let lines = directives(in: loc.file)
             for l in [loc.line, loc.line - 1] {
                 for dir in lines[l] ?? [] where dir.reasoned && (dir.codes.contains(d.code) || dir.codes.contains("all")) {

@@ -179,7 +179,11 @@ struct BackfillExpression {
             guard let type = BackfillExpression.valueType(of: f) else {
                 throw CompileError(message: "field '\(name)' is \(f.type); expressions read only string, int64, double, timestamp and reference fields")
             }
-            return BackfillExpression(sql: StoreIndexer.valueExpression(field: f.name, reference: f.type.primitive == .reference), type: type)
+            do {
+                return BackfillExpression(sql: try StoreIndexer.valueExpression(field: f.name, reference: f.type.primitive == .reference), type: type)
+            } catch {
+                throw CompileError(message: error.diagnostic.message)
+            }
         }
 
         mutating func call(_ name: String) throws(CompileError) -> BackfillExpression {

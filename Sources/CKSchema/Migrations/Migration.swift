@@ -157,6 +157,15 @@ private struct Args {
         return s
     }
 
+    /// A record type or field name must be a CloudKit name: it reaches the store's SQL as a
+    /// JSON path and index name. Source: CloudKit Console, "Creating a record type"; CKRecord
+    /// key names (developer.apple.com/documentation/cloudkit/ckrecord).
+    mutating func cloudKitName(_ name: String, _ what: String, _ at: YAMLNode) {
+        guard !StoreName.isSafe(name) else { return }
+        fail(InvalidNameRule.info, "\(what) name '\(name)' is not valid: it must start with a letter, then only letters, digits and '_' (at most 255)", at,
+             fix: "rename the \(what)")
+    }
+
     mutating func bool(_ key: String) -> Bool {
         guard let v = value(key) else { return false }
         switch v.scalar {
@@ -219,6 +228,7 @@ private struct Args {
             return .addRole(name)
         case "addRecordType":
             guard let name = string("name") else { return nil }
+            cloudKitName(name, "record type", value("name")!)
             var t = RecordType(name: name, origin: Origin(parser.loc(node)))
             t.zone = string("zone", required: false)
             if let d = string("database", required: false) {
@@ -238,7 +248,10 @@ private struct Args {
                     fail(StoreRules.invalidStep, "`fields` is a mapping of field name to type (found \(fields.kindName))", fields)
                     return nil
                 }
-                for p in fp { if let f = field(name: p.name, spec: p.value) { t.fields.append(f) } }
+                for p in fp {
+                    cloudKitName(p.name, "field", p.key)
+                    if let f = field(name: p.name, spec: p.value) { t.fields.append(f) }
+                }
             }
             if let system = value("system") {
                 for p in system.mapping ?? [] {
@@ -253,6 +266,7 @@ private struct Args {
             return .addRecordType(t)
         case "addField":
             guard let rt = string("recordType"), let name = string("name") else { return nil }
+            cloudKitName(name, "field", value("name")!)
             var spec: [YAMLPair] = []
             for p in pairs where p.name != "recordType" && p.name != "name" { spec.append(p); used.insert(p.name) }
             guard let f = field(name: name, pairs: spec, at: node) else { return nil }

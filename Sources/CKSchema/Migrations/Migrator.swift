@@ -141,8 +141,9 @@ public enum Migrator {
             do { v = try DataStepSQL.backfillValueSQL(value, field: f, recordType: t) } catch {
                 throw InputError(.error(error.rule.code, error.message, at: step.location, fix: error.fix))
             }
-            var sql = "UPDATE records SET fields = json_set(fields, '$.\(fn)', \(v.expression)), change_tag = ? || '-' || printf('%x', id), modified_at = ? WHERE env = ? AND record_type = ?"
-            if !overwrite { sql += " AND json_extract(fields, '$.\(fn)') IS NULL" }
+            let path = try StoreName.jsonPath(fn)
+            var sql = "UPDATE records SET fields = json_set(fields, \(path), \(v.expression)), change_tag = ? || '-' || printf('%x', id), modified_at = ? WHERE env = ? AND record_type = ?"
+            if !overwrite { sql += " AND json_extract(fields, \(path)) IS NULL" }
             if let c = v.condition { sql += " AND \(c)" }
             return (sql, v.parameters + [.text(tag), .integer(now), .text(env.rawValue), .text(tn)])
         case .copy(let tn, let from, let to):
@@ -151,7 +152,7 @@ public enum Migrator {
             do { conv = try DataStepSQL.conversionSQL(from: a, to: b) } catch {
                 throw InputError(.error(error.rule.code, error.message, at: step.location, fix: error.fix))
             }
-            let sql = "UPDATE records SET fields = json_set(fields, '$.\(to)', \(conv)), change_tag = ? || '-' || printf('%x', id), modified_at = ? WHERE env = ? AND record_type = ? AND json_extract(fields, '$.\(from)') IS NOT NULL"
+            let sql = "UPDATE records SET fields = json_set(fields, \(try StoreName.jsonPath(to)), \(conv)), change_tag = ? || '-' || printf('%x', id), modified_at = ? WHERE env = ? AND record_type = ? AND json_extract(fields, \(try StoreName.jsonPath(from))) IS NOT NULL"
             return (sql, [.text(tag), .integer(now), .text(env.rawValue), .text(tn)])
         default:
             return nil
