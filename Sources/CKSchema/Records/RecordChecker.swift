@@ -414,6 +414,13 @@ struct RecordChecker {
             ctx.size += 8
         case .double, .number:
             guard t.kind == .number else { return "expected a number but found \(Self.article(t))" }
+            // 1e400 is valid JSON but no double: CloudKit refuses infinity (and the store
+            // would keep null). Only numbers with a fraction, an exponent or too many digits
+            // are parsed, so plain integers cost nothing more.
+            if t.flags & JSONToken.integer == 0 || t.flags & JSONToken.overflow != 0 {
+                let text = String(decoding: UnsafeBufferPointer(start: p + Int(t.start), count: Int(t.end - t.start)), as: UTF8.self)
+                guard let d = Double(text), d.isFinite else { return "the number is out of range for a double (CloudKit refuses infinity)" }
+            }
             ctx.size += 8
         case .timestamp:
             if t.kind == .number {
@@ -524,7 +531,10 @@ struct RecordChecker {
         if let type, !type.isList, type.primitive != .reference, type.primitive != .asset, v >= 0 {
             // Count its size as CloudKit will.
             let f = CompiledSchema.FieldInfo(name: name, type: type, isEncrypted: encrypted, isDeprecated: false, referenceTarget: nil)
-            _ = checkValue(tk, v, f, plain: tag == nil, &ctx, &r)
+            // A value no field of that type can hold is refused, new field or not.
+            if let problem = checkValue(tk, v, f, plain: tag == nil, &ctx, &r) {
+                report(&r, ctx, RecordsRules.wrongValueType, at: Self.at(tk[v]), field: name, problem, fix: nil)
+            }
         }
         observe(&r, ctx, type: typeName, field: name, fieldType: type, encrypted: encrypted, newType: false, at: Self.at(tk[key]))
     }

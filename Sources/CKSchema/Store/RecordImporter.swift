@@ -94,6 +94,7 @@ public enum RecordImporter {
                     try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
                         var start = 0
                         var line = 0
+                        var number = 0
                         let n = raw.count
                         while start < n {
                             line += 1
@@ -102,6 +103,7 @@ public enum RecordImporter {
                             let slice = UnsafeRawBufferPointer(rebasing: raw[start..<end])
                             start = end + 1
                             if slice.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+                            number += 1
                             var checked = ChunkResult()
                             if options.runsRecordChecks, let base = slice.baseAddress {
                                 checker.check(base.assumingMemoryBound(to: UInt8.self), slice.count, index: 0,
@@ -109,19 +111,25 @@ public enum RecordImporter {
                             }
                             var validatorErrors: [Diagnostic] = []
                             for d in checked.diagnostics where d.severity != .note {
+                                // Named as validate names them: record number, name and field.
+                                let message = d.recordIndex < 0 ? d.message : ValidationRun.compose(number: number, d.recordName, d.field, d.message)
                                 let diag = Diagnostic(code: d.code, severity: d.severity, location: SourceLocation(file: path, line: line + d.line, column: d.column),
-                                                      message: d.message, fix: d.fix)
+                                                      message: message, fix: d.fix)
                                 if d.severity == .error { validatorErrors.append(diag) } else { result.diagnostics.append(diag) }
                             }
+                            // The fields the validator would add in development, with the type and
+                            // encryption it infers: `validate --infer` and the import agree.
+                            var inferred: [String: InferredObservation] = [:]
+                            for o in checked.inferred { if let f = o.field { inferred[f] = o } }
                             var rec: Incoming
                             if let first = validatorErrors.first {
                                 // Parsed only for its zone (atomic batches); a failed record adds nothing to the schema.
                                 var scratch = schema, scratchAdded: [String: SourceLocation] = [:]
-                                rec = parse(slice, line: line, file: path, schema: &scratch, env: env, added: &scratchAdded)
+                                rec = parse(slice, line: line, number: number, file: path, schema: &scratch, env: env, added: &scratchAdded, inferred: inferred)
                                 rec.error = first
                                 result.diagnostics += validatorErrors.dropFirst()
                             } else {
-                                rec = parse(slice, line: line, file: path, schema: &schema, env: env, added: &addedFields)
+                                rec = parse(slice, line: line, number: number, file: path, schema: &schema, env: env, added: &addedFields, inferred: inferred)
                             }
                             if rec.error == nil { rec.storedFields = StoreJSON.object(rec.fields).text }
                             batch.append(rec)
@@ -141,14 +149,17 @@ public enum RecordImporter {
         return result
     }
 
-    /// Parses one NDJSON line into a record, checking it against the schema.
-    private static func parse(_ bytes: UnsafeRawBufferPointer, line: Int, file: String, schema: inout Schema, env: Environment,
-                              added: inout [String: SourceLocation]) -> Incoming {
+    /// Parses one NDJSON line into a record, checking it against the schema. Fields under
+    /// `encryptedValues`, with an `ENCRYPTED_` type or `"isEncrypted": true` are encrypted; a
+    /// new field (development) keeps that encryption, and is added to `schema` only when the
+    /// whole record parses.
+    private static func parse(_ bytes: UnsafeRawBufferPointer, line: Int, number: Int, file: String, schema: inout Schema, env: Environment,
+                              added: inout [String: SourceLocation], inferred: [String: InferredObservation]) -> Incoming {
         let at = SourceLocation(file: file, line: line, column: 1)
         var rec = Incoming(line: line, file: file, name: "", type: "", zone: Zone.defaultZoneName, changeTag: nil, fields: [])
-        func fail(_ rule: RuleInfo, _ m: String, fix: String? = nil) -> Incoming {
+        func fail(_ rule: RuleInfo, field: String? = nil, _ m: String, fix: String? = nil) -> Incoming {
             var r = rec
-            r.error = .error(rule.code, m, at: at, fix: fix)
+            r.error = .error(rule.code, ValidationRun.compose(number: number, rec.name.isEmpty ? nil : rec.name, field, m), at: at, fix: fix)
             return r
         }
         let json: StoreJSON
@@ -160,66 +171,84 @@ public enum RecordImporter {
             return fail(StoreRules.recordMalformed, "the record has no `recordName`")
         }
         rec.name = name
-        guard let type = json["recordType"]?.stringValue else { return fail(StoreRules.recordMalformed, "record '\(name)' has no `recordType`") }
+        guard let type = json["recordType"]?.stringValue else { return fail(StoreRules.recordMalformed, "the record has no `recordType`") }
         rec.type = type
         if let z = json["zoneID"] {
-            guard let zn = z["zoneName"]?.stringValue else { return fail(StoreRules.recordMalformed, "record '\(name)': `zoneID` needs `zoneName`") }
+            guard let zn = z["zoneName"]?.stringValue else { return fail(StoreRules.recordMalformed, "`zoneID` needs `zoneName`") }
             rec.zone = zn
         }
         rec.changeTag = json["recordChangeTag"]?.stringValue
         guard let tIndex = schema.recordTypes.firstIndex(where: { $0.name == type }) else {
-            return fail(StoreRules.recordUnknownType, "record '\(name)' has type '\(type)', which the \(env.rawValue) schema does not have\(Suggest.phrase(for: type, in: schema.recordTypes.map(\.name)))",
+            return fail(StoreRules.recordUnknownType, "type '\(type)' is not in the \(env.rawValue) schema\(Suggest.phrase(for: type, in: schema.recordTypes.map(\.name)))",
                         fix: "add the record type with a migration first")
         }
         if rec.zone != Zone.defaultZoneName, schema.zone(named: rec.zone) == nil {
-            return fail(StoreRules.recordUnknownZone, "record '\(name)' is in zone '\(rec.zone)', which the \(env.rawValue) schema does not have", fix: "add the zone with a migration first")
+            return fail(StoreRules.recordUnknownZone, "zone '\(rec.zone)' is not in the \(env.rawValue) schema", fix: "add the zone with a migration first")
         }
         guard let fields = json["fields"].map({ $0.objectValue }) ?? [] else {
-            return fail(StoreRules.recordMalformed, "record '\(name)': `fields` is an object")
+            return fail(StoreRules.recordMalformed, "`fields` is an object")
         }
-        rec.fields.reserveCapacity(fields.count)
-        for (key, wrapper) in fields {
-            // Web Services shape {value, type}; a bare value is accepted too.
-            let value: StoreJSON
-            var declared: FieldType?
-            if case .object = wrapper, let v = wrapper["value"] {
-                value = v
-                if let t = wrapper["type"]?.stringValue {
-                    guard let ft = FieldValue.fieldType(fromTypeName: t) else {
-                        return fail(StoreRules.recordValueType, "record '\(name)': field '\(key)' has unknown type '\(t)'")
+        guard let encryptedValues = json["encryptedValues"].map({ $0.objectValue }) ?? [] else {
+            return fail(StoreRules.recordMalformed, "`encryptedValues` is an object")
+        }
+        rec.fields.reserveCapacity(fields.count + encryptedValues.count)
+        var additions: [Field] = []
+        for (source, encryptedForm) in [(fields, false), (encryptedValues, true)] {
+            for (key, wrapper) in source {
+                // Web Services shape {value, type}; a bare value is accepted too.
+                let value: StoreJSON
+                var declared: FieldType?
+                var encrypted = encryptedForm
+                if case .object = wrapper, let v = wrapper["value"] {
+                    value = v
+                    if let t = wrapper["type"]?.stringValue {
+                        guard let ft = FieldValue.fieldType(fromTypeName: t) else {
+                            return fail(StoreRules.recordValueType, field: key, "unknown type '\(t)'")
+                        }
+                        declared = ft
+                        if FieldValue.isEncryptedTypeName(t) { encrypted = true }
                     }
-                    declared = ft
+                    if wrapper["isEncrypted"] == .bool(true) { encrypted = true }
+                } else { value = wrapper }
+                var field = schema.recordTypes[tIndex].field(named: key) ?? additions.first { $0.name == key }
+                if field == nil {
+                    guard env == .development else {
+                        return fail(StoreRules.recordUnknownField, field: key, "'\(type)' does not have it in production\(Suggest.phrase(for: key, in: schema.recordTypes[tIndex].fields.map(\.name)))",
+                                    fix: "deploy the field to production first (a migration, then promote), or remove it from the record")
+                    }
+                    guard let newType = declared ?? inferred[key]?.type else {
+                        return fail(StoreRules.recordValueType, field: key, "a new field with no `type`, so development cannot add it to the schema")
+                    }
+                    let f = Field(name: key, type: newType, isEncrypted: encrypted || inferred[key]?.isEncrypted == true)
+                    var withAdditions = schema.recordTypes[tIndex]
+                    withAdditions.fields += additions
+                    if let problem = SchemaChanger.problem(with: f, in: withAdditions, schema: schema) {
+                        return fail(StoreRules.recordValueType, field: key, problem.0)
+                    }
+                    additions.append(f)
+                    field = f
                 }
-            } else { value = wrapper }
-            var field = schema.recordTypes[tIndex].field(named: key)
-            if field == nil {
-                guard env == .development else {
-                    return fail(StoreRules.recordUnknownField, "record '\(name)' has field '\(key)', which '\(type)' does not have in production\(Suggest.phrase(for: key, in: schema.recordTypes[tIndex].fields.map(\.name)))",
-                                fix: "deploy the field to production first (a migration, then promote), or remove it from the record")
+                guard let field else { continue }
+                if field.isEncrypted != encrypted {
+                    return fail(StoreRules.recordValueType, field: key,
+                                field.isEncrypted ? "encrypted in the schema but written in plaintext form" : "not encrypted in the schema but written as encrypted")
                 }
-                guard let declared else {
-                    return fail(StoreRules.recordValueType, "record '\(name)': new field '\(key)' has no `type`, so development cannot add it to the schema")
+                if let declared {
+                    let samePrimitive = declared.primitive == field.type.primitive
+                        || (field.type.primitive == .number && (declared.primitive == .int64 || declared.primitive == .double))
+                    if !samePrimitive || declared.isList != field.type.isList {
+                        return fail(StoreRules.recordValueType, field: key, "\(field.type) in the schema, but the record says \(FieldValue.webServicesType(declared))")
+                    }
                 }
-                let f = Field(name: key, type: declared)
-                if let problem = SchemaChanger.problem(with: f, in: schema.recordTypes[tIndex], schema: schema) {
-                    return fail(StoreRules.recordValueType, "record '\(name)': \(problem.0)")
+                switch FieldValue.storage(fromWebServices: value, type: field.type) {
+                case .success(let v): rec.fields.append((key, v))
+                case .failure(let m): return fail(StoreRules.recordValueType, field: key, "(\(field.type)) \(m.message)")
                 }
-                schema.recordTypes[tIndex].fields.append(f)
-                added["\(type).\(key) (\(declared))"] = at
-                field = f
             }
-            guard let field else { continue }
-            if let declared {
-                let samePrimitive = declared.primitive == field.type.primitive
-                    || (field.type.primitive == .number && (declared.primitive == .int64 || declared.primitive == .double))
-                if !samePrimitive || declared.isList != field.type.isList {
-                    return fail(StoreRules.recordValueType, "record '\(name)': field '\(key)' is \(field.type) in the schema, but the record says \(FieldValue.webServicesType(declared))")
-                }
-            }
-            switch FieldValue.storage(fromWebServices: value, type: field.type) {
-            case .success(let v): rec.fields.append((key, v))
-            case .failure(let m): return fail(StoreRules.recordValueType, "record '\(name)': field '\(key)' (\(field.type)): \(m.message)")
-            }
+        }
+        if !additions.isEmpty {
+            schema.recordTypes[tIndex].fields += additions
+            for f in additions { added["\(type).\(f.name) (\(f.type)\(f.isEncrypted ? ", encrypted" : ""))"] = at }
         }
         return rec
     }
