@@ -63,8 +63,7 @@ public struct SchemaInference: Sendable {
         return out
     }
 
-    private static func key(_ s: String) -> String {
-        let plain = !s.isEmpty && s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == ".") }
-        return plain ? s : "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
+    /// A key as the schema emitter writes it: plain, or quoted with every control character
+    /// escaped, so the YAML reads back (a raw control character made it unreadable).
+    private static func key(_ s: String) -> String { SchemaEmitter.key(s) }
 }

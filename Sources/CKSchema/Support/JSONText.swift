@@ -67,7 +67,11 @@ public indirect enum JSONText: Sendable, Equatable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if c.value < 0x20 { out += String(format: "\\u%04x", c.value) } else { out.unicodeScalars.append(c) }
+                // Controls, DEL, C1, line separators, bidi overrides and the BOM as \u escapes:
+                // valid JSON either way, but a terminal or a YAML reader would act on them raw.
+                if c.value < 0x20 || c.value == 0xFEFF || ControlCharacters.needsEscape(c) {
+                    out += String(format: "\\u%04x", c.value)
+                } else { out.unicodeScalars.append(c) }
             }
         }
         out += "\""
