@@ -11,6 +11,10 @@ public struct SchemaInference: Sendable {
 
     /// Record types that gain fields (or are new), in the order first seen.
     public private(set) var recordTypes: [(name: String, isNew: Bool, fields: [NewField])] = []
+    /// Where each record type and each of its fields sits in `recordTypes`: a record with
+    /// 100,000 new fields is O(N) to add, not O(N^2).
+    private var typeIndex: [String: Int] = [:]
+    private var fieldIndex: [String: [String: Int]] = [:]
 
     /// No change.
     public init() {}
@@ -21,21 +25,23 @@ public struct SchemaInference: Sendable {
     enum Outcome { case new, known, conflict(String) }
 
     mutating func add(_ o: InferredObservation) -> Outcome {
-        var ti = recordTypes.firstIndex { $0.name == o.recordType }
+        var ti = typeIndex[o.recordType]
         var createdType = false
         if ti == nil {
             recordTypes.append((o.recordType, o.isNewType, []))
             ti = recordTypes.count - 1
+            typeIndex[o.recordType] = ti
             createdType = true
         }
         guard let field = o.field else { return createdType ? .new : .known }
         let t = ti!
-        if let fi = recordTypes[t].fields.firstIndex(where: { $0.name == field }) {
+        if let fi = fieldIndex[o.recordType]?[field] {
             let existing = recordTypes[t].fields[fi]
             guard let new = o.type else { return .known }
             guard let old = existing.type else { recordTypes[t].fields[fi].type = new; return .known }
             return old == new ? .known : .conflict(old.description)
         }
+        fieldIndex[o.recordType, default: [:]][field] = recordTypes[t].fields.count
         recordTypes[t].fields.append(NewField(name: field, type: o.type, isEncrypted: o.isEncrypted))
         return .new
     }

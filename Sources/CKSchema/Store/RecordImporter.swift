@@ -193,6 +193,7 @@ public enum RecordImporter {
         }
         rec.fields.reserveCapacity(fields.count + encryptedValues.count)
         var additions: [Field] = []
+        var additionIndex: [String: Int] = [:]
         for (source, encryptedForm) in [(fields, false), (encryptedValues, true)] {
             for (key, wrapper) in source {
                 // Web Services shape {value, type}; a bare value is accepted too.
@@ -210,7 +211,7 @@ public enum RecordImporter {
                     }
                     if wrapper["isEncrypted"] == .bool(true) { encrypted = true }
                 } else { value = wrapper }
-                var field = schema.recordTypes[tIndex].field(named: key) ?? additions.first { $0.name == key }
+                var field = schema.recordTypes[tIndex].field(named: key) ?? additionIndex[key].map { additions[$0] }
                 if field == nil {
                     guard env == .development else {
                         return fail(StoreRules.recordUnknownField, field: key, "'\(type)' does not have it in production\(Suggest.phrase(for: key, in: schema.recordTypes[tIndex].fields.map(\.name)))",
@@ -220,11 +221,11 @@ public enum RecordImporter {
                         return fail(StoreRules.recordValueType, field: key, "a new field with no `type`, so development cannot add it to the schema")
                     }
                     let f = Field(name: key, type: newType, isEncrypted: encrypted || inferred[key]?.isEncrypted == true)
-                    var withAdditions = schema.recordTypes[tIndex]
-                    withAdditions.fields += additions
-                    if let problem = SchemaChanger.problem(with: f, in: withAdditions, schema: schema) {
+                    // The checks need the type's name and database, not its other new fields.
+                    if let problem = SchemaChanger.problem(with: f, in: schema.recordTypes[tIndex], schema: schema) {
                         return fail(StoreRules.recordValueType, field: key, problem.0)
                     }
+                    additionIndex[key] = additions.count
                     additions.append(f)
                     field = f
                 }
