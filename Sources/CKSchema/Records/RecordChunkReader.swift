@@ -215,6 +215,8 @@ final class RecordChunkReader {
                 eof = true
                 pending.count = 0
                 elementStart = -1
+                // Reading stopped on purpose: the file is not truncated, say nothing more.
+                gaveUp = true
                 return finishArray()
             }
             return nil
@@ -243,11 +245,14 @@ final class RecordChunkReader {
     }
 
     private var finished = false
+    private var gaveUp = false
 
     private func finishArray() -> RecordChunk? {
         guard !finished else { return nil }
         finished = true
-        if elementStart >= 0 || inString || depth > 1 {
+        if gaveUp {
+            // The over-long record was reported; its unread rest is not a truncation.
+        } else if elementStart >= 0 || inString || depth > 1 {
             problems.append((line, 1, RecordsRules.syntax, "the file ends inside a record; it is truncated", true))
         } else if mode == .array && !arrayClosed {
             problems.append((line, 1, RecordsRules.syntax, "the JSON array is not closed with ']'; the file is truncated", false))

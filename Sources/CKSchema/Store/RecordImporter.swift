@@ -47,6 +47,8 @@ public enum RecordImporter {
     /// One parsed record of a batch.
     private struct Incoming {
         var line: Int
+        /// The record's number in its file, as `validate` counts it.
+        var number: Int
         var file: String
         var name: String
         var type: String
@@ -79,10 +81,7 @@ public enum RecordImporter {
                 // encryption, references, size; CK4xx); the importer's own checks follow.
                 var checker = RecordChecker(schema: CompiledSchema(schema), production: env == .production, collectBatch: false)
                 for path in paths {
-                    let data: Data
-                    do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
-                        throw InputError(.error(InputRules.unreadable.code, "cannot read '\(path)'", at: SourceLocation(file: path, line: 1, column: 1)))
-                    }
+                    let file = NDJSONLines.displayName(path)
                     var batch: [Incoming] = []
                     batch.reserveCapacity(options.batchSize)
                     func flush() throws {
@@ -91,50 +90,55 @@ public enum RecordImporter {
                         try saveBatch(&batch, schema: schema, writer: writer, options: options, seq: seq, counter: &counter, result: &result)
                         batch.removeAll(keepingCapacity: true)
                     }
-                    try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                        var start = 0
-                        var line = 0
-                        var number = 0
-                        let n = raw.count
-                        while start < n {
-                            line += 1
-                            var end = start
-                            while end < n, raw[end] != 0x0A { end += 1 }
-                            let slice = UnsafeRawBufferPointer(rebasing: raw[start..<end])
-                            start = end + 1
-                            if slice.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+                    var number = 0
+                    try NDJSONLines.read(path: path) { item in
+                        let line: Int, slice: UnsafeRawBufferPointer
+                        switch item {
+                        case .tooLong(let l, let message):
+                            // The same CK400 validate gives; the line is never held whole.
                             number += 1
-                            var checked = ChunkResult()
-                            if options.runsRecordChecks, let base = slice.baseAddress {
-                                checker.check(base.assumingMemoryBound(to: UInt8.self), slice.count, index: 0,
-                                              position: .bytes(line: 0, column: 1), into: &checked)
-                            }
-                            var validatorErrors: [Diagnostic] = []
-                            for d in checked.diagnostics where d.severity != .note {
-                                // Named as validate names them: record number, name and field.
-                                let message = d.recordIndex < 0 ? d.message : ValidationRun.compose(number: number, d.recordName, d.field, d.message)
-                                let diag = Diagnostic(code: d.code, severity: d.severity, location: SourceLocation(file: path, line: line + d.line, column: d.column),
-                                                      message: message, fix: d.fix)
-                                if d.severity == .error { validatorErrors.append(diag) } else { result.diagnostics.append(diag) }
-                            }
-                            // The fields the validator would add in development, with the type and
-                            // encryption it infers: `validate --infer` and the import agree.
-                            var inferred: [String: InferredObservation] = [:]
-                            for o in checked.inferred { if let f = o.field { inferred[f] = o } }
-                            var rec: Incoming
-                            if let first = validatorErrors.first {
-                                // Parsed only for its zone (atomic batches); a failed record adds nothing to the schema.
-                                var scratch = schema, scratchAdded: [String: SourceLocation] = [:]
-                                rec = parse(slice, line: line, number: number, file: path, schema: &scratch, env: env, added: &scratchAdded, inferred: inferred)
-                                rec.error = first
-                                result.diagnostics += validatorErrors.dropFirst()
-                            } else {
-                                rec = parse(slice, line: line, number: number, file: path, schema: &schema, env: env, added: &addedFields, inferred: inferred)
-                            }
-                            if rec.error == nil { rec.storedFields = StoreJSON.object(rec.fields).text }
-                            batch.append(rec)
-                            if batch.count >= options.batchSize { try flush() }
+                            result.failed += 1
+                            result.diagnostics.append(.error(RecordsRules.syntax.code, ValidationRun.compose(number: number, nil, nil, message),
+                                                             at: SourceLocation(file: file, line: l, column: 1)))
+                            return
+                        case .line(let l, let bytes):
+                            line = l
+                            slice = bytes
                         }
+                        if slice.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return }
+                        number += 1
+                        var checked = ChunkResult()
+                        if options.runsRecordChecks, let base = slice.baseAddress {
+                            checker.check(base.assumingMemoryBound(to: UInt8.self), slice.count, index: 0,
+                                          position: .bytes(line: 0, column: 1), into: &checked)
+                        }
+                        var validatorErrors: [Diagnostic] = []
+                        for d in checked.diagnostics where d.severity != .note {
+                            // Named as validate names them: record number, name and field.
+                            let message = d.recordIndex < 0 ? d.message : ValidationRun.compose(number: number, d.recordName, d.field, d.message)
+                            let diag = Diagnostic(code: d.code, severity: d.severity, location: SourceLocation(file: file, line: line + d.line, column: d.column),
+                                                  message: message, fix: d.fix)
+                            if d.severity == .error { validatorErrors.append(diag) } else { result.diagnostics.append(diag) }
+                        }
+                        // The fields the validator would add in development, with the type and
+                        // encryption it infers: `validate --infer` and the import agree.
+                        var inferred: [String: InferredObservation] = [:]
+                        for o in checked.inferred { if let f = o.field { inferred[f] = o } }
+                        var (rec, additions) = parse(slice, line: line, number: number, file: file, schema: schema, env: env, inferred: inferred)
+                        if let first = validatorErrors.first {
+                            // Parsed only for its zone (atomic batches); a failed record adds nothing to the schema.
+                            rec.error = first
+                            result.diagnostics += validatorErrors.dropFirst()
+                        } else if rec.error == nil, !additions.isEmpty, let t = schema.recordTypes.firstIndex(where: { $0.name == rec.type }) {
+                            schema.recordTypes[t].fields += additions
+                            for f in additions {
+                                let key = "\(rec.type).\(f.name) (\(f.type)\(f.isEncrypted ? ", encrypted" : ""))"
+                                if addedFields[key] == nil { addedFields[key] = SourceLocation(file: file, line: line, column: 1) }
+                            }
+                        }
+                        if rec.error == nil { rec.storedFields = StoreJSON.object(rec.fields).text }
+                        batch.append(rec)
+                        if batch.count >= options.batchSize { try flush() }
                     }
                     try flush()
                 }
@@ -153,14 +157,14 @@ public enum RecordImporter {
     /// `encryptedValues`, with an `ENCRYPTED_` type or `"isEncrypted": true` are encrypted; a
     /// new field (development) keeps that encryption, and is added to `schema` only when the
     /// whole record parses.
-    private static func parse(_ bytes: UnsafeRawBufferPointer, line: Int, number: Int, file: String, schema: inout Schema, env: Environment,
-                              added: inout [String: SourceLocation], inferred: [String: InferredObservation]) -> Incoming {
+    private static func parse(_ bytes: UnsafeRawBufferPointer, line: Int, number: Int, file: String, schema: Schema, env: Environment,
+                              inferred: [String: InferredObservation]) -> (Incoming, [Field]) {
         let at = SourceLocation(file: file, line: line, column: 1)
-        var rec = Incoming(line: line, file: file, name: "", type: "", zone: Zone.defaultZoneName, changeTag: nil, fields: [])
-        func fail(_ rule: RuleInfo, field: String? = nil, _ m: String, fix: String? = nil) -> Incoming {
+        var rec = Incoming(line: line, number: number, file: file, name: "", type: "", zone: Zone.defaultZoneName, changeTag: nil, fields: [])
+        func fail(_ rule: RuleInfo, field: String? = nil, _ m: String, fix: String? = nil) -> (Incoming, [Field]) {
             var r = rec
             r.error = .error(rule.code, ValidationRun.compose(number: number, rec.name.isEmpty ? nil : rec.name, field, m), at: at, fix: fix)
-            return r
+            return (r, [])
         }
         let json: StoreJSON
         do { json = try StoreJSON.parse(bytes) } catch {
@@ -247,11 +251,7 @@ public enum RecordImporter {
                 }
             }
         }
-        if !additions.isEmpty {
-            schema.recordTypes[tIndex].fields += additions
-            for f in additions { added["\(type).\(f.name) (\(f.type)\(f.isEncrypted ? ", encrypted" : ""))"] = at }
-        }
-        return rec
+        return (rec, additions)
     }
 
     /// Prepared statements reused across batches.
@@ -279,7 +279,7 @@ public enum RecordImporter {
         for i in batch.indices where batch[i].error == nil {
             let r = batch[i]
             if !inBatch.insert(r.zone + "\u{1}" + r.name).inserted {
-                batch[i].error = .error(StoreRules.recordConflict.code, "record '\(r.name)' appears twice in one batch of \(options.batchSize)",
+                batch[i].error = .error(StoreRules.recordConflict.code, ValidationRun.compose(number: r.number, r.name, nil, "appears twice in one batch of \(options.batchSize)"),
                                         at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "save each record once per request")
             }
         }
@@ -306,7 +306,7 @@ public enum RecordImporter {
         for r in batch {
             if let e = r.error { result.diagnostics.append(e); result.failed += 1 } else if skip.contains(r.zone) {
                 result.diagnostics.append(.error(StoreRules.recordBatchFailed.code,
-                                                 "record '\(r.name)' was not saved: another record of its batch failed in atomic zone '\(r.zone)'",
+                                                 ValidationRun.compose(number: r.number, r.name, nil, "not saved: another record of its batch failed in atomic zone '\(r.zone)'"),
                                                  at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "fix the failing record; the batch is saved all or nothing"))
                 result.failed += 1
             }
@@ -332,13 +332,13 @@ public enum RecordImporter {
         let type = s.string(at: 0), current = s.string(at: 1)
         let at = SourceLocation(file: r.file, line: r.line, column: 1)
         if type != r.type {
-            r.error = .error(StoreRules.recordConflict.code, "record '\(r.name)' already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'", at: at,
+            r.error = .error(StoreRules.recordConflict.code, ValidationRun.compose(number: r.number, r.name, nil, "already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'"), at: at,
                              fix: "a record's type cannot change; use another record name")
             return false
         }
         if options.savePolicy == .ifServerRecordUnchanged, r.changeTag != current {
             let m = r.changeTag.map { "its change tag is '\(current)' in the store, '\($0)' in the file (stale)" } ?? "it already exists (change tag '\(current)') and the file gives no recordChangeTag"
-            r.error = .error(StoreRules.recordConflict.code, "conflict saving record '\(r.name)': \(m)", at: at,
+            r.error = .error(StoreRules.recordConflict.code, ValidationRun.compose(number: r.number, r.name, nil, "conflict saving it: \(m)"), at: at,
                              fix: "export the current record and re-apply the change, or pass --save-policy changedKeys or allKeys to overwrite")
             return false
         }

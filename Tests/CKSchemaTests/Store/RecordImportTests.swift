@@ -126,7 +126,7 @@ import Testing
         try write("stale")
         var r = try RecordImporter.importFiles([file], into: store, options: .init())
         #expect(r.saved == 0)
-        #expect(r.diagnostics.map(\.message) == ["conflict saving record 't1': its change tag is '\(tag)' in the store, 'stale' in the file (stale)"])
+        #expect(r.diagnostics.map(\.message) == ["record #1 't1': conflict saving it: its change tag is '\(tag)' in the store, 'stale' in the file (stale)"])
         try write(nil)
         r = try RecordImporter.importFiles([file], into: store, options: .init())
         #expect(r.diagnostics.first?.code == "CK554")
