@@ -17,6 +17,10 @@ public enum Migrator {
         public var progress: (@Sendable (String) -> Void)?
         /// Called after each step inside the migration's transaction (tests pause here to kill the process).
         public var afterStep: (@Sendable (Migration, Int) -> Void)?
+        /// SQLite's page cache while applying, in KiB. Large, so that a data step does not spill
+        /// pages into the file mid-transaction; the crash tests make it tiny so that it does,
+        /// leaving a hot journal when the process is killed.
+        public var cacheKilobytes = 65536
 
         public init(environment: Environment = .development, targetVersion: Int? = nil, dryRun: Bool = false, lockTimeout: Double = 10,
                     progress: (@Sendable (String) -> Void)? = nil, afterStep: (@Sendable (Migration, Int) -> Void)? = nil) {
@@ -93,7 +97,7 @@ public enum Migrator {
         var changed = 0
         // A 64 MB page cache keeps a data step over many records from spilling pages mid-transaction.
         let cache = (try? store.db.scalar("PRAGMA cache_size")?.integer) ?? -2000
-        try? store.db.execute("PRAGMA cache_size = -65536")
+        try? store.db.execute("PRAGMA cache_size = -\(max(1, options.cacheKilobytes))")
         defer { try? store.db.execute("PRAGMA cache_size = \(cache)") }
         for m in pending {
             options.progress?("applying \(m.fileName) to \(env.rawValue)")

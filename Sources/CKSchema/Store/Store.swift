@@ -79,9 +79,25 @@ public final class Store {
                                         fix: "make the file and its folder writable, or run a command that only reads the store"))
             }
         }
+        // A write killed mid-transaction leaves a hot rollback journal beside the store: SQLite
+        // must roll it back before anyone reads, and a read-only connection cannot (it failed
+        // with "attempt to write a readonly database"). A command that only reads opens the
+        // store read-write then, lets SQLite roll back, and makes the connection query-only.
+        var mode: SQLiteConnection.Mode = access == .write ? .readWriteCreate : .readOnly
+        let journal = path + "-journal"
+        let hasJournal = access == .read && exists && ((try? fm.attributesOfItem(atPath: journal)[.size] as? Int) ?? 0) > 0
+        if hasJournal {
+            guard Self.isWritable(path), Self.isWritable(journal) else {
+                throw InputError(.error(StoreRules.readOnly.code,
+                                        "the store '\(path)' has a rollback journal ('\(journal)') left by a write that did not finish (a killed or crashed run); SQLite must roll it back before the store can be read, and this user cannot write the file",
+                                        at: nil, fix: "run any ckschema command on the store as a user who can write it and its folder (the journal is rolled back then); do not delete the journal"))
+            }
+            mode = .readWrite
+        }
         do {
-            db = try SQLiteConnection(path: path, mode: access == .write ? .readWriteCreate : .readOnly)
+            db = try SQLiteConnection(path: path, mode: mode)
             try db.setBusyTimeout(milliseconds: 5000)
+            if hasJournal { try db.execute("PRAGMA query_only = 1") }
         } catch {
             throw Self.wrap(error, path: path, doing: "open the store")
         }
@@ -332,6 +348,11 @@ public final class Store {
         if e.isFull {
             return InputError(.error(StoreRules.full.code, "could not \(doing): the disk holding '\(path)' is full; nothing was changed",
                                      at: nil, fix: "free some disk space and run the command again"))
+        }
+        if e.extendedCode == 776 || e.extendedCode == 264 {
+            // SQLITE_READONLY_ROLLBACK / SQLITE_READONLY_RECOVERY: a hot journal or WAL needs a writer.
+            return InputError(.error(StoreRules.readOnly.code, "could not \(doing): the store '\(path)' needs a rollback of an unfinished write, which a read-only connection cannot do (\(e.message))", at: nil,
+                                     fix: "run the command as a user who can write the store and its folder; do not delete the '-journal' file"))
         }
         if e.isReadOnly {
             return InputError(.error(StoreRules.readOnly.code, "could not \(doing): the store '\(path)' is read-only (\(e.message))", at: nil,

@@ -129,6 +129,9 @@ enum MigrateCommand: Command {
                 }
             }
         }
+        // For the crash tests: CKSCHEMA_DEBUG_CACHE_KB=N makes the page cache tiny, so a data
+        // step writes into the file before it commits and a kill leaves a hot journal.
+        if let kb = ProcessInfo.processInfo.environment["CKSCHEMA_DEBUG_CACHE_KB"].flatMap({ Int($0) }) { options.cacheKilobytes = kb }
         let result = try Migrator.apply(folder: folder, store: store, options: options)
         if dryRun {
             io.write(result.migrations.isEmpty ? "dry run: nothing to apply to \(env.rawValue)\n" : "dry run: would apply to \(env.rawValue):\n")
