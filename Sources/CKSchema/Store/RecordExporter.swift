@@ -24,8 +24,17 @@ public enum RecordExporter {
             while try s.step() {
                 let type = s.string(at: 0)
                 let fieldTypes = types[type] ?? [:]
-                let stored = try s.withBytes(at: 6) { try StoreJSON.parse($0) }
-                let fields: [(String, StoreJSON)] = (stored.objectValue ?? []).map { key, value in
+                // A damaged row is a finding about the store, named by its record, never a raw
+                // Swift error value; fields that are not an object are not silently dropped.
+                let stored: StoreJSON
+                do { stored = try s.withBytes(at: 6) { try StoreJSON.parse($0) } } catch {
+                    let why = (error as? StoreJSON.ParseError).map { "\($0.message) at byte \($0.offset + 1)" } ?? "\(Swift.type(of: error))"
+                    throw Self.damaged(store, s.string(at: 1), type, "its fields are not JSON (\(why))")
+                }
+                guard let object = stored.objectValue else {
+                    throw Self.damaged(store, s.string(at: 1), type, "its fields are \(stored.kindName), not an object")
+                }
+                let fields: [(String, StoreJSON)] = object.map { key, value in
                     (key, FieldValue.webServices(value, field: fieldTypes[key]))
                 }
                 let record = StoreJSON.object([
@@ -48,5 +57,10 @@ public enum RecordExporter {
             if !out.isEmpty { try sink(Data(out)) }
             return n
         }
+    }
+
+    private static func damaged(_ store: Store, _ name: String, _ type: String, _ what: String) -> InputError {
+        InputError(.error(StoreRules.notAStore.code, "the store '\(store.path)' is damaged: record '\(name)' of type '\(type)': \(what)", at: nil,
+                          fix: "restore the store from a backup, or rebuild it with `ckschema migrate apply` and `ckschema records import`"))
     }
 }
