@@ -8,5 +8,12 @@ public enum SecurityRules {
         defaultSeverity: .error,
         source: "CloudKit Console: record type and field names; CKRecord key names (developer.apple.com/documentation/cloudkit/ckrecord)")
 
-    public static let all: [RuleInfo] = [unsafeStoreName]
+    /// A SARIF report over more results than code scanning accepts.
+    public static let reportCapped = RuleInfo(
+        code: "CK030", name: "report-capped",
+        summary: "A SARIF report kept the first 25,000 results (GitHub code scanning's limit per run) and says how many it left out; JSON and text reports stream every result.",
+        defaultSeverity: .note,
+        source: "GitHub Docs, SARIF support for code scanning: at most 25,000 results per run")
+
+    public static let all: [RuleInfo] = [reportCapped, unsafeStoreName]
 }
