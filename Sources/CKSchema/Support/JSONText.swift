@@ -58,6 +58,13 @@ public indirect enum JSONText: Sendable, Equatable {
 
     /// Appends `s` as a JSON string literal.
     public static func quote(_ s: String, into out: inout String) {
+        // Fast path: printable ASCII without quote or backslash needs no escape (most text).
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         out += "\""
         for c in s.unicodeScalars {
             switch c {
