@@ -259,7 +259,8 @@ private struct Args {
                         fail(StoreRules.invalidStep, "'\(p.name)' is not a system field; they are " + SystemField.allCases.map(\.rawValue).joined(separator: ", "), p.key)
                         continue
                     }
-                    t.systemIndexes[sf] = indexSet(p.value)
+                    let set = indexSet(p.value)
+                    if !set.isEmpty { t.systemIndexes[sf] = set }
                 }
             }
             if let g = value("grants") { t.grants = grants(g) }
