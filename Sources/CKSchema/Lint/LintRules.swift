@@ -46,7 +46,8 @@ public struct Linter: Sendable {
     /// The findings, sorted by place.
     public func lint(_ schema: Schema) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        for type in LintRules.types where !configuration.disabled.contains(type.info.code) {
+        // A rule that protects the store runs even when ckschema.yaml disables it.
+        for type in LintRules.types where !configuration.disabled.contains(type.info.code) || Suppressions.unsuppressible.contains(type.info.code) {
             var findings: [LintFinding] = []
             type.init().check(schema, into: &findings)
             let severity = configuration.severities[type.info.code] ?? type.info.defaultSeverity

@@ -56,6 +56,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/.ckschema/store.sqlite"))
     }
 
+    @Test func ckschemaYAMLCannotDisableCK101() throws {
+        let dir = try Self.project(fieldName: "x'); DELETE FROM records; --")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = try read(dir + "/ckschema.yaml").replacingOccurrences(of: "  failOn: error", with: "  failOn: error\n  disable: [CK101, CK102]")
+        try Data(config.utf8).write(to: URL(fileURLWithPath: dir + "/ckschema.yaml"))
+        let lint = try runCLI(["lint"], cwd: dir)
+        #expect(lint.code == 1, "\(lint.stdout)\(lint.stderr)")
+        #expect(lint.stdout.contains("[CK101]"))
+    }
+
     @Test func otherSuppressionsStillWork() throws {
         let dir = try Self.project(fieldName: "recordID")  // CK102, a style rule: suppressible
         defer { try? FileManager.default.removeItem(atPath: dir) }
