@@ -144,7 +144,8 @@ struct BackfillExpression {
             switch t.kind {
             case .number:
                 if let v = Int64(t.text) { return BackfillExpression(sql: String(v), type: .int64) }
-                if let d = Double(t.text) { return BackfillExpression(sql: String(d), type: .double) }
+                // A finite double only: 400 digits would be written as `inf`, which SQL reads as a name.
+                if let d = Double(t.text), d.isFinite { return BackfillExpression(sql: String(d), type: .double) }
                 throw CompileError(message: "'\(t.text)' is not a number")
             case .string:
                 return BackfillExpression(sql: Store.sqlLiteral(t.text), type: .string)

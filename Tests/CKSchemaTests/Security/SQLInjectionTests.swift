@@ -106,6 +106,13 @@ import Testing
         #expect(try store.recordFields(.development, zone: "Notes", recordName: "n2") != nil)
     }
 
+    @Test func aBackfillExpressionNeverWritesANonFiniteNumberIntoSQL() throws {
+        let t = RecordType(name: "Note", fields: [Field(name: "ratio", type: FieldType(.double))])
+        // 400 digits: no int64, and as a double it is infinite.
+        #expect(throws: BackfillExpression.CompileError.self) { try BackfillExpression.compile(String(repeating: "9", count: 400) + " * 2", recordType: t) }
+        #expect(try BackfillExpression.compile("1500.5 * 2", recordType: t).sql.contains("1500.5"))
+    }
+
     @Test func dottedSystemNamesAreQuotedAsOneJSONKey() throws {
         #expect(try StoreName.jsonPath("title") == "'$.title'")
         #expect(try StoreName.jsonPath("cloudkit.title") == "'$.\"cloudkit.title\"'")
