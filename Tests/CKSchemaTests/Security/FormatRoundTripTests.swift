@@ -48,6 +48,14 @@ import Testing
         #expect(try runCLI(["fmt", "--check", path]).code == 0)
     }
 
+    /// Found by FuzzFmt: `? {trip: ...}` keys were read as '' and `fmt` wrote `"": {}` twice.
+    @Test func aComplexKeyIsRefusedNotFormattedIntoADuplicate() throws {
+        let path = Paths.fixture("security/fuzz-fmt-complex-keys.yaml")
+        let r = try runCLI(["fmt", "--check", path])
+        #expect(r.code == 2, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("fuzz-fmt-complex-keys.yaml:6:8: error: a key in 'recordTypes' must be a name, found a mapping [CK010]"), "\(r.stderr)")
+    }
+
     @Test(arguments: ["a\u{2028}b", "a\u{85}b", "\u{2029}", "x\u{7F}", "\u{9B}y", "\u{FEFF}z", "tab\tin", "bell\u{07}"])
     func scalarsWithLineBreaksReadBack(text: String) throws {
         let yaml = "ckschema: 1\nrecordTypes:\n  Note:\n    description: \(SchemaEmitter.scalar(text))\n    fields:\n      f: { type: string, description: \(SchemaEmitter.scalar(text, inFlow: true)) }\n"
