@@ -76,7 +76,8 @@ public indirect enum JSONText: Sendable, Equatable {
             default:
                 // Controls, DEL, C1, line separators, bidi overrides and the BOM as \u escapes:
                 // valid JSON either way, but a terminal or a YAML reader would act on them raw.
-                if c.value < 0x20 || c.value == 0xFEFF || ControlCharacters.needsEscape(c) {
+                // U+FFFE and U+FFFF too: YAML reads them only escaped (found by FuzzFmt).
+                if c.value < 0x20 || c.value == 0xFEFF || c.value == 0xFFFE || c.value == 0xFFFF || ControlCharacters.needsEscape(c) {
                     out += String(format: "\\u%04x", c.value)
                 } else { out.unicodeScalars.append(c) }
             }

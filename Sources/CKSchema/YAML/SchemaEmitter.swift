@@ -202,7 +202,7 @@ public enum SchemaEmitter {
             default:
                 // NEL, U+2028 and U+2029 are line breaks to a YAML reader; other controls are not
                 // allowed raw. Written quoted and escaped, so `fmt` output parses back the same.
-                if ControlCharacters.needsEscape(c) || c.value == 0xFEFF { return false }
+                if ControlCharacters.needsEscape(c) || c.value == 0xFEFF || c.value == 0xFFFE || c.value == 0xFFFF { return false }
                 continue
             }
         }

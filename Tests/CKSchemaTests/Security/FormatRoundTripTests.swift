@@ -48,6 +48,20 @@ import Testing
         #expect(try runCLI(["fmt", "--check", path]).code == 0)
     }
 
+    /// FuzzFmt's finds that load: `fmt --write` leaves a file that reads back (lint exit 0 or 1, never 2).
+    @Test(arguments: ["fuzz-fmt-empty-system-field.yaml", "fuzz-fmt-comment-with-cr.yaml", "fuzz-fmt-noncharacter.yaml"])
+    func fuzzFindsSurviveFmtWriteThroughTheBinary(name: String) throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/s.yaml"
+        try FileManager.default.copyItem(atPath: Paths.fixture("security/" + name), toPath: path)
+        let write = try runCLI(["fmt", "--write", path])
+        #expect(write.code == 0, "\(write.stderr)")
+        let lint = try runCLI(["lint", path])
+        #expect(lint.code != 2, "\(lint.stdout)\(lint.stderr)")
+        #expect(try SchemaSource.loadYAMLFile(path: path).schema == (try SchemaSource.loadYAMLFile(path: Paths.fixture("security/" + name)).schema))
+    }
+
     /// Found by FuzzFmt: `? {trip: ...}` keys were read as '' and `fmt` wrote `"": {}` twice.
     @Test func aComplexKeyIsRefusedNotFormattedIntoADuplicate() throws {
         let path = Paths.fixture("security/fuzz-fmt-complex-keys.yaml")
@@ -56,7 +70,7 @@ import Testing
         #expect(r.stderr.contains("fuzz-fmt-complex-keys.yaml:6:8: error: a key in 'recordTypes' must be a name, found a mapping [CK010]"), "\(r.stderr)")
     }
 
-    @Test(arguments: ["a\u{2028}b", "a\u{85}b", "\u{2029}", "x\u{7F}", "\u{9B}y", "\u{FEFF}z", "tab\tin", "bell\u{07}"])
+    @Test(arguments: ["a\u{2028}b", "a\u{85}b", "\u{2029}", "x\u{7F}", "\u{9B}y", "\u{FEFF}z", "tab\tin", "bell\u{07}", "non\u{FFFF}char\u{FFFE}"])
     func scalarsWithLineBreaksReadBack(text: String) throws {
         let yaml = "ckschema: 1\nrecordTypes:\n  Note:\n    description: \(SchemaEmitter.scalar(text))\n    fields:\n      f: { type: string, description: \(SchemaEmitter.scalar(text, inFlow: true)) }\n"
         let file = try SchemaSource.parseYAML(Data(yaml.utf8), file: "s.yaml")
