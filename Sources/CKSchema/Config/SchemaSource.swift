@@ -70,14 +70,24 @@ public enum SchemaSource {
 
     /// The YAML files a folder source holds, in name order.
     public static func yamlFiles(inFolder path: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        (try? readableYAMLFiles(inFolder: path)) ?? []
+    }
+
+    /// The YAML files a folder holds, in name order; throws CK001 when the folder cannot be
+    /// read, rather than reporting it as holding no schema files.
+    public static func readableYAMLFiles(inFolder path: String) throws(InputError) -> [String] {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+            throw InputError(.error(InputRules.unreadable.code, "cannot read the folder '\(path)': \((error as NSError).localizedFailureReason ?? error.localizedDescription)",
+                                    at: SourceLocation(file: path, line: 1, column: 1), fix: "check the folder's permissions"))
+        }
         return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
             .map { (path as NSString).appendingPathComponent($0) }
     }
 
     /// Loads every YAML file of a folder and merges them into one schema.
     static func loadFolder(path: String) throws(InputError) -> Schema {
-        let files = yamlFiles(inFolder: path)
+        let files = try readableYAMLFiles(inFolder: path)
         guard !files.isEmpty else {
             throw InputError(.error(InputRules.unreadable.code, "the folder '\(path)' holds no .yaml schema files",
                                     at: SourceLocation(file: path, line: 1, column: 1)))

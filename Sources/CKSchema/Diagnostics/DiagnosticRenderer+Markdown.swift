@@ -38,7 +38,7 @@ public enum Markdown {
             switch u {
             case "|", "\\", "`", "*", "_", "[", "]", "<", ">": out += "\\" + String(u)
             case "\n": out += "<br>"
-            default: if ControlText.isControl(u) { out += ControlText.escape(u) } else { out.unicodeScalars.append(u) }
+            default: if ControlCharacters.needsEscape(u) { out += ControlCharacters.escape(u) } else { out.unicodeScalars.append(u) }
             }
         }
         return out
@@ -48,7 +48,7 @@ public enum Markdown {
     /// backslashes, so those characters are replaced, and control characters escaped).
     public static func code(_ s: String) -> String {
         if s.isEmpty { return "" }
-        let out = ControlText.escaped(s).replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "'")
+        let out = ControlCharacters.escaped(s).replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "'")
         return "`" + out + "`"
     }
 }

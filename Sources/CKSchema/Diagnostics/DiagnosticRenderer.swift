@@ -53,18 +53,24 @@ public struct DiagnosticRenderer: Sendable {
 
     /// `path:line:col: error: message [CK101]`, then the source line and caret, then the fix.
     func text(_ d: Diagnostic, cache: inout SourceLines) -> String {
+        // Names, paths and values come from files: no control character reaches the terminal.
+        let esc = { (s: String) in ControlCharacters.escaped(s) }
         var out = ""
-        if let l = d.location { out += "\(l.file):\(l.line):\(l.column): " } else { out += "ckschema: " }
-        out += "\(d.severity.rawValue): \(d.message) [\(d.code)]\n"
+        if let l = d.location { out += "\(esc(l.file)):\(l.line):\(l.column): " } else { out += "ckschema: " }
+        out += "\(d.severity.rawValue): \(esc(d.message)) [\(d.code)]\n"
         // Never the source line of a record file (CK4xx): it would print field values,
         // encrypted ones included (docs/records.md, "Encrypted fields").
         if showSource, !d.code.hasPrefix("CK4"), let l = d.location, let src = cache.line(l.line, of: l.file) {
-            out += src + "\n"
+            // Escaped as the message is; the caret counts the escaped characters before the column.
             var caret = ""
-            for (i, ch) in src.enumerated() where i < l.column - 1 { caret.append(ch == "\t" ? "\t" : " ") }
+            for (i, ch) in src.enumerated() where i < l.column - 1 {
+                if ch == "\t" { caret.append("\t"); continue }
+                caret += String(repeating: " ", count: esc(String(ch)).count)
+            }
+            out += src.split(separator: "\t", omittingEmptySubsequences: false).map { esc(String($0)) }.joined(separator: "\t") + "\n"
             out += caret + "^\n"
         }
-        if let fix = d.fix { out += "  fix: \(fix)\n" }
+        if let fix = d.fix { out += "  fix: \(esc(fix))\n" }
         return out
     }
 
@@ -105,15 +111,18 @@ public struct DiagnosticRenderer: Sendable {
     /// A GitHub Actions workflow command: `::error file=...,line=...,col=...,title=CK101::message`.
     func github(_ d: Diagnostic) -> String {
         let level = d.severity == .error ? "error" : d.severity == .warning ? "warning" : "notice"
+        // Control characters are escaped before the workflow-command escaping, so that no
+        // ESC sequence reaches the log and the only line breaks are the `%0A` of the fix.
+        let esc = { (s: String) in ControlCharacters.escaped(s) }
         var props: [String] = []
         if let l = d.location {
-            props.append("file=" + Self.escapeProperty(l.file))
+            props.append("file=" + Self.escapeProperty(esc(l.file)))
             props.append("line=\(l.line)")
             props.append("col=\(l.column)")
         }
         props.append("title=" + Self.escapeProperty("\(d.code) \(ruleInfo(d.code)?.name ?? "")".trimmingCharacters(in: .whitespaces)))
-        var message = d.message
-        if let fix = d.fix { message += "\nfix: " + fix }
+        var message = esc(d.message)
+        if let fix = d.fix { message += "\nfix: " + esc(fix) }
         return "::\(level) " + props.joined(separator: ",") + "::" + Self.escapeData(message) + "\n"
     }
 

@@ -44,7 +44,8 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
             lines.append(group.recordType.map { "record type \($0)" } ?? "container")
             for change in group.changes { lines.append("  " + change.description) }
         }
-        return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
+        // Names come from schema files: escaped line by line, so none can start a line of its own.
+        return lines.isEmpty ? "" : lines.map { ControlCharacters.escaped($0) }.joined(separator: "\n") + "\n"
     }
 
     /// Computes the changes that turn `from` into `to`.

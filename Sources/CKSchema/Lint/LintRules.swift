@@ -49,7 +49,8 @@ public struct Linter: Sendable {
     /// The findings, sorted by place.
     public func lint(_ schema: Schema) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        for type in LintRules.types where !configuration.disabled.contains(type.info.code) {
+        // A rule that protects the store runs even when ckschema.yaml disables it.
+        for type in LintRules.types where !configuration.disabled.contains(type.info.code) || Suppressions.unsuppressible.contains(type.info.code) {
             var findings: [LintFinding] = []
             type.init().check(schema, into: &findings)
             let severity = configuration.severities[type.info.code] ?? type.info.defaultSeverity
@@ -89,9 +90,13 @@ struct Suppressions {
 
     static let marker = "ckschema-disable"
 
+    /// Rules that protect the store: a name CloudKit refuses would reach SQL text (CK560),
+    /// so a comment can silence style findings but never these.
+    static let unsuppressible: Set<String> = [InvalidNameRule.info.code]
+
     mutating func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.filter { d in
-            guard let loc = d.location else { return true }
+            guard let loc = d.location, !Self.unsuppressible.contains(d.code) else { return true }
             let lines = directives(in: loc.file)
             if (lines[loc.line] ?? []).contains(where: { !$0.standalone && $0.covers(d.code) }) { return false }
             if (lines[loc.line - 1] ?? []).contains(where: { $0.standalone && $0.covers(d.code) }) { return false }

@@ -144,7 +144,8 @@ struct BackfillExpression {
             switch t.kind {
             case .number:
                 if let v = Int64(t.text) { return BackfillExpression(sql: String(v), type: .int64) }
-                if let d = Double(t.text) { return BackfillExpression(sql: String(d), type: .double) }
+                // A finite double only: 400 digits would be written as `inf`, which SQL reads as a name.
+                if let d = Double(t.text), d.isFinite { return BackfillExpression(sql: String(d), type: .double) }
                 throw CompileError(message: "'\(t.text)' is not a number")
             case .string:
                 return BackfillExpression(sql: Store.sqlLiteral(t.text), type: .string)
@@ -179,7 +180,11 @@ struct BackfillExpression {
             guard let type = BackfillExpression.valueType(of: f) else {
                 throw CompileError(message: "field '\(name)' is \(f.type); expressions read only string, int64, double, timestamp and reference fields")
             }
-            return BackfillExpression(sql: StoreIndexer.valueExpression(field: f.name, reference: f.type.primitive == .reference), type: type)
+            do {
+                return BackfillExpression(sql: try StoreIndexer.valueExpression(field: f.name, reference: f.type.primitive == .reference), type: type)
+            } catch {
+                throw CompileError(message: error.diagnostic.message)
+            }
         }
 
         mutating func call(_ name: String) throws(CompileError) -> BackfillExpression {

@@ -52,7 +52,11 @@ enum DataStepSQL {
 
     /// The SQL expression that converts the `from` field's stored value into `to`'s, when lossless.
     static func conversionSQL(from a: Field, to b: Field) throws(DataStepError) -> String {
-        let src = "fields -> '$.\(a.name)'"
+        let path: String
+        do { path = try StoreName.jsonPath(a.name) } catch {
+            throw DataStepError(rule: SecurityRules.unsafeStoreName, message: error.diagnostic.message, fix: error.diagnostic.fix)
+        }
+        let src = "fields -> \(path)"
         if a.isEncrypted && !b.isEncrypted {
             throw DataStepError(rule: StoreRules.lossyCopy, message: "copying encrypted '\(a.name)' into plaintext '\(b.name)' would expose its values",
                                 fix: "make '\(b.name)' encrypted too")
@@ -62,7 +66,7 @@ enum DataStepSQL {
         if !at.isList, bt.isList, at.primitive == bt.primitive { return "json_array(json(\(src)))" }
         if !at.isList, !bt.isList {
             switch (at.primitive, bt.primitive) {
-            case (.int64, .string): return "CAST(json_extract(fields, '$.\(a.name)') AS TEXT)"
+            case (.int64, .string): return "CAST(json_extract(fields, \(path)) AS TEXT)"
             case (.timestamp, .int64), (.int64, .timestamp): return "json(\(src))"
             case (.number, .double) where at.preferred == .double: return "json(\(src))"
             case (.number, .int64) where at.preferred == .int64: return "json(\(src))"

@@ -157,6 +157,17 @@ private struct Args {
         return s
     }
 
+    /// A record type or field name must be a CloudKit name: it reaches the store's SQL as a
+    /// JSON path and index name. Source: CloudKit Console, "Creating a record type"; CKRecord
+    /// key names (developer.apple.com/documentation/cloudkit/ckrecord).
+    /// CloudKit's name grammar (`CloudKitRules`), checked where a migration names a record
+    /// type or field, so a name no CloudKit container could hold never reaches the store.
+    mutating func cloudKitName(_ name: String, _ what: String, _ at: YAMLNode, of type: String? = nil) {
+        let violation = type.map { CloudKitRules.fieldNameViolation(name, inType: $0) } ?? CloudKitRules.recordTypeNameViolation(name)
+        guard let v = violation else { return }
+        fail(InvalidNameRule.info, v.message, at, fix: v.fix)
+    }
+
     mutating func bool(_ key: String) -> Bool {
         guard let v = value(key) else { return false }
         switch v.scalar {
@@ -245,12 +256,17 @@ private struct Args {
             return .addSubscription(s)
         case "addRecordType":
             guard let name = string("name"), let nameNode = value("name") else { return nil }
+            cloudKitName(name, "record type", nameNode)
             // The rest of the mapping is a record type as a schema file writes it.
             var body: [YAMLPair] = []
             var decoder = SchemaDecoder(file: parser.file)
             for p in pairs where p.name != "name" {
                 used.insert(p.name)
-                if SchemaDecoder.recordTypeKeys.contains(p.name) { body.append(p); continue }
+                if SchemaDecoder.recordTypeKeys.contains(p.name) {
+                    body.append(p)
+                    if p.name == "fields" { for f in p.value.mapping ?? [] { cloudKitName(f.name, "field", f.key, of: name) } }
+                    continue
+                }
                 decoder.d.report(InputRules.unknownKey, "unknown key '\(p.name)' in `addRecordType`\(Suggest.phrase(for: p.name, in: ["name"] + SchemaDecoder.recordTypeKeys))",
                                  at: p.key, fix: "allowed keys: name, " + SchemaDecoder.recordTypeKeys.joined(separator: ", "))
             }
@@ -258,6 +274,7 @@ private struct Args {
             return adopt(decoder) ? .addRecordType(t) : nil
         case "addField":
             guard let rt = string("recordType"), let name = string("name"), let nameNode = value("name") else { return nil }
+            cloudKitName(name, "field", nameNode, of: rt)
             var spec: [YAMLPair] = []
             for p in pairs where p.name != "recordType" && p.name != "name" { spec.append(p); used.insert(p.name) }
             var decoder = SchemaDecoder(file: parser.file)

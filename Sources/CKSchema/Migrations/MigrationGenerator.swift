@@ -122,12 +122,9 @@ public enum MigrationWriter {
         return out
     }
 
-    static func quote(_ s: String) -> String {
-        let plain = !s.isEmpty && s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-" }
-            && !["true", "false", "null", "yes", "no", "on", "off", "~"].contains(s.lowercased()) && Double(s) == nil
-        if plain { return s }
-        return "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
-    }
+    /// As the schema emitter writes a scalar: plain when it reads back the same, else
+    /// double-quoted with control characters and YAML line breaks escaped.
+    static func quote(_ s: String) -> String { SchemaEmitter.scalar(s, inFlow: true) }
 
     static func fieldSpec(_ f: Field) -> String {
         var parts = ["type: \(quote(f.type.description))"]

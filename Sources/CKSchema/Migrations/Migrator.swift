@@ -20,6 +20,10 @@ public enum Migrator {
         /// The repository's `promote:` settings: production migrations are classed by the
         /// same rules, with the same settings, as `promote`.
         public var promote: LintConfiguration = LintConfiguration()
+        /// SQLite's page cache while applying, in KiB. Large, so that a data step does not spill
+        /// pages into the file mid-transaction; the crash tests make it tiny so that it does,
+        /// leaving a hot journal when the process is killed.
+        public var cacheKilobytes = 65536
 
         public init(environment: Environment = .development, targetVersion: Int? = nil, dryRun: Bool = false, lockTimeout: Double = 10,
                     progress: (@Sendable (String) -> Void)? = nil, afterStep: (@Sendable (Migration, Int) -> Void)? = nil) {
@@ -98,7 +102,7 @@ public enum Migrator {
         var changed = 0
         // A 64 MB page cache keeps a data step over many records from spilling pages mid-transaction.
         let cache = (try? store.db.scalar("PRAGMA cache_size")?.integer) ?? -2000
-        try? store.db.execute("PRAGMA cache_size = -65536")
+        try? store.db.execute("PRAGMA cache_size = -\(max(1, options.cacheKilobytes))")
         defer { try? store.db.execute("PRAGMA cache_size = \(cache)") }
         for m in pending {
             options.progress?("applying \(m.fileName) to \(env.rawValue)")
@@ -146,8 +150,9 @@ public enum Migrator {
             do { v = try DataStepSQL.backfillValueSQL(value, field: f, recordType: t) } catch {
                 throw InputError(.error(error.rule.code, error.message, at: step.location, fix: error.fix))
             }
-            var sql = "UPDATE records SET fields = json_set(fields, '$.\(fn)', \(v.expression)), change_tag = ? || '-' || printf('%x', id), modified_at = ? WHERE env = ? AND record_type = ?"
-            if !overwrite { sql += " AND json_extract(fields, '$.\(fn)') IS NULL" }
+            let path = try StoreName.jsonPath(fn)
+            var sql = "UPDATE records SET fields = json_set(fields, \(path), \(v.expression)), change_tag = ? || '-' || printf('%x', id), modified_at = ? WHERE env = ? AND record_type = ?"
+            if !overwrite { sql += " AND json_extract(fields, \(path)) IS NULL" }
             if let c = v.condition { sql += " AND \(c)" }
             return (sql, v.parameters + [.text(tag), .integer(now), .text(env.rawValue), .text(tn)])
         case .copy(let tn, let from, let to):
@@ -156,7 +161,7 @@ public enum Migrator {
             do { conv = try DataStepSQL.conversionSQL(from: a, to: b) } catch {
                 throw InputError(.error(error.rule.code, error.message, at: step.location, fix: error.fix))
             }
-            let sql = "UPDATE records SET fields = json_set(fields, '$.\(to)', \(conv)), change_tag = ? || '-' || printf('%x', id), modified_at = ? WHERE env = ? AND record_type = ? AND json_extract(fields, '$.\(from)') IS NOT NULL"
+            let sql = "UPDATE records SET fields = json_set(fields, \(try StoreName.jsonPath(to)), \(conv)), change_tag = ? || '-' || printf('%x', id), modified_at = ? WHERE env = ? AND record_type = ? AND json_extract(fields, \(try StoreName.jsonPath(from))) IS NOT NULL"
             return (sql, [.text(tag), .integer(now), .text(env.rawValue), .text(tn)])
         default:
             return nil

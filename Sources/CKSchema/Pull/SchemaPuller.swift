@@ -140,5 +140,5 @@ public enum SchemaPuller {
     }
 
     /// Another tool's output in a one-line message.
-    static func escaped(_ s: String) -> String { ControlText.escaped(s, newline: " / ") }
+    static func escaped(_ s: String) -> String { ControlCharacters.escaped(s, newline: " / ") }
 }

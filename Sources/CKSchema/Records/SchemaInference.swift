@@ -11,6 +11,10 @@ public struct SchemaInference: Sendable {
 
     /// Record types that gain fields (or are new), in the order first seen.
     public private(set) var recordTypes: [(name: String, isNew: Bool, fields: [NewField])] = []
+    /// Where each record type and each of its fields sits in `recordTypes`: a record with
+    /// 100,000 new fields is O(N) to add, not O(N^2).
+    private var typeIndex: [String: Int] = [:]
+    private var fieldIndex: [String: [String: Int]] = [:]
 
     /// No change.
     public init() {}
@@ -21,21 +25,23 @@ public struct SchemaInference: Sendable {
     enum Outcome { case new, known, conflict(String) }
 
     mutating func add(_ o: InferredObservation) -> Outcome {
-        var ti = recordTypes.firstIndex { $0.name == o.recordType }
+        var ti = typeIndex[o.recordType]
         var createdType = false
         if ti == nil {
             recordTypes.append((o.recordType, o.isNewType, []))
             ti = recordTypes.count - 1
+            typeIndex[o.recordType] = ti
             createdType = true
         }
         guard let field = o.field else { return createdType ? .new : .known }
         let t = ti!
-        if let fi = recordTypes[t].fields.firstIndex(where: { $0.name == field }) {
+        if let fi = fieldIndex[o.recordType]?[field] {
             let existing = recordTypes[t].fields[fi]
             guard let new = o.type else { return .known }
             guard let old = existing.type else { recordTypes[t].fields[fi].type = new; return .known }
             return old == new ? .known : .conflict(old.description)
         }
+        fieldIndex[o.recordType, default: [:]][field] = recordTypes[t].fields.count
         recordTypes[t].fields.append(NewField(name: field, type: o.type, isEncrypted: o.isEncrypted))
         return .new
     }
@@ -63,8 +69,7 @@ public struct SchemaInference: Sendable {
         return out
     }
 
-    private static func key(_ s: String) -> String {
-        let plain = !s.isEmpty && s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == ".") }
-        return plain ? s : "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
+    /// A key as the schema emitter writes it: plain, or quoted with every control character
+    /// escaped, so the YAML reads back (a raw control character made it unreadable).
+    private static func key(_ s: String) -> String { SchemaEmitter.key(s) }
 }

@@ -280,7 +280,13 @@ final class ValidationRun {
 
     private func compose(_ index: Int, _ name: String?, _ field: String?, _ message: String) -> String {
         if index < 0 { return message }
-        var s = "record #\(baseRecord + index + 1)"
+        return Self.compose(number: baseRecord + index + 1, name, field, message)
+    }
+
+    /// `record #3 'n3', field 'title': message`: how every record diagnostic names its record
+    /// and field (`validate` and `records import` alike).
+    static func compose(number: Int, _ name: String?, _ field: String?, _ message: String) -> String {
+        var s = "record #\(number)"
         if let name { s += " '\(name.count > 64 ? name.prefix(61) + "..." : name)'" }
         if let field { s += ", field '\(field)'" }
         return s + ": " + message

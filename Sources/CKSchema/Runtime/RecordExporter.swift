@@ -22,9 +22,19 @@ public enum RecordExporter {
             out.reserveCapacity(1 << 20)
             var n = 0
             while try s.step() {
-                let stored = try s.withBytes(at: 6) { try StoreJSON.parse($0) }
-                let record = webServicesRecord(type: s.string(at: 0), name: s.string(at: 1), zone: s.string(at: 2), changeTag: s.string(at: 3),
-                                               created: s.int64(at: 4), modified: s.int64(at: 5), stored: stored, fields: types[s.string(at: 0)] ?? [:])
+                let type = s.string(at: 0)
+                // A damaged row is a finding about the store, named by its record, never a raw
+                // Swift error value; fields that are not an object are not silently dropped.
+                let stored: StoreJSON
+                do { stored = try s.withBytes(at: 6) { try StoreJSON.parse($0) } } catch {
+                    let why = (error as? StoreJSON.ParseError).map { "\($0.message) at byte \($0.offset + 1)" } ?? "\(Swift.type(of: error))"
+                    throw Self.damaged(store, s.string(at: 1), type, "its fields are not JSON (\(why))")
+                }
+                guard stored.objectValue != nil else {
+                    throw Self.damaged(store, s.string(at: 1), type, "its fields are \(stored.kindName), not an object")
+                }
+                let record = webServicesRecord(type: type, name: s.string(at: 1), zone: s.string(at: 2), changeTag: s.string(at: 3),
+                                               created: s.int64(at: 4), modified: s.int64(at: 5), stored: stored, fields: types[type] ?? [:])
                 record.write(to: &out)
                 out.append(0x0A)
                 n += 1
@@ -58,5 +68,10 @@ public enum RecordExporter {
             ("modified", .object([("timestamp", .int(modified))])),
             ("fields", .object(fields)),
         ])
+    }
+
+    private static func damaged(_ store: Store, _ name: String, _ type: String, _ what: String) -> InputError {
+        InputError(.error(StoreRules.notAStore.code, "the store '\(store.path)' is damaged: record '\(name)' of type '\(type)': \(what)", at: nil,
+                          fix: "restore the store from a backup, or rebuild it with `ckschema migrate apply` and `ckschema records import`"))
     }
 }

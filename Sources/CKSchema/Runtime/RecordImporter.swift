@@ -47,6 +47,8 @@ public enum RecordImporter {
     /// One parsed record of a batch.
     private struct Incoming {
         var line: Int
+        /// The record's number in its file, as `validate` counts it.
+        var number: Int
         var file: String
         var name: String
         var type: String
@@ -81,10 +83,7 @@ public enum RecordImporter {
                 // encryption, references, size; CK4xx); the importer's own checks follow.
                 var checker = RecordChecker(schema: CompiledSchema(schema), production: env == .production, collectBatch: false)
                 for path in paths {
-                    let data: Data
-                    do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
-                        throw InputError(.error(InputRules.unreadable.code, "cannot read '\(path)'", at: SourceLocation(file: path, line: 1, column: 1)))
-                    }
+                    let file = NDJSONLines.displayName(path)
                     var batch: [Incoming] = []
                     batch.reserveCapacity(options.batchSize)
                     func flush() throws {
@@ -93,42 +92,55 @@ public enum RecordImporter {
                         try saveBatch(&batch, schema: schema, writer: writer, recorder: recorder, options: options, seq: seq, counter: &counter, result: &result)
                         batch.removeAll(keepingCapacity: true)
                     }
-                    try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-                        var start = 0
-                        var line = 0
-                        let n = raw.count
-                        while start < n {
-                            line += 1
-                            var end = start
-                            while end < n, raw[end] != 0x0A { end += 1 }
-                            let slice = UnsafeRawBufferPointer(rebasing: raw[start..<end])
-                            start = end + 1
-                            if slice.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-                            var checked = ChunkResult()
-                            if options.runsRecordChecks, let base = slice.baseAddress {
-                                checker.check(base.assumingMemoryBound(to: UInt8.self), slice.count, index: 0,
-                                              position: .bytes(line: 0, column: 1), into: &checked)
-                            }
-                            var validatorErrors: [Diagnostic] = []
-                            for d in checked.diagnostics where d.severity != .note {
-                                let diag = Diagnostic(code: d.code, severity: d.severity, location: SourceLocation(file: path, line: line + d.line, column: d.column),
-                                                      message: d.message, fix: d.fix)
-                                if d.severity == .error { validatorErrors.append(diag) } else { result.diagnostics.append(diag) }
-                            }
-                            var rec: Incoming
-                            if let first = validatorErrors.first {
-                                // Parsed only for its zone (atomic batches); a failed record adds nothing to the schema.
-                                var scratch = schema, scratchAdded: [String: SourceLocation] = [:]
-                                rec = parse(slice, line: line, file: path, schema: &scratch, env: env, added: &scratchAdded)
-                                rec.error = first
-                                result.diagnostics += validatorErrors.dropFirst()
-                            } else {
-                                rec = parse(slice, line: line, file: path, schema: &schema, env: env, added: &addedFields)
-                            }
-                            if rec.error == nil { rec.storedFields = StoreJSON.object(rec.fields).text }
-                            batch.append(rec)
-                            if batch.count >= options.batchSize { try flush() }
+                    var number = 0
+                    try NDJSONLines.read(path: path) { item in
+                        let line: Int, slice: UnsafeRawBufferPointer
+                        switch item {
+                        case .tooLong(let l, let message):
+                            // The same CK400 validate gives; the line is never held whole.
+                            number += 1
+                            result.failed += 1
+                            result.diagnostics.append(.error(RecordsRules.syntax.code, ValidationRun.compose(number: number, nil, nil, message),
+                                                             at: SourceLocation(file: file, line: l, column: 1)))
+                            return
+                        case .line(let l, let bytes):
+                            line = l
+                            slice = bytes
                         }
+                        if slice.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return }
+                        number += 1
+                        var checked = ChunkResult()
+                        if options.runsRecordChecks, let base = slice.baseAddress {
+                            checker.check(base.assumingMemoryBound(to: UInt8.self), slice.count, index: 0,
+                                          position: .bytes(line: 0, column: 1), into: &checked)
+                        }
+                        var validatorErrors: [Diagnostic] = []
+                        for d in checked.diagnostics where d.severity != .note {
+                            // Named as validate names them: record number, name and field.
+                            let message = d.recordIndex < 0 ? d.message : ValidationRun.compose(number: number, d.recordName, d.field, d.message)
+                            let diag = Diagnostic(code: d.code, severity: d.severity, location: SourceLocation(file: file, line: line + d.line, column: d.column),
+                                                  message: message, fix: d.fix)
+                            if d.severity == .error { validatorErrors.append(diag) } else { result.diagnostics.append(diag) }
+                        }
+                        // The fields the validator would add in development, with the type and
+                        // encryption it infers: `validate --infer` and the import agree.
+                        var inferred: [String: InferredObservation] = [:]
+                        for o in checked.inferred { if let f = o.field { inferred[f] = o } }
+                        var (rec, additions) = parse(slice, line: line, number: number, file: file, schema: schema, env: env, inferred: inferred)
+                        if let first = validatorErrors.first {
+                            // Parsed only for its zone (atomic batches); a failed record adds nothing to the schema.
+                            rec.error = first
+                            result.diagnostics += validatorErrors.dropFirst()
+                        } else if rec.error == nil, !additions.isEmpty, let t = schema.recordTypes.firstIndex(where: { $0.name == rec.type }) {
+                            schema.recordTypes[t].fields += additions
+                            for f in additions {
+                                let key = "\(rec.type).\(f.name) (\(f.type)\(f.isEncrypted ? ", encrypted" : ""))"
+                                if addedFields[key] == nil { addedFields[key] = SourceLocation(file: file, line: line, column: 1) }
+                            }
+                        }
+                        if rec.error == nil { rec.storedFields = StoreJSON.object(rec.fields).text }
+                        batch.append(rec)
+                        if batch.count >= options.batchSize { try flush() }
                     }
                     try flush()
                 }
@@ -143,15 +155,18 @@ public enum RecordImporter {
         return result
     }
 
-    /// Parses one NDJSON line into a record, checking it against the schema.
-    private static func parse(_ bytes: UnsafeRawBufferPointer, line: Int, file: String, schema: inout Schema, env: Environment,
-                              added: inout [String: SourceLocation]) -> Incoming {
+    /// Parses one NDJSON line into a record, checking it against the schema. Fields under
+    /// `encryptedValues`, with an `ENCRYPTED_` type or `"isEncrypted": true` are encrypted; a
+    /// new field (development) keeps that encryption, and is added to `schema` only when the
+    /// whole record parses.
+    private static func parse(_ bytes: UnsafeRawBufferPointer, line: Int, number: Int, file: String, schema: Schema, env: Environment,
+                              inferred: [String: InferredObservation]) -> (Incoming, [Field]) {
         let at = SourceLocation(file: file, line: line, column: 1)
-        var rec = Incoming(line: line, file: file, name: "", type: "", zone: Zone.defaultZoneName, changeTag: nil, fields: [])
-        func fail(_ rule: RuleInfo, _ m: String, fix: String? = nil) -> Incoming {
+        var rec = Incoming(line: line, number: number, file: file, name: "", type: "", zone: Zone.defaultZoneName, changeTag: nil, fields: [])
+        func fail(_ rule: RuleInfo, field: String? = nil, _ m: String, fix: String? = nil) -> (Incoming, [Field]) {
             var r = rec
-            r.error = .error(rule.code, m, at: at, fix: fix)
-            return r
+            r.error = .error(rule.code, ValidationRun.compose(number: number, rec.name.isEmpty ? nil : rec.name, field, m), at: at, fix: fix)
+            return (r, [])
         }
         let json: StoreJSON
         do { json = try StoreJSON.parse(bytes) } catch {
@@ -162,69 +177,84 @@ public enum RecordImporter {
             return fail(StoreRules.recordMalformed, "the record has no `recordName`")
         }
         rec.name = name
-        guard let type = json["recordType"]?.stringValue else { return fail(StoreRules.recordMalformed, "record '\(name)' has no `recordType`") }
+        guard let type = json["recordType"]?.stringValue else { return fail(StoreRules.recordMalformed, "the record has no `recordType`") }
         rec.type = type
         if let z = json["zoneID"] {
-            guard let zn = z["zoneName"]?.stringValue else { return fail(StoreRules.recordMalformed, "record '\(name)': `zoneID` needs `zoneName`") }
+            guard let zn = z["zoneName"]?.stringValue else { return fail(StoreRules.recordMalformed, "`zoneID` needs `zoneName`") }
             rec.zone = zn
         }
         rec.changeTag = json["recordChangeTag"]?.stringValue
         guard let tIndex = schema.recordTypes.firstIndex(where: { $0.name == type }) else {
-            return fail(StoreRules.recordUnknownType, "record '\(name)' has type '\(type)', which the \(env.rawValue) schema does not have\(Suggest.phrase(for: type, in: schema.recordTypes.map(\.name)))",
+            return fail(StoreRules.recordUnknownType, "type '\(type)' is not in the \(env.rawValue) schema\(Suggest.phrase(for: type, in: schema.recordTypes.map(\.name)))",
                         fix: "add the record type with a migration first")
         }
         if rec.zone != Zone.defaultZoneName, schema.zone(named: rec.zone) == nil {
-            return fail(StoreRules.recordUnknownZone, "record '\(name)' is in zone '\(rec.zone)', which the \(env.rawValue) schema does not have", fix: "add the zone with a migration first")
+            return fail(StoreRules.recordUnknownZone, "zone '\(rec.zone)' is not in the \(env.rawValue) schema", fix: "add the zone with a migration first")
         }
         guard let fields = json["fields"].map({ $0.objectValue }) ?? [] else {
-            return fail(StoreRules.recordMalformed, "record '\(name)': `fields` is an object")
+            return fail(StoreRules.recordMalformed, "`fields` is an object")
         }
-        rec.fields.reserveCapacity(fields.count)
-        for (key, wrapper) in fields {
-            // Web Services shape {value, type}; a bare value is accepted too.
-            let value: StoreJSON
-            var declared: FieldType?
-            if case .object = wrapper, let v = wrapper["value"] {
-                value = v
-                if let t = wrapper["type"]?.stringValue {
-                    guard let ft = FieldValue.fieldType(fromTypeName: t) else {
-                        return fail(StoreRules.recordValueType, "record '\(name)': field '\(key)' has unknown type '\(t)'")
+        guard let encryptedValues = json["encryptedValues"].map({ $0.objectValue }) ?? [] else {
+            return fail(StoreRules.recordMalformed, "`encryptedValues` is an object")
+        }
+        rec.fields.reserveCapacity(fields.count + encryptedValues.count)
+        var additions: [Field] = []
+        var additionIndex: [String: Int] = [:]
+        for (source, encryptedForm) in [(fields, false), (encryptedValues, true)] {
+            for (key, wrapper) in source {
+                // Web Services shape {value, type}; a bare value is accepted too.
+                let value: StoreJSON
+                var declared: FieldType?
+                var encrypted = encryptedForm
+                if case .object = wrapper, let v = wrapper["value"] {
+                    value = v
+                    if let t = wrapper["type"]?.stringValue {
+                        guard let ft = FieldValue.fieldType(fromTypeName: t) else {
+                            return fail(StoreRules.recordValueType, field: key, "unknown type '\(t)'")
+                        }
+                        declared = ft
+                        if FieldValue.isEncryptedTypeName(t) { encrypted = true }
                     }
-                    declared = ft
+                    if wrapper["isEncrypted"] == .bool(true) { encrypted = true }
+                } else { value = wrapper }
+                var field = schema.recordTypes[tIndex].field(named: key) ?? additionIndex[key].map { additions[$0] }
+                if field == nil {
+                    guard env == .development else {
+                        return fail(StoreRules.recordUnknownField, field: key, "'\(type)' does not have it in production\(Suggest.phrase(for: key, in: schema.recordTypes[tIndex].fields.map(\.name)))",
+                                    fix: "deploy the field to production first (a migration, then promote), or remove it from the record")
+                    }
+                    guard let newType = declared ?? inferred[key]?.type else {
+                        return fail(StoreRules.recordValueType, field: key, "a new field with no `type`, so development cannot add it to the schema")
+                    }
+                    let f = Field(name: key, type: newType, isEncrypted: encrypted || inferred[key]?.isEncrypted == true)
+                    // The checks need the type's name and database, not its other new fields.
+                    let t = schema.recordTypes[tIndex]
+                    if let problem = CloudKitRules.fieldViolations(f, in: t, database: schema.database(of: t), notation: .yaml).first {
+                        return fail(StoreRules.recordValueType, field: key, problem.message)
+                    }
+                    additionIndex[key] = additions.count
+                    additions.append(f)
+                    field = f
                 }
-            } else { value = wrapper }
-            var field = schema.recordTypes[tIndex].field(named: key)
-            if field == nil {
-                guard env == .development else {
-                    return fail(StoreRules.recordUnknownField, "record '\(name)' has field '\(key)', which '\(type)' does not have in production\(Suggest.phrase(for: key, in: schema.recordTypes[tIndex].fields.map(\.name)))",
-                                fix: "deploy the field to production first (a migration, then promote), or remove it from the record")
+                guard let field else { continue }
+                if field.isEncrypted != encrypted {
+                    return fail(StoreRules.recordValueType, field: key,
+                                field.isEncrypted ? "encrypted in the schema but written in plaintext form" : "not encrypted in the schema but written as encrypted")
                 }
-                guard let declared else {
-                    return fail(StoreRules.recordValueType, "record '\(name)': new field '\(key)' has no `type`, so development cannot add it to the schema")
+                if let declared {
+                    let samePrimitive = declared.primitive == field.type.primitive
+                        || (field.type.primitive == .number && (declared.primitive == .int64 || declared.primitive == .double))
+                    if !samePrimitive || declared.isList != field.type.isList {
+                        return fail(StoreRules.recordValueType, field: key, "\(field.type) in the schema, but the record says \(FieldValue.webServicesType(declared))")
+                    }
                 }
-                let f = Field(name: key, type: declared)
-                let t = schema.recordTypes[tIndex]
-                if let problem = CloudKitRules.fieldViolations(f, in: t, database: schema.database(of: t), notation: .yaml).first {
-                    return fail(StoreRules.recordValueType, "record '\(name)': \(problem.message)")
+                switch FieldValue.storage(fromWebServices: value, type: field.type) {
+                case .success(let v): rec.fields.append((key, v))
+                case .failure(let m): return fail(StoreRules.recordValueType, field: key, "(\(field.type)) \(m.message)")
                 }
-                schema.recordTypes[tIndex].fields.append(f)
-                added["\(type).\(key) (\(declared))"] = at
-                field = f
-            }
-            guard let field else { continue }
-            if let declared {
-                let samePrimitive = declared.primitive == field.type.primitive
-                    || (field.type.primitive == .number && (declared.primitive == .int64 || declared.primitive == .double))
-                if !samePrimitive || declared.isList != field.type.isList {
-                    return fail(StoreRules.recordValueType, "record '\(name)': field '\(key)' is \(field.type) in the schema, but the record says \(FieldValue.webServicesType(declared))")
-                }
-            }
-            switch FieldValue.storage(fromWebServices: value, type: field.type) {
-            case .success(let v): rec.fields.append((key, v))
-            case .failure(let m): return fail(StoreRules.recordValueType, "record '\(name)': field '\(key)' (\(field.type)): \(m.message)")
             }
         }
-        return rec
+        return (rec, additions)
     }
 
     /// Prepared statements reused across batches.
@@ -253,7 +283,7 @@ public enum RecordImporter {
         for i in batch.indices where batch[i].error == nil {
             let r = batch[i]
             if !inBatch.insert(r.zone + "\u{1}" + r.name).inserted {
-                batch[i].error = .error(StoreRules.recordConflict.code, "record '\(r.name)' appears twice in one batch of \(options.batchSize)",
+                batch[i].error = .error(StoreRules.recordConflict.code, ValidationRun.compose(number: r.number, r.name, nil, "appears twice in one batch of \(options.batchSize)"),
                                         at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "save each record once per request")
             }
         }
@@ -288,7 +318,7 @@ public enum RecordImporter {
         for r in batch {
             if let e = r.error { result.diagnostics.append(e); result.failed += 1 } else if skip.contains(r.zone) {
                 result.diagnostics.append(.error(StoreRules.recordBatchFailed.code,
-                                                 "record '\(r.name)' was not saved: another record of its batch failed in atomic zone '\(r.zone)'",
+                                                 ValidationRun.compose(number: r.number, r.name, nil, "not saved: another record of its batch failed in atomic zone '\(r.zone)'"),
                                                  at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "fix the failing record; the batch is saved all or nothing"))
                 result.failed += 1
             }
@@ -315,13 +345,13 @@ public enum RecordImporter {
         let type = s.string(at: 0), current = s.string(at: 1)
         let at = SourceLocation(file: r.file, line: r.line, column: 1)
         if type != r.type {
-            r.error = .error(StoreRules.recordConflict.code, "record '\(r.name)' already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'", at: at,
+            r.error = .error(StoreRules.recordConflict.code, ValidationRun.compose(number: r.number, r.name, nil, "already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'"), at: at,
                              fix: "a record's type cannot change; use another record name")
             return false
         }
         if options.savePolicy == .ifServerRecordUnchanged, r.changeTag != current {
             let m = r.changeTag.map { "its change tag is '\(current)' in the store, '\($0)' in the file (stale)" } ?? "it already exists (change tag '\(current)') and the file gives no recordChangeTag"
-            r.error = .error(StoreRules.recordConflict.code, "conflict saving record '\(r.name)': \(m)", at: at,
+            r.error = .error(StoreRules.recordConflict.code, ValidationRun.compose(number: r.number, r.name, nil, "conflict saving it: \(m)"), at: at,
                              fix: "export the current record and re-apply the change, or pass --save-policy changedKeys or allKeys to overwrite")
             return false
         }

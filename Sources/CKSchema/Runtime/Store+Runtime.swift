@@ -15,7 +15,8 @@ extension Store {
             // records were created after it (logging every insert made a fresh import 1.44x slower).
             // No AUTOINCREMENT and no secondary index: log rows are never deleted, so their rowids
             // only grow too, and `changes --since` reads the rowid range after its token.
-            try self.db.execute("""
+            // Fixed text with no input in it: the one kind of SQL that may be a script.
+            try self.db.executeTrustedScript("""
                 CREATE TABLE IF NOT EXISTS record_changes (
                     seq INTEGER PRIMARY KEY, record_id INTEGER,
                     env TEXT, zone TEXT, record_name TEXT, deleted INTEGER NOT NULL DEFAULT 0);

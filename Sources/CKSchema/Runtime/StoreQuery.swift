@@ -183,8 +183,8 @@ public enum StoreQuery {
         case .tokens: return nil
         case .system(let s, _): return StoreIndexer.systemColumn(s)
         case .field(let name):
-            guard CloudKitRules.isValidName(name) else { return nil }
-            return StoreIndexer.valueExpression(field: name, reference: type.primitive == .reference && !type.isList)
+            // StoreName checks the name against CloudKit's grammar where it becomes SQL text.
+            return try? StoreIndexer.valueExpression(field: name, reference: type.primitive == .reference && !type.isList)
         }
     }
 

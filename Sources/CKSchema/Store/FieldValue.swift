@@ -34,6 +34,11 @@ enum FieldValue {
         return FieldType(p, isList: list)
     }
 
+    /// True for an encrypted type name: `ENCRYPTED_STRING` (Web Services), `encryptedStringType` (cktool).
+    static func isEncryptedTypeName(_ name: String) -> Bool {
+        name.utf8.count > 9 && name.prefix(9).uppercased() == "ENCRYPTED"
+    }
+
     /// Converts a Web Services value to its stored form, or says why it does not fit `type`.
     static func storage(fromWebServices v: StoreJSON, type: FieldType) -> Result<StoreJSON, Mismatch> {
         if type.isList {
@@ -59,13 +64,27 @@ enum FieldValue {
             if case .int = v { return .success(v) }
             if case .double(let d) = v, let i = Int64(exactly: d) { return .success(.int(i)) }
         case .double:
-            if let d = v.doubleValue { return .success(.double(d)) }
+            // JSON has no infinity: 1e400 parses as one, and would be stored as null. CloudKit
+            // refuses non-finite doubles (CKRecord: "NaN and infinity are not supported").
+            if let d = v.doubleValue {
+                guard d.isFinite else { return fail("the value is not a finite double (CloudKit refuses infinity and NaN)") }
+                return .success(.double(d))
+            }
         case .number:
             if preferred == .int64, case .int = v { return .success(v) }
-            if let d = v.doubleValue { return .success(preferred == .int64 ? v : .double(d)) }
+            if let d = v.doubleValue {
+                guard d.isFinite else { return fail("the value is not a finite number (CloudKit refuses infinity and NaN)") }
+                return .success(preferred == .int64 ? v : .double(d))
+            }
         case .timestamp:
             if let i = v.int64Value { return .success(.int(i)) }
-            if case .double(let d) = v, d.isFinite { return .success(.int(Int64(d.rounded()))) }
+            if case .double(let d) = v {
+                // Milliseconds since 1970 must fit an int64: 1e19 would trap a plain conversion.
+                guard d.isFinite, let i = Int64(exactly: d.rounded()) else {
+                    return fail("the timestamp is outside the range of milliseconds since 1970 that an int64 holds")
+                }
+                return .success(.int(i))
+            }
         case .bytes:
             if case .string(let s) = v, Data(base64Encoded: s) != nil { return .success(v) }
             if case .string = v { return fail("expected base64 bytes, found text that is not base64") }
@@ -97,11 +116,24 @@ enum FieldValue {
             return .success(.double(d))
         case .timestamp:
             if !quoted, let i = Int64(text) { return .success(.int(i)) }
+            // Four-digit years only: the date parser accepts year 292278995 and gives a date
+            // whose milliseconds no longer fit an int64 (it was stored as a negative timestamp).
+            let bytes = Array(text.utf8)
+            guard bytes.count >= 5, bytes[0..<4].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes[4] == 0x2D else {
+                return fail("'\(text)' is not a timestamp (ISO 8601 with a four-digit year like 2024-01-31T12:00:00Z, or milliseconds since 1970)")
+            }
             let f = ISO8601DateFormatter()
-            if let d = f.date(from: text) { return .success(.int(Int64((d.timeIntervalSince1970 * 1000).rounded()))) }
-            f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            if let d = f.date(from: text) { return .success(.int(Int64((d.timeIntervalSince1970 * 1000).rounded()))) }
-            return fail("'\(text)' is not a timestamp (ISO 8601 like 2024-01-31T12:00:00Z, or milliseconds since 1970)")
+            var date = f.date(from: text)
+            if date == nil {
+                f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                date = f.date(from: text)
+            }
+            guard let d = date else {
+                return fail("'\(text)' is not a timestamp (ISO 8601 like 2024-01-31T12:00:00Z, or milliseconds since 1970)")
+            }
+            let ms = (d.timeIntervalSince1970 * 1000).rounded()
+            guard let i = Int64(exactly: ms) else { return fail("'\(text)' is outside the range of timestamps") }
+            return .success(.int(i))
         case .bytes:
             guard Data(base64Encoded: text) != nil else { return fail("'\(text)' is not base64") }
             return .success(.string(text))

@@ -108,8 +108,16 @@ final class SQLiteConnection {
         try check(sqlite3_busy_timeout(db, Int32(clamping: milliseconds)), sql: nil)
     }
 
-    /// Runs one or more statements that return no rows.
+    /// Runs one statement that returns no rows. Text after the first statement is refused
+    /// (SQLITE_MISUSE), so SQL built with a name in it can never carry a second statement.
     func execute(_ sql: String) throws(SQLiteError) {
+        let s = try prepare(sql)
+        while try s.step() {}
+    }
+
+    /// Runs a script of several statements: only for the store's own fixed DDL, never for
+    /// text that holds a name or value from a file.
+    func executeTrustedScript(_ sql: String) throws(SQLiteError) {
         var errmsg: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(db, sql, nil, nil, &errmsg)
         if rc != SQLITE_OK {
@@ -143,12 +151,23 @@ final class SQLiteConnection {
         return s.value(at: 0)
     }
 
-    /// Compiles one statement.
+    /// Compiles exactly one statement: text after it (other than spaces and `;`) is refused,
+    /// so that a name spliced into SQL by mistake cannot smuggle in a second statement.
     func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         var stmt: OpaquePointer?
-        let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
+        var rest = ""
+        let rc = sql.withCString { p -> Int32 in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v2(db, p, -1, &stmt, &tail)
+            if let tail { rest = String(cString: tail) }
+            return rc
+        }
         guard rc == SQLITE_OK, let stmt else {
             throw error(rc, sql: sql)
+        }
+        if rest.utf8.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D && $0 != 0x3B }) {
+            sqlite3_finalize(stmt)
+            throw SQLiteError(code: SQLITE_MISUSE, message: "more than one SQL statement in one prepare", sql: sql)
         }
         return SQLiteStatement(stmt: stmt, connection: self, sql: sql)
     }

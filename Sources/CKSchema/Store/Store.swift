@@ -79,9 +79,25 @@ public final class Store {
                                         fix: "make the file and its folder writable, or run a command that only reads the store"))
             }
         }
+        // A write killed mid-transaction leaves a hot rollback journal beside the store: SQLite
+        // must roll it back before anyone reads, and a read-only connection cannot (it failed
+        // with "attempt to write a readonly database"). A command that only reads opens the
+        // store read-write then, lets SQLite roll back, and makes the connection query-only.
+        var mode: SQLiteConnection.Mode = access == .write ? .readWriteCreate : .readOnly
+        let journal = path + "-journal"
+        let hasJournal = access == .read && exists && ((try? fm.attributesOfItem(atPath: journal)[.size] as? Int) ?? 0) > 0
+        if hasJournal {
+            guard Self.isWritable(path), Self.isWritable(journal) else {
+                throw InputError(.error(StoreRules.readOnly.code,
+                                        "the store '\(path)' has a rollback journal ('\(journal)') left by a write that did not finish (a killed or crashed run); SQLite must roll it back before the store can be read, and this user cannot write the file",
+                                        at: nil, fix: "run any ckschema command on the store as a user who can write it and its folder (the journal is rolled back then); do not delete the journal"))
+            }
+            mode = .readWrite
+        }
         do {
-            db = try SQLiteConnection(path: path, mode: access == .write ? .readWriteCreate : .readOnly)
+            db = try SQLiteConnection(path: path, mode: mode)
             try db.setBusyTimeout(milliseconds: 5000)
+            if hasJournal { try db.execute("PRAGMA query_only = 1") }
         } catch {
             throw Self.wrap(error, path: path, doing: "open the store")
         }
@@ -152,7 +168,7 @@ public final class Store {
     }
 
     private func createTables() throws {
-        try db.execute("""
+        try db.executeTrustedScript("""
         PRAGMA application_id = \(Self.applicationID);
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
         INSERT INTO meta VALUES ('format', 'ckschema-store'), ('format_version', '\(Self.formatVersion)'),
@@ -250,8 +266,10 @@ public final class Store {
 
     /// The SQL that finds records of a type by one field's value, as the store's indexes serve it.
     /// Literals, not parameters, name the environment and type so that SQLite can use the partial index.
-    public static func equalityQuery(env: Environment, recordType: String, field: String) -> String {
-        "SELECT record_name FROM records WHERE env = \(sqlLiteral(env.rawValue)) AND record_type = \(sqlLiteral(recordType)) AND \(StoreIndexer.valueExpression(field: field, reference: false)) = ?"
+    public static func equalityQuery(env: Environment, recordType: String, field: String) throws(InputError) -> String {
+        let value: String
+        do { value = try StoreIndexer.valueExpression(field: field, reference: false) } catch { throw InputError(error.diagnostic) }
+        return "SELECT record_name FROM records WHERE env = \(sqlLiteral(env.rawValue)) AND record_type = \(sqlLiteral(recordType)) AND \(value) = ?"
     }
 
     /// The SQL of a full-text search on a searchable field (FTS5 `MATCH`).
@@ -288,6 +306,11 @@ public final class Store {
 
     /// Replaces an environment's schema, zones and SQLite indexes with `schema`'s.
     func writeSchema(_ schema: Schema, env: Environment) throws {
+        // Every name is checked where it enters the store, whatever lint's suppressions said.
+        for t in schema.recordTypes {
+            try StoreName.check(t.name, "record type")
+            for f in t.fields { try StoreName.check(f.name, "field", of: t.name) }
+        }
         try db.run("""
             INSERT INTO environments (name, schema_yaml, schema_hash, schema_json, updated_at) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (name) DO UPDATE SET schema_yaml = excluded.schema_yaml, schema_hash = excluded.schema_hash,
@@ -321,12 +344,23 @@ public final class Store {
     }
 
     static func wrap(_ error: any Error, path: String, doing: String) -> InputError {
+        if let unsafe = error as? StoreName.Unsafe { return InputError(unsafe.diagnostic) }
         guard let e = error as? SQLiteError else {
+            // Never a raw Swift error value: the JSON parser's error has its own words.
+            if let p = error as? StoreJSON.ParseError {
+                return InputError(.error(StoreRules.notAStore.code, "could not \(doing): the store '\(path)' holds JSON that does not parse (\(p.message) at byte \(p.offset + 1)); it is damaged", at: nil,
+                                         fix: "restore the store from a backup, or rebuild it with `ckschema migrate apply`"))
+            }
             return InputError(.error(StoreRules.sqlite.code, "could not \(doing) in '\(path)': \(error)", at: nil))
         }
         if e.isFull {
             return InputError(.error(StoreRules.full.code, "could not \(doing): the disk holding '\(path)' is full; nothing was changed",
                                      at: nil, fix: "free some disk space and run the command again"))
+        }
+        if e.extendedCode == 776 || e.extendedCode == 264 {
+            // SQLITE_READONLY_ROLLBACK / SQLITE_READONLY_RECOVERY: a hot journal or WAL needs a writer.
+            return InputError(.error(StoreRules.readOnly.code, "could not \(doing): the store '\(path)' needs a rollback of an unfinished write, which a read-only connection cannot do (\(e.message))", at: nil,
+                                     fix: "run the command as a user who can write the store and its folder; do not delete the '-journal' file"))
         }
         if e.isReadOnly {
             return InputError(.error(StoreRules.readOnly.code, "could not \(doing): the store '\(path)' is read-only (\(e.message))", at: nil,

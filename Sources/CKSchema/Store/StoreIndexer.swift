@@ -9,10 +9,11 @@
 struct StoreIndexer {
     let db: SQLiteConnection
 
-    /// The SQL expression of a custom field's value in the `fields` JSON column.
-    static func valueExpression(field: String, reference: Bool, row: String? = nil) -> String {
+    /// The SQL expression of a custom field's value in the `fields` JSON column. The name is
+    /// checked against CloudKit's grammar before it is quoted into the path (`StoreName`).
+    static func valueExpression(field: String, reference: Bool, row: String? = nil) throws(StoreName.Unsafe) -> String {
         let col = row.map { "\($0).fields" } ?? "fields"
-        return "json_extract(\(col), '$.\(field)\(reference ? ".recordName" : "")')"
+        return "json_extract(\(col), \(try StoreName.jsonPath(field, then: reference ? "recordName" : nil)))"
     }
 
     static func systemColumn(_ f: SystemField) -> String {
@@ -41,6 +42,7 @@ struct StoreIndexer {
         var wanted: [String: Wanted] = [:]
         func key(_ t: String, _ f: String, _ k: StoreIndex.Kind) -> String { "\(t)\u{1}\(f)\u{1}\(k.rawValue)" }
         for t in schema.recordTypes {
+            try StoreName.check(t.name, "record type")
             let scope = "env = \(q(env.rawValue)) AND record_type = \(q(t.name))"
             for (sf, kinds) in t.systemIndexes where kinds.contains(.queryable) || kinds.contains(.sortable) {
                 let name = Self.indexName(env: env, recordType: t.name, field: sf.rawValue)
@@ -55,7 +57,7 @@ struct StoreIndexer {
                     if f.type.isList || f.type.primitive == .location || f.type.primitive == .asset {
                         wanted[key(t.name, f.name, .none)] = Wanted(index: StoreIndex(recordType: t.name, field: f.name, kind: .none, sqlName: ""), create: [])
                     } else {
-                        let expr = Self.valueExpression(field: f.name, reference: f.type.primitive == .reference)
+                        let expr = try Self.valueExpression(field: f.name, reference: f.type.primitive == .reference)
                         wanted[key(t.name, f.name, .btree)] = Wanted(
                             index: StoreIndex(recordType: t.name, field: f.name, kind: .btree, sqlName: name),
                             create: ["CREATE INDEX \(id(name)) ON records (\(expr)) WHERE \(scope)"])
@@ -67,11 +69,12 @@ struct StoreIndexer {
                         wanted[key(t.name, f.name, .none)] = Wanted(index: StoreIndex(recordType: t.name, field: f.name, kind: .none, sqlName: ""), create: [])
                         continue
                     }
+                    let path = try StoreName.jsonPath(f.name)
                     func text(_ row: String?) -> String {
                         let col = row.map { "\($0).fields" } ?? "fields"
                         return f.type.isList
-                            ? "(SELECT group_concat(value, ' ') FROM json_each(\(col), '$.\(f.name)'))"
-                            : "json_extract(\(col), '$.\(f.name)')"
+                            ? "(SELECT group_concat(value, ' ') FROM json_each(\(col), \(path)))"
+                            : "json_extract(\(col), \(path))"
                     }
                     let newScope = "new.env = \(q(env.rawValue)) AND new.record_type = \(q(t.name))"
                     let oldScope = "old.env = \(q(env.rawValue)) AND old.record_type = \(q(t.name))"

@@ -105,6 +105,13 @@ enum StoreJSON: Equatable, Sendable {
     }
 
     static func writeString(_ s: String, to out: inout [UInt8]) {
+        if s.utf8.contains(where: { $0 >= 0x7F }) {
+            // DEL, C1 controls, line separators and bidi overrides as \u escapes (see JSONText.quote).
+            var text = ""
+            JSONText.quote(s, into: &text)
+            out.append(contentsOf: text.utf8)
+            return
+        }
         out.append(UInt8(ascii: "\""))
         for b in s.utf8 {
             switch b {

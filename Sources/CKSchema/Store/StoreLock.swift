@@ -52,7 +52,8 @@ final class StoreLock {
                         continue
                     }
                 }
-                let remaining = max(0, deadline.timeIntervalSinceNow)
+                // Clamped: `--lock-timeout 1e300` must not trap the conversion to milliseconds.
+                let remaining = min(max(0, deadline.timeIntervalSinceNow), 2_000_000)
                 try store.db.setBusyTimeout(milliseconds: Int(remaining * 1000) + 50)
                 let result: StoreLockHolder? = try store.db.transaction {
                     if let row = try store.db.rows("SELECT pid, pid_start, host, command, acquired_at FROM lock WHERE id = 1").first {

@@ -58,6 +58,13 @@ public indirect enum JSONText: Sendable, Equatable {
 
     /// Appends `s` as a JSON string literal.
     public static func quote(_ s: String, into out: inout String) {
+        // Fast path: printable ASCII without quote or backslash needs no escape (most text).
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         out += "\""
         for c in s.unicodeScalars {
             switch c {
@@ -67,7 +74,12 @@ public indirect enum JSONText: Sendable, Equatable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if c.value < 0x20 { out += String(format: "\\u%04x", c.value) } else { out.unicodeScalars.append(c) }
+                // Controls, DEL, C1, line separators, bidi overrides and the BOM as \u escapes:
+                // valid JSON either way, but a terminal or a YAML reader would act on them raw.
+                // U+FFFE and U+FFFF too: YAML reads them only escaped (found by FuzzFmt).
+                if c.value < 0x20 || c.value == 0xFEFF || c.value == 0xFFFE || c.value == 0xFFFF || ControlCharacters.needsEscape(c) {
+                    out += String(format: "\\u%04x", c.value)
+                } else { out.unicodeScalars.append(c) }
             }
         }
         out += "\""

@@ -40,7 +40,17 @@ enum CommentScanner {
             } else if c == 0x23, prev == 0x20 || prev == 0x09 {  // '#' after blank
                 var s = i + 1
                 if s < end && b[s] == 0x20 { s += 1 }
-                var e = end
+                // YAML also breaks lines at CR, NEL, U+2028 and U+2029: the comment ends at the
+                // first of them, or `fmt` would write the rest back as lines of its own
+                // (found by FuzzFmt: a comment holding raw CRs broke the formatted file).
+                var e = s
+                while e < end {
+                    let c = b[e]
+                    if c == 0x0D { break }
+                    if c == 0xC2, e + 1 < end, b[e + 1] == 0x85 { break }
+                    if c == 0xE2, e + 2 < end, b[e + 1] == 0x80, b[e + 2] == 0xA8 || b[e + 2] == 0xA9 { break }
+                    e += 1
+                }
                 while e > s && (b[e - 1] == 0x20 || b[e - 1] == 0x09 || b[e - 1] == 0x0D) { e -= 1 }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self)
                 out.append(SourceComment(line: line, text: text, isTrailing: !onlySpace))

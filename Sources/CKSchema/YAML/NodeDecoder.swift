@@ -26,6 +26,12 @@ public struct NodeDecoder {
             report(InputRules.wrongKind, "\(what()) must be a mapping, found \(node.kindName)", at: node)
             return nil
         }
+        // A key is a name: `? {a: b}` or `? [a]` (YAML's complex keys) has none, and was read
+        // as '' (two of them made `fmt` write a duplicate key; found by FuzzFmt).
+        for p in node.pairs where p.key.shape != .scalar {
+            report(InputRules.wrongKind, "a key in \(what()) must be a name, found \(p.key.kindName)", at: p.key,
+                   fix: "write the key as a plain name, without '?'")
+        }
         if let allowed {
             for p in node.pairs where !allowed.contains(p.name) {
                 report(InputRules.unknownKey, "unknown key '\(p.name)' in \(what())\(Suggest.phrase(for: p.name, in: allowed))", at: p.key,

@@ -105,8 +105,13 @@ struct SchemaDecoder {
                         continue
                     }
                     keyLines["recordTypes.\(p.name).system.\(s.name)"] = s.key.line
-                    rt.systemIndexes[field] = indexes(s.value, what: "indexes of system field '\(s.name)'")
-                    rt.systemIndexOrigins.table[field] = Origin(d.location(s.key))
+                    // `createdAt:` with no index is no index: kept out of the model, so that the
+                    // model `fmt` writes (which omits it) parses back equal (found by FuzzFmt).
+                    let set = indexes(s.value, what: "indexes of system field '\(s.name)'")
+                    if !set.isEmpty {
+                        rt.systemIndexes[field] = set
+                        rt.systemIndexOrigins.table[field] = Origin(d.location(s.key))
+                    }
                 }
             case "fields":
                 guard let fields = d.pairs(q.value, what: "'fields' of '\(p.name)'") else { continue }

@@ -249,7 +249,9 @@ public enum SchemaEmitter {
             case ",", "[", "]", "{", "}": if inFlow { return false }
             case ":", "#", "\"", "\\", "&", "*", "|", "%", "@", "`", "\t", "\n", "\r": return false
             default:
-                if c.value < 0x20 { return false }
+                // NEL, U+2028 and U+2029 are line breaks to a YAML reader; other controls are not
+                // allowed raw. Written quoted and escaped, so `fmt` output parses back the same.
+                if ControlCharacters.needsEscape(c) || c.value == 0xFEFF || c.value == 0xFFFE || c.value == 0xFFFF { return false }
                 continue
             }
         }
@@ -278,6 +280,9 @@ public enum SchemaEmitter {
     /// Double-quoted: JSON's escapes are all valid in YAML's double-quoted scalars.
     static func isASCIILetter(_ c: UInt8) -> Bool { (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) }
 
+    /// JSON's escapes, which YAML's double-quoted scalars share. `JSONText.quote` writes NEL,
+    /// U+2028, U+2029, DEL, C1 controls and the BOM as `\u` escapes: raw, a YAML reader takes
+    /// the first three for line breaks (the rewritten file no longer parsed).
     static func quoted(_ s: String) -> String {
         var out = ""
         JSONText.quote(s, into: &out)

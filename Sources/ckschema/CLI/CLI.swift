@@ -30,7 +30,7 @@ enum CLI {
         if first == "--version" { io.write("ckschema \(CKSchemaVersion.current)\n"); return .success }
         guard let command = commands.first(where: { $0.name == first }) else {
             let hint = Suggest.phrase(for: first, in: commands.map { $0.name })
-            io.error("ckschema: error: unknown command '\(first)'\(hint)\nusage: ckschema <command> [options]; see 'ckschema --help'\n")
+            io.error("ckschema: error: unknown command '\(ControlCharacters.escaped(first))'\(ControlCharacters.escaped(hint))\nusage: ckschema <command> [options]; see 'ckschema --help'\n")
             return .failure
         }
         let rest = Array(argv.dropFirst())
@@ -42,13 +42,13 @@ enum CLI {
             let args = try ParsedArguments.parse(rest, options: command.options)
             return try command.run(args, &io)
         } catch let e as UsageError {
-            io.error("ckschema \(command.name): error: \(e.message)\nusage: \(command.usage)\n")
+            io.error("ckschema \(command.name): error: \(ControlCharacters.escaped(e.message))\nusage: \(command.usage)\n")
             return .failure
         } catch let e as InputError {
             io.error(DiagnosticRenderer(format: .text, command: command.name, showSource: Output.stderrIsTerminal, rules: RuleCatalog.info).render(e.diagnostics))
             return .failure
         } catch {
-            io.error("ckschema \(command.name): error: \(error)\n")
+            io.error("ckschema \(command.name): error: \(ControlCharacters.escaped(String(describing: error)))\n")
             return .failure
         }
     }

@@ -64,7 +64,7 @@ enum ManPage {
             case "-": out += "\\-"
             default:
                 // Roff has no escape for them: a control character is dropped.
-                if ControlText.isControl(u) && u != "\t" { continue }
+                if ControlCharacters.needsEscape(u) && u != "\t" { continue }
                 out.unicodeScalars.append(u)
             }
         }

@@ -23,7 +23,7 @@ enum CompletionCommand: Command {
             throw UsageError("completion needs one shell: bash, zsh or fish")
         }
         guard let shell = CompletionScript.Shell(rawValue: word) else {
-            throw UsageError("'\(ControlText.escaped(word))' is not a shell ckschema completes; use bash, zsh or fish")
+            throw UsageError("'\(ControlCharacters.escaped(word))' is not a shell ckschema completes; use bash, zsh or fish")
         }
         io.write(CompletionScript.script(shell, commands: CLI.commands))
         return .success

@@ -34,7 +34,7 @@ enum FmtCommand: Command {
         for s in sources {
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: s, isDirectory: &isDir), isDir.boolValue {
-                files += SchemaSource.yamlFiles(inFolder: s)
+                files += try SchemaSource.readableYAMLFiles(inFolder: s)
             } else if !SchemaSource.isCKDB(path: s) {
                 files.append(s)
             }

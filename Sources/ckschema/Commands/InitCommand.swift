@@ -27,7 +27,7 @@ enum InitCommand: Command {
         let root = args.positionals.first ?? "."
         let container = args.value("container") ?? "iCloud.com.example.App"
         if let problem = ContainerIdentifier.problem(container) {
-            throw InputError(.error(PullRules.containerIdentifier.code, "'\(ControlText.escaped(container))' is not a container identifier: \(problem)", at: nil,
+            throw InputError(.error(PullRules.containerIdentifier.code, "'\(ControlCharacters.escaped(container))' is not a container identifier: \(problem)", at: nil,
                                     fix: "pass --container iCloud.com.example.App, the identifier Xcode shows under Signing & Capabilities > iCloud"))
         }
         let files = ProjectTemplate.files(container: container)

@@ -11,7 +11,8 @@ enum LintCommand: Command {
         (.xcdatamodeld, .xcdatamodel: its CloudKit mirror, and CK610-CK617); without one,
         the development schema named in ckschema.yaml. Rules and their codes: docs/rules.md.
         A rule is switched off on a line by '# ckschema-disable CK110: reason', or for the
-        repository in ckschema.yaml (lint.disable, lint.severity).
+        repository in ckschema.yaml (lint.disable, lint.severity). CK101 (invalid name) cannot
+        be switched off, by a comment or in ckschema.yaml: such a name would reach the store's SQL.
 
         example:
           ckschema lint Schemas/development.yaml --format github

@@ -127,12 +127,15 @@ enum MigrateCommand: Command {
                 }
             }
         }
+        // For the crash tests: CKSCHEMA_DEBUG_CACHE_KB=N makes the page cache tiny, so a data
+        // step writes into the file before it commits and a kill leaves a hot journal.
+        if let kb = ProcessInfo.processInfo.environment["CKSCHEMA_DEBUG_CACHE_KB"].flatMap({ Int($0) }) { options.cacheKilobytes = kb }
         let result = try Migrator.apply(folder: folder, store: store, options: options)
         if dryRun {
             io.write(result.migrations.isEmpty ? "dry run: nothing to apply to \(env.rawValue)\n" : "dry run: would apply to \(env.rawValue):\n")
             for m in result.migrations {
-                io.write("  \(m.fileName)\n")
-                for s in m.steps { io.write("    \(s.summary)\n") }
+                io.write("  \(ControlCharacters.escaped(m.fileName))\n")
+                for s in m.steps { io.write("    \(ControlCharacters.escaped(s.summary))\n") }
             }
             if result.recordsChanged > 0 { io.write("  about \(result.recordsChanged) record change\(result.recordsChanged == 1 ? "" : "s")\n") }
         } else if result.applied.isEmpty {
@@ -151,10 +154,10 @@ enum MigrateCommand: Command {
             return
         }
         if format == .text {
-            io.write("\(status.environment.rawValue)" + (store.map { " in \($0)" } ?? " (no store yet)") + ":\n")
-            let width = status.entries.map { $0.name.count }.max() ?? 0
+            io.write("\(status.environment.rawValue)" + (store.map { " in \(ControlCharacters.escaped($0))" } ?? " (no store yet)") + ":\n")
+            let width = status.entries.map { ControlCharacters.escaped($0.name).count }.max() ?? 0
             for e in status.entries {
-                let label = String(format: "%04d", e.version) + "_" + e.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                let label = String(format: "%04d", e.version) + "_" + ControlCharacters.escaped(e.name).padding(toLength: width, withPad: " ", startingAt: 0)
                 let line = "  \(label)  \(e.state.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(e.appliedAt.map { "  \($0)" } ?? "")"
                 io.write(String(line.reversed().drop { $0 == " " }.reversed()) + "\n")
             }

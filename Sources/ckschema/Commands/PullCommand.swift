@@ -40,7 +40,7 @@ enum PullCommand: Command {
         let config = try CommonOptions.configuration(args)
         var environment = Environment.production
         if let e = args.value("env") {
-            guard let v = Environment(rawValue: e) else { throw UsageError("'\(ControlText.escaped(e))' is not an environment; use production or development") }
+            guard let v = Environment(rawValue: e) else { throw UsageError("'\(ControlCharacters.escaped(e))' is not an environment; use production or development") }
             environment = v
         }
         let result = try pull(environment: environment, args: args, config: config)

@@ -23,6 +23,7 @@ enum RecordsCommand: Command {
         import reads records in the CloudKit Web Services shape, one JSON object a line:
           {"recordName": "n1", "recordType": "Note", "zoneID": {"zoneName": "Notes"},
            "recordChangeTag": "...", "fields": {"title": {"value": "Hi", "type": "STRING"}}}
+        ('-' reads standard input, always as NDJSON; a line may hold at most 16 MB, as in validate),
         checks each with the validate command's rules (CK4xx) and saves them as CloudKit does: batches of at most 400, all or nothing per batch in a
         zone with the atomic capability, a stale change tag is a conflict. Production refuses
         unknown fields; development adds them to its schema (just-in-time schema). The whole

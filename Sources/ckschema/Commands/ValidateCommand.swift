@@ -75,18 +75,19 @@ enum ValidateCommand: Command {
             progress: progress.map { p in { @Sendable v in p.show(v) } })
         let validator = RecordValidator(schema: schema, environment: env, options: options)
 
-        // Text and GitHub lines stream out as found; JSON and SARIF are whole documents.
+        // Text, GitHub and JSON stream out as found (memory stays flat however many records
+        // fail); SARIF keeps at most code scanning's 25,000 results and says so.
         // The source line is never shown: it would print field values, encrypted ones too.
         let renderer = DiagnosticRenderer(format: format, command: name, showSource: false, rules: RuleCatalog.info)
-        var collected: [Diagnostic] = []
-        var buffer = ""
+        var report = StreamingReport(format: format, command: name, rules: RuleCatalog.info)
+        var buffer = report.begin()
         let out = io
         var lastFlush = Date()
         let summary = validator.validate(files: files) { d in
             switch format {
             case .text: buffer += renderer.renderText(d)
             case .github: buffer += renderer.render([d])
-            case .json, .sarif, .markdown: collected.append(d)
+            case .json, .sarif, .markdown: buffer += report.add(d)
             }
             if buffer.utf8.count > 32 * 1024 || Date().timeIntervalSince(lastFlush) > 0.2 {
                 progress?.clear()
@@ -97,7 +98,7 @@ enum ValidateCommand: Command {
         }
         progress?.clear()
         out.write(buffer)
-        if format == .json || format == .sarif || format == .markdown { out.write(renderer.render(collected)) }
+        if format == .json || format == .sarif || format == .markdown { out.write(report.end()) }
         if format == .text {
             var parts = ["\(summary.records) record" + (summary.records == 1 ? "" : "s")]
             if summary.errors > 0 { parts.append("\(summary.errors) error" + (summary.errors == 1 ? "" : "s")) }

@@ -68,7 +68,7 @@ import Testing
 
             | Location | Severity | Code | Message |
             |---|---|---|---|
-            | `we\\|ird'.yaml:3:4` | error | `CK101` | name 'a\\|b' has\\u{1b}\\[2J an escape<br>and a newline \\`x\\` |
+            | `we\\|ird'.yaml:3:4` | error | `CK101` | name 'a\\|b' has\\u{1B}\\[2J an escape<br>and a newline \\`x\\` |
 
             """)
         #expect(Self.unescapedPipes(out.split(separator: "\n").last.map(String.init) ?? "") == 5)

@@ -87,6 +87,8 @@ import Testing
             ("steps:\n  - addField: { recordType: Note, name: secret, typ: string }\n", "CK011", "unknown key 'typ'"),
             ("steps:\n  - addRecordType: { name: Note, fields: { a: { type: string, deprecated: nope } } }\n", "CK012", "'deprecated' must be true or false, found 'nope'"),
             ("steps:\n  - addRecordType: { name: Note, feilds: { a: string } }\n", "CK011", "unknown key 'feilds' in `addRecordType`; did you mean 'fields'?"),
+            ("steps:\n  - addRecordType: { name: 2Fast }\n", "CK101", "record type name '2Fast' is not valid"),
+            ("steps:\n  - addField: { recordType: Note, name: \"bad name\", type: string }\n", "CK101", "field name 'Note.bad name' is not valid"),
         ]
         for (text, code, fragment) in cases {
             let e = try #require(throws: InputError.self) { try MigrationFileTests.parse(text, name: "0001_x.yaml") }

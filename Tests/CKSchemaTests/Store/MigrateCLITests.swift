@@ -183,7 +183,7 @@ import Testing
         var r = try runCLI(["records", "import", "--env", "production", "--store", sb.store, Paths.fixture("store/records/bad-production.ndjson")], cwd: sb.root)
         #expect(r.code == 1)
         #expect(r.stdout.contains("bad-production.ndjson:2:"))
-        #expect(r.stdout.contains("error: Cannot create or modify field 'titel' in record 'Note' in production schema [CK402]"))
+        #expect(r.stdout.contains("error: record #2 'n4', field 'titel': Cannot create or modify field 'titel' in record 'Note' in production schema [CK402]"))
         #expect(r.stdout.contains("saved 1 record to production in 1 batch; 5 failed"))
         r = try runCLI(["records", "export", "--env", "production", "--store", sb.store], cwd: sb.root)
         #expect(r.code == 0)

@@ -91,7 +91,6 @@ import Testing
         ("steps:\n  - addIndex: { recordType: Note, field: secret, kind: queryable }\n", "CK105", "is encrypted and cannot be queryable"),
         ("steps:\n  - addField: { recordType: Note, name: pic, type: asset, indexes: [queryable] }\n", "CK104", "cannot be indexed"),
         ("steps:\n  - addZone: { name: Pub, database: public }\n", "CK518", "custom zones exist only in the private database"),
-        ("steps:\n  - addRecordType: { name: 2Fast }\n", "CK101", "record type name '2Fast' is not valid"),
         ("steps:\n  - addField: { recordType: Note, name: title, type: int64 }\n", "CK515", "already has a field 'title'"),
     ])
     func aStepThatCannotApplyIsRefusedWithItsLocation(text: String, code: String, fragment: String) throws {

@@ -48,7 +48,7 @@ import Testing
         _ = try Migrator.apply(folder: try sb.folder(), store: store, options: .init())
         let names = try store.indexes(.development).map { "\($0.recordType).\($0.field):\($0.kind.rawValue)" }
         #expect(names == ["Note.body:fts", "Note.category:btree", "Note.createdAt:btree", "Note.title:btree", "Note.views:btree", "Tag.label:btree"])
-        let sql = Store.equalityQuery(env: .development, recordType: "Note", field: "title")
+        let sql = try Store.equalityQuery(env: .development, recordType: "Note", field: "title")
         #expect(try store.queryPlan(sql).joined().contains("USING INDEX ix:development:Note:title"))
         #expect(try store.strings(sql, "Hello") == ["n1"])
         // Searchable: FTS5, kept current by triggers (n3 is inserted after the index exists).

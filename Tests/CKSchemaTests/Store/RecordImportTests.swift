@@ -43,7 +43,7 @@ import Testing
         let byLine = Dictionary(r.diagnostics.map { ($0.location?.line ?? 0, $0) }, uniquingKeysWith: { a, _ in a })
         #expect(byLine[1]?.code == "CK555")
         #expect(byLine[2]?.code == "CK402")
-        #expect(byLine[2]?.message == "Cannot create or modify field 'titel' in record 'Note' in production schema")
+        #expect(byLine[2]?.message == "record #2 'n4', field 'titel': Cannot create or modify field 'titel' in record 'Note' in production schema")
         #expect(byLine[4]?.code == "CK405")
         #expect(byLine[5]?.code == "CK401")
         #expect(byLine[6]?.code == "CK400")
@@ -62,7 +62,7 @@ import Testing
         let byLine = Dictionary(r.diagnostics.map { ($0.location?.line ?? 0, $0) }, uniquingKeysWith: { a, _ in a })
         #expect(byLine[1]?.code == "CK555")
         #expect(byLine[2]?.code == "CK552")
-        #expect(byLine[2]?.message == "record 'n4' has field 'titel', which 'Note' does not have in production; did you mean 'title'?")
+        #expect(byLine[2]?.message == "record #2 'n4', field 'titel': 'Note' does not have it in production; did you mean 'title'?")
         #expect(byLine[4]?.code == "CK553")
         #expect(byLine[5]?.code == "CK551")
         #expect(byLine[6]?.code == "CK550")
@@ -91,7 +91,7 @@ import Testing
         let r = try RecordImporter.importFiles([file], into: store, options: .init())
         #expect(r.saved == 0)
         #expect(r.diagnostics.map(\.code) == ["CK556"])
-        #expect(r.diagnostics.first?.message == "record 't9' is in zone 'Elsewhere', which the development schema does not have")
+        #expect(r.diagnostics.first?.message == "record #1 't9': zone 'Elsewhere' is not in the development schema")
     }
 
     @Test func aMigrationAdoptsAFieldDevelopmentAddedJustInTime() throws {
@@ -126,7 +126,7 @@ import Testing
         try write("stale")
         var r = try RecordImporter.importFiles([file], into: store, options: .init())
         #expect(r.saved == 0)
-        #expect(r.diagnostics.map(\.message) == ["conflict saving record 't1': its change tag is '\(tag)' in the store, 'stale' in the file (stale)"])
+        #expect(r.diagnostics.map(\.message) == ["record #1 't1': conflict saving it: its change tag is '\(tag)' in the store, 'stale' in the file (stale)"])
         try write(nil)
         r = try RecordImporter.importFiles([file], into: store, options: .init())
         #expect(r.diagnostics.first?.code == "CK554")

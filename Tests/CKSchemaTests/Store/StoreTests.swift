@@ -51,7 +51,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: sb.root + "/.ckschema", withIntermediateDirectories: true)
         do {
             let other = try SQLiteConnection(path: sb.store, mode: .readWriteCreate)
-            try other.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT); INSERT INTO users VALUES (1, 'a@example.com')")
+            try other.executeTrustedScript("CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT); INSERT INTO users VALUES (1, 'a@example.com')")
         }
         let before = sb.fileBytes()
         let error = try #require(throws: InputError.self) { try sb.open() }

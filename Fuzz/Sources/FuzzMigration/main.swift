@@ -1,0 +1,28 @@
+import Foundation
+import FuzzDriver
+@testable import CKSchema
+
+/// The migration file loader, then each step applied to a schema as `migrate apply` applies
+/// it, and the SQL of each data step built (names are checked before they become SQL).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzMigration(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
+    let data = Data(bytes: UnsafeRawPointer(start), count: count)
+    guard let m = try? Migration.parse(data, path: "0001_fuzz.yaml") else { return 0 }
+    var schema = Schema()
+    for step in m.steps {
+        do {
+            try SchemaChanger.apply(step, to: &schema, production: false, file: m.path, adoptingFields: true)
+            if let (sql, _) = try Migrator.dataStepSQL(step, schema: schema, env: .development, tag: "t") {
+                // One statement, and no name outside CloudKit's grammar in it.
+                precondition(!sql.contains(";"), "a data step's SQL holds a second statement: \(sql)")
+            }
+        } catch { break }
+    }
+    for t in schema.recordTypes {
+        precondition(StoreName.isSafe(t.name), "an unsafe record type name passed the loader: \(t.name)")
+        for f in t.fields { precondition(StoreName.isSafe(f.name), "an unsafe field name passed the loader: \(f.name)") }
+    }
+    return 0
+}
+
+runFuzzer(fuzzMigration)

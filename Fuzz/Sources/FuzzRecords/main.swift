@@ -1,0 +1,57 @@
+import Foundation
+import FuzzDriver
+@testable import CKSchema
+
+/// A schema with every field type, so that every value check is reachable.
+let schemaText = """
+    ckschema: 1
+    zones:
+      Notes: { database: private, capabilities: [fetchChanges, atomic] }
+    recordTypes:
+      Note:
+        zone: Notes
+        fields:
+          title: { type: string, indexes: [queryable] }
+          views: int64
+          ratio: double
+          amount: number<int64>
+          seen: timestamp
+          blob: bytes
+          place: location
+          owner: { type: reference, to: Note }
+          cover: asset
+          tags: list<string>
+          times: list<timestamp>
+          secret: { type: string, encrypted: true }
+          old: { type: string, deprecated: true }
+
+    """
+let schema = try! SchemaSource.parseYAML(Data(schemaText.utf8), file: "fuzz-schema.yaml").schema
+let compiled = CompiledSchema(schema)
+nonisolated(unsafe) var production = RecordChecker(schema: compiled, production: true, collectBatch: true)
+nonisolated(unsafe) var development = RecordChecker(schema: compiled, production: false, collectBatch: false)
+let note = schema.recordType(named: "Note")!
+
+/// The record checker (`validate`) in both environments, then the store's conversion of every
+/// value (`records import`), which once trapped on a timestamp of 1e19.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRecords(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
+    let p = start
+    var r = ChunkResult()
+    production.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r)
+    development.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r)
+    guard let json = try? StoreJSON.parse(UnsafeRawBufferPointer(start: start, count: count)) else { return 0 }
+    // Every value of the record (or the document itself) against every field type.
+    var values: [StoreJSON] = [json]
+    if let fields = json["fields"]?.objectValue {
+        for (_, v) in fields { values.append(v["value"] ?? v) }
+    }
+    for v in values.prefix(64) {
+        for f in note.fields { _ = FieldValue.storage(fromWebServices: v, type: f.type) }
+    }
+    var out: [UInt8] = []
+    json.write(to: &out)
+    return 0
+}
+
+runFuzzer(fuzzRecords)

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets (libFuzzer + AddressSanitizer) and runs each for a bounded time.
+#
+#   Fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]      (default: 60 s, every target)
+#
+# Seeds come from Tests/Fixtures (and Schemas/, Migrations/); each target's corpus grows in
+# Fuzz/.corpus/TARGET (not committed) and a crash, leak or timeout is written to
+# Fuzz/.artifacts/. Exit status: 0 nothing found, 1 a target found something, 2 the
+# toolchain cannot build fuzz targets (the caller decides whether that is a skip).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+shift || true
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt)
+
+# Does this toolchain link libFuzzer? (Xcode's Swift does not; swift.org's on Linux does.)
+probe="$(mktemp -d)"
+printf '@_cdecl("LLVMFuzzerTestOneInput") public func f(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int32 { 0 }\n' > "$probe/p.swift"
+if ! swiftc -sanitize=fuzzer,address -parse-as-library "$probe/p.swift" -o "$probe/p" >/dev/null 2>&1; then
+  echo "fuzz: skipped: this Swift toolchain cannot build with -sanitize=fuzzer (use the swift.org toolchain)"
+  rm -rf "$probe"
+  exit 2
+fi
+rm -rf "$probe"
+
+echo "fuzz: building the targets"
+if ! swift build --package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -v "Cannot export local symbol" | grep -E "error|Compiling|Build complete" ; then
+  :
+fi
+bin="Fuzz/.build/debug"
+for t in "${targets[@]}"; do [ -x "$bin/$t" ] || { echo "fuzz: $t did not build"; exit 2; }; done
+
+seed() {  # seed TARGET: the corpus folder, filled from the fixtures the first time
+  local t="$1" dir="Fuzz/.corpus/$1"
+  mkdir -p "$dir"
+  [ -n "$(ls -A "$dir")" ] && { echo "$dir"; return; }
+  case "$t" in
+    FuzzYAMLLint|FuzzFmt)
+      find Tests/Fixtures Schemas -name '*.yaml' ! -path '*/store/*' -exec cp {} "$dir/" \; 2>/dev/null
+      for f in "$dir"/*.yaml; do mv "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
+    FuzzCKDB)
+      find Tests/Fixtures -name '*.ckdb' | while read -r f; do cp "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
+    FuzzRecords)
+      # One record a seed: NDJSON lines, and the JSON files whole.
+      find Tests/Fixtures -name '*.ndjson' | while read -r f; do
+        split -l 1 -a 4 "$f" "$dir/$(basename "$f" .ndjson)-"
+      done
+      find Tests/Fixtures -name '*.json' -size -64k -exec cp {} "$dir/" \; ;;
+    FuzzMigration)
+      find Tests/Fixtures/store Migrations -name '*.yaml' | while read -r f; do cp "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
+  esac
+  echo "$dir"
+}
+
+dict() {
+  case "$1" in
+    FuzzYAMLLint|FuzzFmt) echo Fuzz/Dictionaries/yaml.dict ;;
+    FuzzCKDB) echo Fuzz/Dictionaries/ckdb.dict ;;
+    FuzzRecords) echo Fuzz/Dictionaries/records.dict ;;
+    FuzzMigration) echo Fuzz/Dictionaries/migration.dict ;;
+  esac
+}
+
+status=0
+mkdir -p Fuzz/.artifacts
+for t in "${targets[@]}"; do
+  corpus="$(seed "$t")"
+  echo "fuzz: $t for ${seconds}s ($(ls "$corpus" | wc -l) inputs in $corpus)"
+  # Each input: at most 10 s and 2 GB; inputs up to 64 KB (the readers' bounds are tested
+  # at full size in the test suite and Benchmarks/).
+  # SWIFT_BACKTRACE off: Swift's crash handler trips AddressSanitizer and hides the report.
+  if ! SWIFT_BACKTRACE=enable=no "$bin/$t" "$corpus" -dict="$(dict "$t")" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -max_len=65536 -artifact_prefix="Fuzz/.artifacts/$t-" -print_final_stats=1 2>"Fuzz/.artifacts/$t.log"; then
+    echo "fuzz: $t FOUND A PROBLEM; see Fuzz/.artifacts/$t.log and Fuzz/.artifacts/$t-*"
+    grep -E "ERROR|Fatal error|Precondition|SUMMARY|panic|==[0-9]+==" "Fuzz/.artifacts/$t.log" | head -5
+    status=1
+  else
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb|cov:" "Fuzz/.artifacts/$t.log" | tail -3 | tr '\n' ' '
+    echo
+  fi
+done
+exit $status
