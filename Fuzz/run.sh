@@ -6,7 +6,8 @@
 # Seeds come from Tests/Fixtures (and Schemas/, Migrations/); each target's corpus grows in
 # Fuzz/.corpus/TARGET (not committed) and a crash, leak or timeout is written to
 # Fuzz/.artifacts/. Exit status: 0 nothing found, 1 a target found something, 2 the
-# toolchain cannot build fuzz targets (the caller decides whether that is a skip).
+# toolchain cannot build fuzz targets (the caller decides whether that is a skip), 3 the
+# targets do not build (a defect: the library's API moved under them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
@@ -29,7 +30,9 @@ if ! swift build --package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address 
   :
 fi
 bin="Fuzz/.build/debug"
-for t in "${targets[@]}"; do [ -x "$bin/$t" ] || { echo "fuzz: $t did not build"; exit 2; }; done
+# The toolchain can build fuzzers (the probe above), so a target that does not build is a
+# defect of ours, never a skip: exit 3.
+for t in "${targets[@]}"; do [ -x "$bin/$t" ] || { echo "fuzz: $t did not build"; exit 3; }; done
 
 seed() {  # seed TARGET: the corpus folder, filled from the fixtures the first time
   local t="$1" dir="Fuzz/.corpus/$1"

@@ -11,7 +11,7 @@ public func fuzzMigration(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 
     var schema = Schema()
     for step in m.steps {
         do {
-            try SchemaChanger.apply(step, to: &schema, production: false, file: m.path, adoptingFields: true)
+            try SchemaChanger.apply(step, to: &schema, file: m.path, adoptingFields: true)
             if let (sql, _) = try Migrator.dataStepSQL(step, schema: schema, env: .development, tag: "t") {
                 // One statement, and no name outside CloudKit's grammar in it.
                 precondition(!sql.contains(";"), "a data step's SQL holds a second statement: \(sql)")
