@@ -83,6 +83,14 @@ import Testing
             for key in ["- Source:", "- Home:", "- Test:"] {
                 #expect(body.contains("\n" + key), "\(code) has no '\(key)' line")
             }
+            // The home names files that exist, so the doc cannot point at code that moved.
+            let home = body.components(separatedBy: "\n").first { $0.hasPrefix("- Home:") } ?? ""
+            for part in home.components(separatedBy: "(").dropFirst() {
+                let path = part.components(separatedBy: ")")[0]
+                if path.hasPrefix("Sources/") {
+                    #expect(FileManager.default.fileExists(atPath: Paths.root + "/" + path), "\(code)'s home \(path) does not exist")
+                }
+            }
         }
         #expect(seen.count >= RuleCatalog.all.count)
     }

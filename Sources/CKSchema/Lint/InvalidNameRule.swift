@@ -1,0 +1,21 @@
+/// Record type and field names: a letter, then letters, digits and `_`, at most 255 characters.
+///
+/// Source: CloudKit Console, "Creating a record type" ("names must start with a letter and
+/// contain only letters, numbers, and underscores"); CKRecord, "Supported key names"
+/// (https://developer.apple.com/documentation/cloudkit/ckrecord).
+struct InvalidNameRule: LintRule {
+    static let info = RuleInfo(
+        code: "CK101", name: "invalid-name",
+        summary: "A record type or field name does not start with a letter, has characters other than letters, digits and '_', or is longer than 255 characters.",
+        defaultSeverity: .error,
+        source: "CloudKit Console: record type and field names; CKRecord key names (developer.apple.com/documentation/cloudkit/ckrecord)")
+
+    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+        for t in schema.recordTypes {
+            if let v = CloudKitRules.recordTypeNameViolation(t.name) { findings.append(LintFinding(v.message, at: t.origin, fix: v.fix)) }
+            for f in t.fields {
+                if let v = CloudKitRules.fieldNameViolation(f.name, inType: t.name) { findings.append(LintFinding(v.message, at: f.origin, fix: v.fix)) }
+            }
+        }
+    }
+}
