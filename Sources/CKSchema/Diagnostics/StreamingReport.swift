@@ -70,7 +70,9 @@ public struct StreamingReport: Sendable {
         var results = kept
         if dropped > 0 {
             results.append(Diagnostic(code: SecurityRules.reportCapped.code, severity: .note, location: nil,
-                                      message: "the \(renderer.format == .sarif ? "SARIF" : "Markdown") report holds the first \(limit) results, GitHub code scanning's limit per run; \(dropped) more were left out (use --format json or text for all of them)"))
+                                      message: renderer.format == .sarif
+                                        ? "the SARIF report holds the first \(limit) results, GitHub code scanning's limit per run; \(dropped) more were left out (use --format json or text for all of them)"
+                                        : "the Markdown report holds the first \(limit) results, to keep a job summary readable; \(dropped) more were left out (use --format json or text for all of them)"))
         }
         return renderer.render(results)
     }

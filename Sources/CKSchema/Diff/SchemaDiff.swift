@@ -68,7 +68,7 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
                 // Every container has `Users`: a side that omits it leaves it unstated, not
                 // new; compare with what every container has.
                 diffType(implicitSystemType(b.name), b, into: &out)
-            case (_?, nil) where RecordType.systemTypeNames.contains(name):
+            case (_?, nil) where CloudKitRules.systemRecordTypes.contains(name):
                 // CloudKit creates and keeps its system types itself: a source that does not
                 // mention one does not describe it, and never deletes it.
                 break

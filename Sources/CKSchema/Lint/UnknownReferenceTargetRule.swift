@@ -11,7 +11,7 @@ struct UnknownReferenceTargetRule: LintRule {
         source: "CKRecord.Reference (developer.apple.com/documentation/cloudkit/ckrecord/reference)")
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        let names = Set(schema.recordTypes.map(\.name)).union(RecordType.systemTypeNames)
+        let names = Set(schema.recordTypes.map(\.name)).union(CloudKitRules.systemRecordTypes)
         for t in schema.recordTypes {
             for f in t.fields {
                 guard let target = f.referenceTarget, !names.contains(target) else { continue }

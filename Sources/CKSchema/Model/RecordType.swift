@@ -48,8 +48,7 @@ public struct RecordType: Sendable, Hashable {
         systemIndexOrigins.table[system] ?? origin
     }
 
-    /// Record types CloudKit defines itself (`CloudKitRules.systemRecordTypes`).
-    public static var systemTypeNames: Set<String> { CloudKitRules.systemRecordTypes }
+    /// True for a record type CloudKit defines itself (`CloudKitRules.systemRecordTypes`).
     public var isSystemType: Bool { CloudKitRules.systemRecordTypes.contains(name) }
 }
 
