@@ -7,6 +7,10 @@ struct DataStepError: Error {
 
 /// The SQL of data steps (`backfill`, `copy`) over the store's `records` table.
 enum DataStepSQL {
+    /// What every data step sets besides the field: a new change tag and modification time
+    /// (bound as the two parameters after the value's).
+    static let touch = "change_tag = ? || '-' || printf('%x', id), modified_at = ?"
+
     /// A value expression for `json_set` with the parameters it binds.
     struct ValueSQL {
         var expression: String

@@ -141,58 +141,5 @@ public enum MigrationWriter {
         g.map { "\(indent)\(quote($0.role)): [" + $0.sortedPermissions.map(\.rawValue).joined(separator: ", ") + "]\n" }.joined()
     }
 
-    static func step(_ s: MigrationStep) -> String {
-        switch s.action {
-        case .addZone(let z):
-            return "  - addZone: { name: \(quote(z.name)), database: \(z.database.rawValue), capabilities: [" + z.capabilities.sorted().map(\.rawValue).joined(separator: ", ") + "] }\n"
-        case .addRole(let r):
-            return "  - addRole: { name: \(quote(r)) }\n"
-        case .addRecordType(let t):
-            var out = "  - addRecordType:\n      name: \(quote(t.name))\n"
-            if let z = t.zone { out += "      zone: \(quote(z))\n" }
-            if let d = t.database { out += "      database: \(d.rawValue)\n" }
-            if let d = t.description { out += "      description: \(quote(d))\n" }
-            if t.isDeprecated { out += "      deprecated: true\n" }
-            if !t.requiredCapabilities.isEmpty { out += "      requires: [" + t.requiredCapabilities.sorted().map(\.rawValue).joined(separator: ", ") + "]\n" }
-            if !t.fields.isEmpty {
-                out += "      fields:\n"
-                for f in t.fields { out += "        \(quote(f.name)): { \(fieldSpec(f)) }\n" }
-            }
-            let system = t.systemIndexes.filter { !$0.value.isEmpty }.sorted { $0.key.rawValue < $1.key.rawValue }
-            if !system.isEmpty {
-                out += "      system:\n"
-                for (k, v) in system { out += "        \(k.rawValue): [" + v.kinds.map(\.rawValue).joined(separator: ", ") + "]\n" }
-            }
-            if !t.grants.isEmpty { out += "      grants:\n" + grants(t.grants, indent: "        ") }
-            return out
-        case .addField(let t, let f):
-            return "  - addField: { recordType: \(quote(t)), name: \(quote(f.name)), \(fieldSpec(f)) }\n"
-        case .addIndex(let t, let f, let k):
-            return "  - addIndex: { recordType: \(quote(t)), field: \(quote(f)), kind: \(k.rawValue) }\n"
-        case .removeIndex(let t, let f, let k):
-            return "  - removeIndex: { recordType: \(quote(t)), field: \(quote(f)), kind: \(k.rawValue) }\n"
-        case .deprecate(let t, let f):
-            return "  - deprecate: { recordType: \(quote(t))" + (f.map { ", field: \(quote($0))" } ?? "") + " }\n"
-        case .setGrants(let t, let g):
-            return "  - setGrants:\n      recordType: \(quote(t))\n      grants:\n" + grants(g, indent: "        ")
-        case .removeField(let t, let f):
-            return "  - removeField: { recordType: \(quote(t)), field: \(quote(f)) }\n"
-        case .removeRecordType(let t):
-            return "  - removeRecordType: { name: \(quote(t)) }\n"
-        case .backfill(let t, let f, let v, let o):
-            let value: String = switch v {
-            case .constant(let s, let q): "value: " + (q ? "'" + s.replacingOccurrences(of: "'", with: "''") + "'" : s)
-            case .list(let l): "value: [" + l.map(quote).joined(separator: ", ") + "]"
-            case .expression(let e): "expression: " + "\"" + e.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-            }
-            return "  - backfill: { recordType: \(quote(t)), field: \(quote(f)), \(value)\(o ? ", overwrite: true" : "") }\n"
-        case .copy(let t, let a, let b):
-            return "  - copy: { recordType: \(quote(t)), from: \(quote(a)), to: \(quote(b)) }\n"
-        case .addSubscription(let s):
-            return "  - addSubscription: { id: \(quote(s.id)), " + SchemaEmitter.subscriptionValue(s).dropFirst(2)
-                + "\n"
-        case .removeSubscription(let id):
-            return "  - removeSubscription: { id: \(quote(id)) }\n"
-        }
-    }
+    static func step(_ s: MigrationStep) -> String { "  - \(s.kindName):" + s.action.yaml }
 }

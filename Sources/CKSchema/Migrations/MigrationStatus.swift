@@ -111,7 +111,7 @@ public struct MigrationStatus: Sendable {
 extension Schema {
     /// Where the element a migration step would add or change is written in this schema.
     func origin(of step: MigrationStep) -> SourceLocation? {
-        if case .addZone(let z) = step.action { return zone(named: z.name)?.origin.location }
+        if let z = (step.action as? AddZoneStep)?.zone { return zone(named: z.name)?.origin.location }
         guard let name = step.recordTypeName, let t = recordType(named: name) else { return nil }
         if let f = step.fieldName, let field = t.field(named: f) { return field.origin.location }
         return t.origin.location

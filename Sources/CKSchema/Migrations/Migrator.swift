@@ -142,30 +142,7 @@ public enum Migrator {
 
     /// The SQL of a data step; nil for a schema step.
     static func dataStepSQL(_ step: MigrationStep, schema: Schema, env: Environment, tag: String) throws -> (String, [SQLiteValue])? {
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        switch step.action {
-        case .backfill(let tn, let fn, let value, let overwrite):
-            guard let t = schema.recordType(named: tn), let f = t.field(named: fn) else { return nil }
-            let v: DataStepSQL.ValueSQL
-            do { v = try DataStepSQL.backfillValueSQL(value, field: f, recordType: t) } catch {
-                throw InputError(.error(error.rule.code, error.message, at: step.location, fix: error.fix))
-            }
-            let path = try StoreName.jsonPath(fn)
-            var sql = "UPDATE records SET fields = json_set(fields, \(path), \(v.expression)), change_tag = ? || '-' || printf('%x', id), modified_at = ? WHERE env = ? AND record_type = ?"
-            if !overwrite { sql += " AND json_extract(fields, \(path)) IS NULL" }
-            if let c = v.condition { sql += " AND \(c)" }
-            return (sql, v.parameters + [.text(tag), .integer(now), .text(env.rawValue), .text(tn)])
-        case .copy(let tn, let from, let to):
-            guard let t = schema.recordType(named: tn), let a = t.field(named: from), let b = t.field(named: to) else { return nil }
-            let conv: String
-            do { conv = try DataStepSQL.conversionSQL(from: a, to: b) } catch {
-                throw InputError(.error(error.rule.code, error.message, at: step.location, fix: error.fix))
-            }
-            let sql = "UPDATE records SET fields = json_set(fields, \(try StoreName.jsonPath(to)), \(conv)), change_tag = ? || '-' || printf('%x', id), modified_at = ? WHERE env = ? AND record_type = ? AND json_extract(fields, \(try StoreName.jsonPath(from))) IS NOT NULL"
-            return (sql, [.text(tag), .integer(now), .text(env.rawValue), .text(tn)])
-        default:
-            return nil
-        }
+        try step.action.dataSQL(in: schema, env: env, tag: tag, now: Int64(Date().timeIntervalSince1970 * 1000), at: step.location)
     }
 
     private static func runDataStep(_ step: MigrationStep, schema: Schema, store: Store, env: Environment, tag: String) throws -> Int {
@@ -173,8 +150,7 @@ public enum Migrator {
         // Data steps save records too: the environment's subscriptions see them (docs/runtime.md).
         let recorder = try NotificationRecorder(store: store, env: env, schema: schema)
         var keys: [NotificationRecorder.Key] = []
-        if recorder != nil, case .backfill(let tn, _, _, _) = step.action { keys = try recordKeys(store, env, tn) }
-        if recorder != nil, case .copy(let tn, _, _) = step.action { keys = try recordKeys(store, env, tn) }
+        if recorder != nil, let tn = step.recordTypeName { keys = try recordKeys(store, env, tn) }
         let before = try recorder?.states(keys) ?? [:]
         try store.db.run(sql, params)
         let changed = store.db.changes
@@ -248,10 +224,6 @@ enum ProductionGate {
 
     /// In development, allowed steps a person should see: removing an index breaks queries that need it.
     static func reviews(_ m: Migration) -> [Diagnostic] {
-        m.steps.compactMap { s in
-            guard case .removeIndex(let t, let f, let k) = s.action else { return nil }
-            return .warning(StoreRules.removeIndexReview.code, "removing the \(k.rawValue) index on \(t).\(f) breaks every query that filters or sorts on it", at: s.location,
-                            fix: "check the app's queries on \(t) before applying to production")
-        }
+        m.steps.compactMap { $0.action.developmentReview(at: $0.location) }
     }
 }

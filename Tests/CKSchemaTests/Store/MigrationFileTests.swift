@@ -32,7 +32,7 @@ import Testing
         #expect(Set(m.steps.map(\.kindName)) == Set(MigrationStep.kindNames))
         #expect(m.steps.count == 15)
         #expect(m.steps[0].location?.line == 3)
-        guard case .backfill(_, _, .expression("length(a) * 2"), true) = m.steps[11].action else { Issue.record("expression backfill"); return }
+        guard let b = m.steps[11].action as? BackfillStep, b.value == .expression("length(a) * 2"), b.overwrite else { Issue.record("expression backfill"); return }
     }
 
     @Test func anUnknownStepSuggestsTheClosest() throws {
@@ -188,5 +188,57 @@ import Testing
         // The files have different names, so only the sum file can make the merge conflict.
         #expect(try git("merge", "-q", "a") != 0)
         #expect(try read(sb.migrations + "/ckschema.sum").contains("<<<<<<<"))
+    }
+}
+
+/// The step kinds are one list (`MigrationStep.kinds`): every kind is documented, and what
+/// `migrate new` writes for it reads back as the same step.
+@Suite struct MigrationStepKindTests {
+    static let everyKind = """
+        steps:
+          - addZone: { name: Z, database: private, capabilities: [atomic, fetchChanges] }
+          - addRole: { name: Editor }
+          - addRecordType: { name: T, zone: Z, description: "a type", requires: [atomic], fields: { a: string, b: { type: int64, indexes: [queryable, sortable] }, r: { type: reference, to: T, action: deleteSelf } }, system: { recordName: [queryable] }, grants: { _world: [read], Editor: [read, write] } }
+          - addField: { recordType: T, name: c, type: double, description: "it's \\"quoted\\"" }
+          - addIndex: { recordType: T, field: a, kind: queryable }
+          - removeIndex: { recordType: T, field: a, kind: queryable }
+          - addIndex: { recordType: T, field: createdAt, kind: sortable }
+          - deprecate: { recordType: T, field: c }
+          - deprecate: { recordType: T }
+          - setGrants: { recordType: T, grants: { Editor: [read, write, create] } }
+          - removeField: { recordType: T, field: c }
+          - backfill: { recordType: T, field: a, value: 'it''s' }
+          - backfill: { recordType: T, field: b, expression: "length(a) * 2", overwrite: true }
+          - copy: { recordType: T, from: b, to: a }
+          - addSubscription: { id: s, type: query, database: private, recordType: T, predicate: "a == 'x'", firesOn: [create, update], desiredKeys: [a] }
+          - removeSubscription: { id: s }
+          - removeRecordType: { name: T }
+        """
+
+    @Test func whatMigrateNewWritesReadsBackAsTheSameSteps() throws {
+        let m = try MigrationFileTests.parse(Self.everyKind)
+        #expect(Set(m.steps.map(\.kindName)) == Set(MigrationStep.kindNames))
+        let written = MigrationWriter.yaml(steps: m.steps, description: nil)
+        let again = try MigrationFileTests.parse(written)
+        #expect(again.steps == m.steps)
+        #expect(again.steps.map(\.summary) == m.steps.map(\.summary))
+        // And the replayed schemas agree: the steps mean the same, not only compare equal.
+        var a = Schema(), b = Schema()
+        try SchemaChanger.apply(m, to: &a)
+        try SchemaChanger.apply(again, to: &b)
+        #expect(a == b)
+    }
+
+    @Test func everyKindIsNamedOnceAndDocumented() throws {
+        #expect(Set(MigrationStep.kindNames).count == MigrationStep.kinds.count)
+        let doc = try String(contentsOfFile: Paths.root + "/docs/migrations.md", encoding: .utf8)
+        for k in MigrationStep.kindNames {
+            #expect(doc.contains("| `\(k)` |") || doc.contains("### \(k)\n"), "docs/migrations.md does not document the step `\(k)`")
+        }
+    }
+
+    @Test func anUnknownKindListsEveryKindFromTheOneList() throws {
+        let e = try #require(throws: InputError.self) { try MigrationFileTests.parse("steps:\n  - renameField: { recordType: T }\n") }
+        #expect(e.diagnostics.first?.fix == "the steps are " + MigrationStep.kindNames.joined(separator: ", "))
     }
 }

@@ -11,7 +11,7 @@ struct RepositoryMigrationsTests {
         let folder = try MigrationFolder.load(path: Self.folderPath)
         try folder.verifySum()
         #expect(folder.migrations.count >= 5)
-        #expect(folder.migrations.flatMap(\.steps).contains { if case .backfill = $0.action { true } else { false } })
+        #expect(folder.migrations.flatMap(\.steps).contains { $0.action is BackfillStep })
     }
 
     @Test func replayingEveryMigrationGivesTheDevelopmentSchema() throws {
