@@ -63,21 +63,3 @@ extension PredicateLintRule {
         }
     }
 }
-
-/// Source: CKQuery (developer.apple.com/documentation/cloudkit/ckquery), "Predicate Rules for
-/// Query Objects": the format-string grammar CloudKit reads.
-struct PredicateSyntaxRule: PredicateLintRule { static let info = PredicateRules.syntax }
-
-/// Source: CKQuery, "Predicate Rules for Query Objects": no OR; NOT not around AND, BETWEEN,
-/// tokenized search or distanceToLocation:fromLocation:; that one function only.
-struct PredicateUnsupportedRule: PredicateLintRule { static let info = PredicateRules.unsupported }
-
-/// Source: CKQuery: BEGINSWITH on strings, CONTAINS on lists, distance on locations; values of the field's type.
-struct PredicateTypeRule: PredicateLintRule { static let info = PredicateRules.typeMismatch }
-
-/// Source: CKQuery; production refuses unknown fields ("Unknown field").
-struct PredicateUnknownFieldRule: PredicateLintRule { static let info = PredicateRules.unknownField }
-
-/// Source: CKQuery: "fields in the predicate must be queryable"; the server's error
-/// "Field 'recordName' is not marked queryable".
-struct PredicateIndexRule: PredicateLintRule { static let info = PredicateRules.needsIndex }

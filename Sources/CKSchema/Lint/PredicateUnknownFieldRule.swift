@@ -1,0 +1,2 @@
+/// Source: CKQuery; production refuses unknown fields ("Unknown field").
+struct PredicateUnknownFieldRule: PredicateLintRule { static let info = PredicateRules.unknownField }
