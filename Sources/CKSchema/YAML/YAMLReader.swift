@@ -70,8 +70,8 @@ struct ParserFailure {
             message = "found a tab; YAML allows only spaces for indentation"
             fix = "replace the tab with spaces"
         }
-        let code = problem.contains("UTF-8") ? InputRules.notUTF8.code : InputRules.yamlSyntax.code
-        return .error(code, message, at: SourceLocation(file: file, line: line, column: column), fix: fix)
+        let rule = problem.contains("UTF-8") ? InputRules.notUTF8 : InputRules.yamlSyntax
+        return .error(rule.code, message, at: SourceLocation(file: file, line: line, column: column), fix: fix)
     }
 
     private func byte(at line: Int, column: Int, in data: Data) -> UInt8? {

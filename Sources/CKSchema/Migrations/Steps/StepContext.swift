@@ -15,7 +15,7 @@ struct StepContext {
 
     /// A CloudKit rule broken by the step: the rule's own code, as lint reports it.
     func fail(_ v: CloudKitViolation) -> InputError {
-        InputError(.error(v.rule.code, "\(kind): \(v.message)", at: location, fix: v.fix))
+        InputError(Diagnostic(code: v.rule.code, severity: .error, location: location, message: "\(kind): \(v.message)", fix: v.fix))
     }
 
     /// A data step's SQL could not be built (a value that does not fit the field, a lossy copy).
