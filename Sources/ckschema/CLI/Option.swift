@@ -24,6 +24,7 @@ extension Option {
     /// The same option with a value when it is not given.
     func or<T: Sendable>(_ value: T) -> Option<T> where Value == T? {
         let convert = self.convert
+        // A conversion returns a value or throws; nil only ever stands for "not given".
         return Option<T>(spec: spec, defaultValue: value) { (text: String) throws(UsageError) -> T in try convert(text)! }
     }
 

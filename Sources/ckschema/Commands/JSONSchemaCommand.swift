@@ -16,17 +16,6 @@ enum JSONSchemaCommand: OptionsCommand {
           ckschema json-schema -o Schemas/ckschema.schema.json
         """
 
-    struct Options: ParsableOptions {
-        static let outputOption = Option.path("output", short: "o", help: "write it to FILE instead of standard output", valueName: "FILE")
-        static let specs = [outputOption.spec]
-        var output: String?
-
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            if !arguments.positionals.isEmpty { throw UsageError("json-schema takes no positional arguments; name the file with -o") }
-            output = try arguments.value(Self.outputOption)
-        }
-    }
-
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let text = FormatJSONSchema.render()
         guard let path = options.output else { io.write(text); return .success }

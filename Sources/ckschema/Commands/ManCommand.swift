@@ -13,13 +13,6 @@ enum ManCommand: OptionsCommand {
           ckschema man | man -l -
         """
 
-    struct Options: ParsableOptions {
-        static let specs: [OptionSpec] = []
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            if !arguments.positionals.isEmpty { throw UsageError("man takes no arguments") }
-        }
-    }
-
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         io.write(ManPage.render(commands: CLI.commands))
         return .success

@@ -18,20 +18,6 @@ enum NotificationsCommand: OptionsCommand {
           ckschema records import Schemas/fixtures/seed-trips.ndjson && ckschema notifications --format text
         """
 
-    struct Options: ParsableOptions {
-        static let sinceOption = Option.number("since", help: "only notifications with a sequence number above N", valid: { (n: Int64) in n >= 0 },
-                                               message: { "--since needs a notification sequence number (0 or more), found '\($0)'" }).or(Int64(0))
-        static let specs = [sinceOption.spec] + RuntimeOptions.specs
-        var since: Int64
-        var runtime: RuntimeOptions
-
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            guard arguments.positionals.isEmpty else { throw UsageError("notifications takes no positional argument") }
-            since = try arguments.value(Self.sinceOption)
-            runtime = try RuntimeOptions(arguments)
-        }
-    }
-
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let store = try options.runtime.readStore()
         try io.streaming { sink in

@@ -1,6 +1,7 @@
 import CKSchema
 
 extension CheckCommand {
+    /// check's options: the report, and whether to pull production first.
     struct Options: ParsableOptions {
         static let pull = Flag("pull", help: "first refresh the production schema from CloudKit, as 'ckschema pull' does, then gate against it")
         static let specs = ReportOptions.specs + [pull.spec] + PullOptions.specs

@@ -4,7 +4,7 @@ extension DiffCommand {
     /// diff's options: the output format (text, json or markdown), the exit code, FROM and TO.
     struct Options: ParsableOptions {
         static let exitCodeFlag = Flag("exit-code", help: "exit 1 when the schemas differ, 0 when they do not")
-        /// A report format is named as such: it belongs to promote.
+        /// text, json or markdown; a report format (github, sarif) is refused with a pointer to promote.
         static let formatOption: Option<OutputFormat> = {
             var o = CommonOptions.format
             let convert = o.convert

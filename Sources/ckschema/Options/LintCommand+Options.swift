@@ -1,6 +1,7 @@
 import CKSchema
 
 extension LintCommand {
+    /// lint's options: the report, the Core Data model, and the schema sources.
     struct Options: ParsableOptions {
         static let specs = ReportOptions.specs + ModelOptions.specs
         var report: ReportOptions
