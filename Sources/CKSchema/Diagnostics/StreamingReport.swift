@@ -77,3 +77,53 @@ public struct StreamingReport: Sendable {
         return renderer.render(results)
     }
 }
+
+/// Diagnostics written while they arrive, in each output format's streaming policy: text
+/// and GitHub lines go out as found, JSON as a document written piece by piece, SARIF and
+/// Markdown keep at most `StreamingReport.sarifLimit` results and come whole at the end.
+/// Output is handed to `write` in chunks (every 32 KB or 0.2 s), so memory stays flat
+/// however many diagnostics there are. It never shows a source line: a record's line would
+/// print field values, encrypted ones too.
+public struct DiagnosticStream {
+    private let renderer: DiagnosticRenderer
+    private var report: StreamingReport
+    private let write: (String) -> Void
+    private var buffer = ""
+    private var lastFlush = ContinuousClock.now
+
+    /// - Parameters:
+    ///   - rules: the rule catalog's lookup (`RuleCatalog.info`).
+    ///   - write: receives each chunk of the report, in order.
+    public init(format: OutputFormat, command: String, rules: @escaping @Sendable (String) -> RuleInfo? = { _ in nil },
+                write: @escaping (String) -> Void) {
+        renderer = DiagnosticRenderer(format: format, command: command, showSource: false, rules: rules)
+        report = StreamingReport(format: format, command: command, rules: rules)
+        self.write = write
+        buffer = report.begin()
+    }
+
+    /// Adds one diagnostic; writes the buffer when it is large or old enough.
+    public mutating func add(_ d: Diagnostic) {
+        switch renderer.format {
+        case .text: buffer += renderer.renderText(d)
+        case .github: buffer += renderer.render([d])
+        case .json, .sarif, .markdown: buffer += report.add(d)
+        }
+        if buffer.utf8.count > 32 * 1024 || ContinuousClock.now - lastFlush > .milliseconds(200) { flush() }
+    }
+
+    /// Writes what is buffered, then what closes the report (JSON's summary, the whole SARIF or Markdown).
+    public mutating func finish() {
+        switch renderer.format {
+        case .json, .sarif, .markdown: buffer += report.end()
+        case .text, .github: break
+        }
+        flush()
+    }
+
+    private mutating func flush() {
+        if !buffer.isEmpty { write(buffer) }
+        buffer = ""
+        lastFlush = ContinuousClock.now
+    }
+}

@@ -39,13 +39,15 @@ struct ParsedArguments {
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
+    /// The names of the options it was parsed against: reading another is a programmer's mistake.
+    var declared: Set<String> = []
 
     func value(_ name: String) -> String? { values[name]?.last }
     func all(_ name: String) -> [String] { values[name] ?? [] }
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
     static func parse(_ args: [String], options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
-        var out = ParsedArguments()
+        var out = ParsedArguments(declared: Set(options.map(\.name)))
         var i = 0
         var onlyPositionals = false
         func spec(named name: String) throws(UsageError) -> OptionSpec {
@@ -97,6 +99,11 @@ struct ParsedArguments {
 struct UsageError: Error {
     var message: String
     init(_ message: String) { self.message = message }
+
+    /// `a, b or c`.
+    static func list(_ words: [String]) -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
+    }
 }
 
 import CKSchema

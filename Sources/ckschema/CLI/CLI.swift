@@ -40,7 +40,7 @@ enum CLI {
         }
         do {
             let args = try ParsedArguments.parse(rest, options: command.options)
-            return try command.run(args, &io)
+            return try command.execute(args, &io)
         } catch let e as UsageError {
             io.error("ckschema \(command.name): error: \(ControlCharacters.escaped(e.message))\nusage: \(command.usage)\n")
             return .failure
@@ -73,7 +73,10 @@ enum CLI {
         return s
     }
 
+    /// A command's `--help`: usage, summary, its subcommands, its help text and its options.
     static func commandHelp(_ c: any Command.Type) -> String {
-        "usage: \(c.usage)\n\n\(c.summary)\n\n\(c.help)\n" + OptionHelp.section(c.options)
+        var s = "usage: \(c.usage)\n\n\(c.summary)\n\n"
+        if !c.subcommands.isEmpty { s += OptionHelp.table("subcommands", c.subcommands.map { ($0.synopsis, $0.summary) }).dropFirst() + "\n" }
+        return s + "\(c.help)\n" + OptionHelp.section(c.options)
     }
 }

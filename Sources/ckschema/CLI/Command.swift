@@ -1,5 +1,4 @@
 import CKSchema
-import Foundation
 
 /// The exit codes of the CI contract.
 enum ExitCode: Int32 {
@@ -14,104 +13,98 @@ enum ExitCode: Int32 {
     func worst(_ other: ExitCode) -> ExitCode { rawValue >= other.rawValue ? self : other }
 }
 
-/// One subcommand: its name, help and options, and what it does.
+/// What `ckschema` lists: a command's name, help and options, and how it runs its arguments.
+/// A command is either an `OptionsCommand` (typed options, then `run`) or a `CommandGroup`
+/// (its first word picks a `Subcommand`); both derive `options` and `execute`.
 protocol Command: Sendable {
     static var name: String { get }
     /// One line for the command list.
     static var summary: String { get }
     /// `ckschema lint [SCHEMA] [--format F]`
     static var usage: String { get }
-    /// The rest of `--help`: what it does, its options, an example.
+    /// The rest of `--help`: what it does, an example. Options and subcommands are added from their declarations.
     static var help: String { get }
+    /// Every option it accepts, in the order help lists them.
     static var options: [OptionSpec] { get }
-    static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode
-    /// The words a command takes first (`migrate new|apply|...`), for completions.
-    static var subcommands: [String] { get }
+    /// The words it takes first (`migrate new|apply|...`), for help, completions and the man page.
+    static var subcommands: [any Subcommand.Type] { get }
+    /// Converts and checks the parsed arguments, then runs.
+    static func execute(_ arguments: ParsedArguments, _ io: inout Output) throws -> ExitCode
 }
 
-extension Command {
-    static var subcommands: [String] { [] }
+/// A command's options, decoded from its arguments and checked (values, positionals,
+/// options that conflict) before it runs; a mistake is a `UsageError`: exit 2, nothing done.
+protocol ArgumentsDecodable: Sendable {
+    init(_ arguments: ParsedArguments) throws(UsageError)
 }
 
-/// Options that every reporting command shares.
-enum CommonOptions {
-    static let format = OptionSpec(name: "format", short: nil, takesValue: true, help: "report format",
-                                   values: OutputFormat.allCases.map(\.rawValue), defaultValue: "text")
-    static let failOn = OptionSpec(name: "fail-on", short: nil, takesValue: true, help: "lowest severity that fails the run",
-                                   values: ["warning", "error"], defaultValue: "error, or lint.failOn")
-    static let config = OptionSpec(name: "config", short: nil, takesValue: true, help: "use this ckschema.yaml instead of searching for one",
-                                   valueName: "PATH", isPath: true)
-    static let report: [OptionSpec] = [format, failOn, config]
+/// Options that also declare what they read: the one list parsing and help use.
+protocol ParsableOptions: ArgumentsDecodable {
+    static var specs: [OptionSpec] { get }
+}
 
-    static func outputFormat(_ args: ParsedArguments) throws(UsageError) -> OutputFormat {
-        guard let v = args.value("format") else { return .text }
-        guard let f = OutputFormat(rawValue: v) else {
-            throw UsageError("'\(v)' is not an output format; use text, json, github, sarif or markdown")
-        }
-        return f
-    }
+/// A command that runs on its typed options.
+protocol OptionsCommand: Command {
+    associatedtype Options: ParsableOptions
+    static func run(_ options: Options, _ io: inout Output) throws -> ExitCode
+}
 
-    static func failOn(_ args: ParsedArguments, config: Configuration?) throws(UsageError) -> Severity {
-        guard let v = args.value("fail-on") else { return config?.failOn ?? .error }
-        guard let s = Severity(rawValue: v), s != .note else { throw UsageError("'\(v)' is not a severity for --fail-on; use warning or error") }
-        return s
-    }
-
-    /// The configuration named by `--config`, else the nearest `ckschema.yaml`, else nil.
-    static func configuration(_ args: ParsedArguments) throws(InputError) -> Configuration? {
-        let config: Configuration?
-        if let p = args.value("config") { config = try Configuration.load(path: p) } else { config = try Configuration.find() }
-        if let config {
-            let unknown = RuleCatalog.unknownCodes(in: config)
-            if !unknown.isEmpty { throw InputError(unknown) }
-        }
-        return config
+extension OptionsCommand {
+    static var options: [OptionSpec] { Options.specs }
+    static var subcommands: [any Subcommand.Type] { [] }
+    static func execute(_ arguments: ParsedArguments, _ io: inout Output) throws -> ExitCode {
+        try run(try Options(arguments), &io)
     }
 }
 
-/// Where the command writes: stdout for reports, stderr for progress and failures.
-struct Output {
-    var out = FileHandle.standardOutput
-    var err = FileHandle.standardError
+/// A command whose first word picks a subcommand (`migrate new`, `records import`); the
+/// group's options are shared by its subcommands.
+protocol CommandGroup: Command {
+    associatedtype Options: ParsableOptions
+    static var subcommandTypes: [any Subcommand.Type] { get }
+    /// The mistake of naming no subcommand, or an unknown one.
+    static func missingSubcommand() -> UsageError
+    static func unknownSubcommand(_ word: String) -> UsageError
+}
 
-    func write(_ s: String) { out.write(Data(s.utf8)) }
-    func error(_ s: String) { err.write(Data(s.utf8)) }
-
-    /// True when stdout is a terminal (source lines and carets are shown then).
-    static var stdoutIsTerminal: Bool { isatty(1) == 1 }
-    static var stderrIsTerminal: Bool { isatty(2) == 1 && ProcessInfo.processInfo.environment["CI"] == nil }
-
-    /// Renders diagnostics in the chosen format; in text format also a summary line.
-    func report(_ diagnostics: [Diagnostic], format: OutputFormat, command: String) {
-        let renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal, rules: RuleCatalog.info)
-        write(renderer.render(diagnostics))
-        if format == .text, !diagnostics.isEmpty { write(Self.counts(diagnostics) + "\n") }
+extension CommandGroup {
+    static var options: [OptionSpec] { Options.specs }
+    static var subcommands: [any Subcommand.Type] { subcommandTypes }
+    static func missingSubcommand() -> UsageError {
+        UsageError("\(name) needs a subcommand: \(UsageError.list(subcommandTypes.map { $0.name }))")
     }
-
-    /// Renders diagnostics, then, in text format, one closing line that says what ran and
-    /// how it ended, also when there is nothing to report, so a CI log shows the gate ran:
-    /// `ckschema check: passed (lint, promote): 0 errors, 0 warnings`.
-    func conclude(_ diagnostics: [Diagnostic], format: OutputFormat, command: String, failed: Bool, steps: [String] = []) {
-        let renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal, rules: RuleCatalog.info)
-        write(renderer.render(diagnostics))
-        guard format == .text else { return }
-        let ran = steps.isEmpty ? "" : " (" + steps.joined(separator: ", ") + ")"
-        write("ckschema \(command): \(failed ? "failed" : "passed")\(ran): \(Self.counts(diagnostics, always: true))\n")
+    static func unknownSubcommand(_ word: String) -> UsageError {
+        UsageError("unknown \(name) subcommand '\(word)'\(Suggest.phrase(for: word, in: subcommandTypes.map { $0.name }))")
     }
-
-    /// `2 errors, 1 warning` (with `always`, zero counts of errors and warnings are shown).
-    static func counts(_ diagnostics: [Diagnostic], always: Bool = false) -> String {
-        let s = DiagnosticRenderer.summary(diagnostics)
-        func n(_ count: Int, _ word: String) -> String { "\(count) \(word)" + (count == 1 ? "" : "s") }
-        var parts: [String] = []
-        if always || s.errors > 0 { parts.append(n(s.errors, "error")) }
-        if always || s.warnings > 0 { parts.append(n(s.warnings, "warning")) }
-        if s.notes > 0 { parts.append(n(s.notes, "note")) }
-        return parts.joined(separator: ", ")
+    static func execute(_ arguments: ParsedArguments, _ io: inout Output) throws -> ExitCode {
+        guard let word = arguments.positionals.first else { throw missingSubcommand() }
+        guard let sub = subcommandTypes.first(where: { $0.name == word }) else { throw unknownSubcommand(word) }
+        var rest = arguments
+        rest.positionals.removeFirst()
+        return try sub.execute(rest, &io)
     }
+}
 
-    /// The exit code for a finished check.
-    static func exitCode(for diagnostics: [Diagnostic], failOn: Severity) -> ExitCode {
-        diagnostics.contains(atLeast: failOn) ? .findings : .success
+/// One subcommand of a group: its word, one line of help, and what it does with its options
+/// (decoded from the group's options and the positionals after its word).
+protocol Subcommand: Sendable {
+    associatedtype Options: ArgumentsDecodable
+    static var name: String { get }
+    /// `new NAME`: its word and what follows it, for the help's subcommand list.
+    static var synopsis: String { get }
+    static var summary: String { get }
+    static func run(_ options: Options, _ io: inout Output) throws -> ExitCode
+}
+
+extension Subcommand {
+    static var synopsis: String { name }
+    static func execute(_ arguments: ParsedArguments, _ io: inout Output) throws -> ExitCode {
+        try run(try Options(arguments), &io)
     }
+}
+
+/// A command without options or positionals (`ckschema man`).
+struct NoOptions: ParsableOptions {
+    static let specs: [OptionSpec] = []
+    init(_ arguments: ParsedArguments) throws(UsageError) {}
 }

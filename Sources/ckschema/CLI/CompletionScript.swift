@@ -51,7 +51,7 @@ enum CompletionScript {
             let flags = (c.options.flatMap { o in [o.short.map { "-\($0)" }, "--" + o.name].compactMap { $0 } } + ["--help"]).joined(separator: " ")
             s += "            if [[ \"$cur\" == -* ]]; then COMPREPLY=( $(compgen -W \"\(flags)\" -- \"$cur\") ); return 0; fi\n"
             if !c.subcommands.isEmpty {
-                s += "            if [ \"$COMP_CWORD\" -eq 2 ]; then COMPREPLY=( $(compgen -W \"\(c.subcommands.joined(separator: " "))\" -- \"$cur\") ); return 0; fi\n"
+                s += "            if [ \"$COMP_CWORD\" -eq 2 ]; then COMPREPLY=( $(compgen -W \"\(c.subcommands.map { $0.name }.joined(separator: " "))\" -- \"$cur\") ); return 0; fi\n"
             }
             s += "            COMPREPLY=( $(compgen -f -- \"$cur\") )\n"
             s += "            ;;\n"
@@ -96,9 +96,9 @@ enum CompletionScript {
                 let desc = "[" + zshBracket(o.helpText) + "]"
                 let action: String
                 if !o.takesValue { action = "" }
-                else if !o.values.isEmpty { action = ":\(o.valueName.lowercased()):(\(o.values.joined(separator: " ")))" }
-                else if o.isPath { action = ":\(o.valueName.lowercased()):_files" }
-                else { action = ":\(o.valueName.lowercased()): " }
+                else if !o.values.isEmpty { action = ":\(zshBracket(o.valueName.lowercased())):(\(o.values.joined(separator: " ")))" }
+                else if o.isPath { action = ":\(zshBracket(o.valueName.lowercased())):_files" }
+                else { action = ":\(zshBracket(o.valueName.lowercased())): " }
                 let rep = o.repeatable ? "*" : ""
                 if let short = o.short {
                     s += "                \(zshQuote("\(rep)(-\(short) --\(o.name))-\(short)\(desc)\(action)")) \\\n"
@@ -108,7 +108,7 @@ enum CompletionScript {
                 }
             }
             if !c.subcommands.isEmpty {
-                s += "                \(zshQuote("1:subcommand:(\(c.subcommands.joined(separator: " ")))")) \\\n"
+                s += "                \(zshQuote("1:subcommand:(\(c.subcommands.map { $0.name }.joined(separator: " ")))")) \\\n"
             }
             s += "                '*:file:_files'\n            ;;\n"
         }
@@ -137,7 +137,7 @@ enum CompletionScript {
         for c in commands {
             let when = fishQuote("__fish_seen_subcommand_from \(c.name)")
             if !c.subcommands.isEmpty {
-                s += "complete -c ckschema -n \(when) -a \(fishQuote(c.subcommands.joined(separator: " ")))\n"
+                s += "complete -c ckschema -n \(when) -a \(fishQuote(c.subcommands.map { $0.name }.joined(separator: " ")))\n"
             }
             s += "complete -c ckschema -n \(when) -F\n"
             for o in c.options {

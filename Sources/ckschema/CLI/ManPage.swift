@@ -28,6 +28,9 @@ enum ManPage {
             s += ".SS \(roffQuote("ckschema " + c.name))\n"
             s += ".nf\n\(roffLines(c.usage))\n.fi\n.PP\n\(roffLines(c.summary))\n"
             s += ".PP\n.nf\n\(roffLines(c.help))\n.fi\n"
+            for sub in c.subcommands {
+                s += ".TP\n.B \(roff(c.name + " " + sub.synopsis))\n\(roffLines(sub.summary))\n"
+            }
             for o in c.options {
                 s += ".TP\n.B \(roff(o.synopsis))\n\(roffLines(o.helpText))\n"
             }

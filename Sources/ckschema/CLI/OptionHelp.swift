@@ -2,12 +2,18 @@
 enum OptionHelp {
     /// Each option's synopsis, then its help wrapped under a common column.
     static func section(_ options: [OptionSpec]) -> String {
-        guard !options.isEmpty else { return "" }
-        let left = options.map { "  " + $0.synopsis }
+        table("options", options.map { ($0.synopsis, $0.helpText) })
+    }
+
+    /// `title:`, then each row's left text and its help wrapped under a common column
+    /// (the subcommands of a group, the options of a command).
+    static func table(_ title: String, _ rows: [(left: String, text: String)]) -> String {
+        guard !rows.isEmpty else { return "" }
+        let left = rows.map { "  " + $0.left }
         let column = min((left.map(\.count).max() ?? 0) + 2, 40)
-        var out = "\noptions:\n"
-        for (spec, l) in zip(options, left) {
-            let lines = wrap(spec.helpText, width: max(30, 96 - column))
+        var out = "\n\(title):\n"
+        for (row, l) in zip(rows, left) {
+            let lines = wrap(row.text, width: max(30, 96 - column))
             if l.count + 2 > column {
                 out += l + "\n"
                 for line in lines { out += String(repeating: " ", count: column) + line + "\n" }

@@ -2,17 +2,10 @@ import CKSchema
 import Foundation
 
 /// `ckschema export [SCHEMA] --format ckdb|yaml|jsonschema [-o FILE]`: the schema in another language.
-enum ExportCommand: Command {
+enum ExportCommand: OptionsCommand {
     static let name = "export"
     static let summary = "Write the schema as .ckdb (cktool import-schema), canonical YAML, or JSON Schema for records."
     static let usage = "ckschema export [SCHEMA] [--format ckdb|yaml|jsonschema] [-o FILE] [--fail-on warning|error]"
-    static let options = [
-        OptionSpec(name: "format", short: nil, takesValue: true, help: "the output language",
-                   values: ["ckdb", "yaml", "jsonschema"], defaultValue: "ckdb"),
-        OptionSpec(name: "output", short: "o", takesValue: true, help: "write to FILE instead of standard output",
-                   valueName: "FILE", isPath: true),
-        CommonOptions.failOn, CommonOptions.config,
-    ] + CommonOptions.model
     static let help = """
         SCHEMA is a YAML file, a folder of YAML files, a .ckdb file or a Core Data model
         (.xcdatamodeld, .xcdatamodel); without one, the
@@ -41,36 +34,32 @@ enum ExportCommand: Command {
           ckschema export --format jsonschema Schemas/production.yaml -o records.schema.json
         """
 
-    static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
-        let language = args.value("format") ?? "ckdb"
-        guard ["ckdb", "yaml", "jsonschema"].contains(language) else {
-            throw UsageError("'\(language)' is not an export format; use ckdb, yaml or jsonschema")
-        }
-        if args.positionals.count > 1 { throw UsageError("export takes one schema source") }
-        let config = try CommonOptions.configuration(args)
-        let failOn = try CommonOptions.failOn(args, config: config)
+    static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
+        let language = options.language
+        let config = try CommonOptions.configuration(options.configPath)
+        let failOn = options.failOn ?? config?.failOn ?? .error
         let path: String
-        if let p = args.positionals.first {
+        if let p = options.path {
             path = p
-        } else if language == "jsonschema", let p = config?.productionSchema ?? config?.developmentSchema {
+        } else if language == .jsonschema, let p = config?.productionSchema ?? config?.developmentSchema {
             path = p
         } else {
             path = try SchemaArguments.development(nil, config: config)
         }
-        let schema = try SchemaSource.load(path: path, model: CommonOptions.modelSelection(args, config: config))
+        let schema = try SchemaSource.load(path: path, model: options.model.selection(config))
 
         let text: String
         var diagnostics: [Diagnostic] = []
         switch language {
-        case "yaml": text = schema.canonicalYAML
-        case "jsonschema": text = JSONSchemaExporter.export(schema)
-        default: (text, diagnostics) = CKDBExporter.export(schema)
+        case .yaml: text = schema.canonicalYAML
+        case .jsonschema: text = JSONSchemaExporter.export(schema)
+        case .ckdb: (text, diagnostics) = CKDBExporter.export(schema)
         }
         if diagnostics.contains(atLeast: .error) {
             // A file cktool cannot read back is not written at all.
             throw InputError(diagnostics)
         }
-        try ImportCommand.write(text, to: args.value("output"), &io)
+        try io.write(text, to: options.output)
         if !diagnostics.isEmpty {
             io.error(DiagnosticRenderer(format: .text, command: name, rules: RuleCatalog.info).render(diagnostics))
         }

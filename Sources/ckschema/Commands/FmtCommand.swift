@@ -2,15 +2,10 @@ import CKSchema
 import Foundation
 
 /// `ckschema fmt [--check | --write] [FILE...]`: the canonical YAML form.
-enum FmtCommand: Command {
+enum FmtCommand: OptionsCommand {
     static let name = "fmt"
     static let summary = "Format YAML schema files canonically (stable key order, shorthand, comments kept)."
     static let usage = "ckschema fmt [--check | --write] [FILE|FOLDER...] [--format text|json|github|sarif|markdown]"
-    static let options = [
-        OptionSpec(name: "check", short: nil, takesValue: false, help: "exit 1 and name each file that is not formatted; change nothing"),
-        OptionSpec(name: "write", short: "w", takesValue: false, help: "rewrite the files in place"),
-        CommonOptions.format, CommonOptions.config,
-    ]
     static let help = """
         Without FILE, formats the YAML files of the schemas named in ckschema.yaml.
         With neither --check nor --write, prints the formatted text to standard output.
@@ -20,12 +15,10 @@ enum FmtCommand: Command {
           ckschema fmt --write Schemas/development.yaml
         """
 
-    static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
-        let check = args.flag("check"), write = args.flag("write")
-        if check && write { throw UsageError("--check and --write cannot be used together") }
-        let format = try CommonOptions.outputFormat(args)
-        let config = try CommonOptions.configuration(args)
-        var sources = args.positionals
+    static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
+        let check = options.check, write = options.write, format = options.format
+        let config = try CommonOptions.configuration(options.configPath)
+        var sources = options.sources
         if sources.isEmpty {
             sources = [config?.developmentSchema, config?.productionSchema].compactMap { $0 }
             if sources.isEmpty { throw UsageError("no file given and no schemas named in ckschema.yaml") }

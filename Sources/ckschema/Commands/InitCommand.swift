@@ -2,15 +2,10 @@ import CKSchema
 import Foundation
 
 /// `ckschema init`: ckschema.yaml, Schemas/ and Migrations/ for a new repository.
-enum InitCommand: Command {
+enum InitCommand: OptionsCommand {
     static let name = "init"
     static let summary = "Write ckschema.yaml, Schemas/ and Migrations/ for a new repository."
     static let usage = "ckschema init [FOLDER] [--container iCloud.com.example.App] [--force]"
-    static let options = [
-        OptionSpec(name: "container", short: nil, takesValue: true, help: "the iCloud container identifier (iCloud. and a reverse-DNS name)",
-                   valueName: "ID", defaultValue: "iCloud.com.example.App"),
-        OptionSpec(name: "force", short: nil, takesValue: false, help: "overwrite files that exist"),
-    ]
     static let help = """
         Writes into FOLDER (default: the current folder): ckschema.yaml, the development
         schema (YAML), the production schema as Schemas/production.ckdb (what 'ckschema pull'
@@ -22,17 +17,15 @@ enum InitCommand: Command {
           ckschema init --container iCloud.com.example.Notes
         """
 
-    static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
-        if args.positionals.count > 1 { throw UsageError("init takes at most one folder") }
-        let root = args.positionals.first ?? "."
-        let container = args.value("container") ?? "iCloud.com.example.App"
+    static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
+        let root = options.folder, container = options.container
         if let problem = ContainerIdentifier.problem(container) {
             throw InputError(.error(PullRules.containerIdentifier.code, "'\(ControlCharacters.escaped(container))' is not a container identifier: \(problem)", at: nil,
                                     fix: "pass --container iCloud.com.example.App, the identifier Xcode shows under Signing & Capabilities > iCloud"))
         }
         let files = ProjectTemplate.files(container: container)
         let fm = FileManager.default
-        if !args.flag("force") {
+        if !options.force {
             let existing = files.map { (root as NSString).appendingPathComponent($0.path) }.filter { fm.fileExists(atPath: $0) }
             if !existing.isEmpty {
                 throw InputError(existing.map {

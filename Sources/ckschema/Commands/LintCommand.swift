@@ -1,11 +1,10 @@
 import CKSchema
 
 /// `ckschema lint [SCHEMA...]`: the lint rules over one or more schema sources.
-enum LintCommand: Command {
+enum LintCommand: OptionsCommand {
     static let name = "lint"
     static let summary = "Check a schema against CloudKit's rules (names, indexes, encryption, queries, zones)."
     static let usage = "ckschema lint [SCHEMA...] [--format text|json|github|sarif|markdown] [--fail-on warning|error]"
-    static let options = CommonOptions.report + CommonOptions.model
     static let help = """
         SCHEMA is a YAML file, a folder of YAML files, a .ckdb file, or a Core Data model
         (.xcdatamodeld, .xcdatamodel: its CloudKit mirror, and CK610-CK617); without one,
@@ -18,22 +17,14 @@ enum LintCommand: Command {
           ckschema lint Schemas/development.yaml --format github
         """
 
-    static func run(_ args: ParsedArguments, _ io: inout Output) throws -> ExitCode {
-        let format = try CommonOptions.outputFormat(args)
-        let config = try CommonOptions.configuration(args)
-        let failOn = try CommonOptions.failOn(args, config: config)
-        let paths = args.positionals.isEmpty ? [try SchemaArguments.development(nil, config: config)] : args.positionals
+    static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
+        let config = try options.report.configuration()
+        let paths = options.paths.isEmpty ? [try SchemaArguments.development(nil, config: config)] : options.paths
+        let linter = Linter(configuration: config?.lint ?? LintConfiguration())
         var diagnostics: [Diagnostic] = []
-        let model = CommonOptions.modelSelection(args, config: config)
-        for path in paths { diagnostics += try lint(path: path, config: config, model: model) }
-        let code = Output.exitCode(for: diagnostics, failOn: failOn)
-        io.conclude(diagnostics, format: format, command: name, failed: code != .success)
+        for path in paths { diagnostics += linter.lint(try SchemaSource.load(path: path, model: options.model.selection(config))) }
+        let code = Output.exitCode(for: diagnostics, failOn: options.report.failOn(config))
+        io.conclude(diagnostics, format: options.report.format, command: name, failed: code != .success)
         return code
-    }
-
-    /// Loads and lints one schema source with the repository's lint configuration.
-    static func lint(path: String, config: Configuration?, model: ModelSelection = ModelSelection()) throws(InputError) -> [Diagnostic] {
-        let schema = try SchemaSource.load(path: path, model: model)
-        return Linter(configuration: config?.lint ?? LintConfiguration()).lint(schema)
     }
 }

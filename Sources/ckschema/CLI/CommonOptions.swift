@@ -1,0 +1,63 @@
+import CKSchema
+
+/// Options that several commands share, declared once.
+enum CommonOptions {
+    static let format = Option.choice("format", help: "report format", values: OutputFormat.allCases, default: "text",
+                                      noun: "an output format").or(OutputFormat.text)
+    static let failOn = Option.choice("fail-on", help: "lowest severity that fails the run", values: [Severity.warning, .error],
+                                      default: "error, or lint.failOn", noun: "a severity for --fail-on")
+    static let config = Option.path("config", help: "use this ckschema.yaml instead of searching for one")
+    static let modelVersion = Option.text("model-version", help: "a Core Data model's version", valueName: "NAME",
+                                          default: ".xccurrentversion's")
+    static let modelConfiguration = Option.text("configuration", help: "the model configuration mirrored to CloudKit", valueName: "NAME",
+                                                default: "the one marked Used with CloudKit, else every entity")
+    static let environment = Option.choice("env", help: "the store environment", values: [Environment.development, .production],
+                                           default: "development", noun: "an environment").or(Environment.development)
+
+    /// The configuration named by `--config`, else the nearest `ckschema.yaml`, else nil.
+    static func configuration(_ path: String?) throws(InputError) -> Configuration? {
+        let config: Configuration?
+        if let path { config = try Configuration.load(path: path) } else { config = try Configuration.find() }
+        if let config {
+            let unknown = RuleCatalog.unknownCodes(in: config)
+            if !unknown.isEmpty { throw InputError(unknown) }
+        }
+        return config
+    }
+}
+
+/// `--format`, `--fail-on` and `--config`: what every reporting command takes.
+struct ReportOptions: ParsableOptions {
+    static let specs = [CommonOptions.format.spec, CommonOptions.failOn.spec, CommonOptions.config.spec]
+    var format: OutputFormat
+    var failOn: Severity?
+    var configPath: String?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        format = try arguments.value(CommonOptions.format)
+        failOn = try arguments.value(CommonOptions.failOn)
+        configPath = try arguments.value(CommonOptions.config)
+    }
+
+    func configuration() throws(InputError) -> Configuration? { try CommonOptions.configuration(configPath) }
+    /// The given severity, else ckschema.yaml's `lint.failOn`, else error.
+    func failOn(_ config: Configuration?) -> Severity { failOn ?? config?.failOn ?? .error }
+}
+
+/// `--model-version` and `--configuration`: which version and configuration of a Core
+/// Data model (`.xcdatamodeld`) a command reads; ckschema.yaml's `coreData:` is the default.
+struct ModelOptions: ParsableOptions {
+    static let specs = [CommonOptions.modelVersion.spec, CommonOptions.modelConfiguration.spec]
+    var version: String?
+    var configuration: String?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        version = try arguments.value(CommonOptions.modelVersion)
+        configuration = try arguments.value(CommonOptions.modelConfiguration)
+    }
+
+    /// The flags, with what they leave unset taken from ckschema.yaml.
+    func selection(_ config: Configuration?) -> ModelSelection {
+        ModelSelection(version: version, configuration: configuration).orElse(config?.model)
+    }
+}

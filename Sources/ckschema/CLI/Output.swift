@@ -1,0 +1,84 @@
+import CKSchema
+import Foundation
+
+/// Where the command writes: stdout for reports, stderr for progress and failures.
+struct Output {
+    var out = FileHandle.standardOutput
+    var err = FileHandle.standardError
+
+    func write(_ s: String) { out.write(Data(s.utf8)) }
+    func error(_ s: String) { err.write(Data(s.utf8)) }
+
+    /// True when stdout is a terminal (source lines and carets are shown then).
+    static var stdoutIsTerminal: Bool { isatty(1) == 1 }
+    static var stderrIsTerminal: Bool { isatty(2) == 1 && ProcessInfo.processInfo.environment["CI"] == nil }
+
+    /// Renders diagnostics in the chosen format; in text format also a summary line.
+    func report(_ diagnostics: [Diagnostic], format: OutputFormat, command: String) {
+        let renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal, rules: RuleCatalog.info)
+        write(renderer.render(diagnostics))
+        if format == .text, !diagnostics.isEmpty { write(Self.counts(diagnostics) + "\n") }
+    }
+
+    /// Renders diagnostics, then, in text format, one closing line that says what ran and
+    /// how it ended, also when there is nothing to report, so a CI log shows the gate ran:
+    /// `ckschema check: passed (lint, promote): 0 errors, 0 warnings`.
+    func conclude(_ diagnostics: [Diagnostic], format: OutputFormat, command: String, failed: Bool, steps: [String] = []) {
+        let renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal, rules: RuleCatalog.info)
+        write(renderer.render(diagnostics))
+        guard format == .text else { return }
+        let ran = steps.isEmpty ? "" : " (" + steps.joined(separator: ", ") + ")"
+        write("ckschema \(command): \(failed ? "failed" : "passed")\(ran): \(Self.counts(diagnostics, always: true))\n")
+    }
+
+    /// `2 errors, 1 warning` (with `always`, zero counts of errors and warnings are shown).
+    static func counts(_ diagnostics: [Diagnostic], always: Bool = false) -> String {
+        let s = DiagnosticRenderer.summary(diagnostics)
+        func n(_ count: Int, _ word: String) -> String { "\(count) \(word)" + (count == 1 ? "" : "s") }
+        var parts: [String] = []
+        if always || s.errors > 0 { parts.append(n(s.errors, "error")) }
+        if always || s.warnings > 0 { parts.append(n(s.warnings, "warning")) }
+        if s.notes > 0 { parts.append(n(s.notes, "note")) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The exit code for a finished check.
+    static func exitCode(for diagnostics: [Diagnostic], failOn: Severity) -> ExitCode {
+        diagnostics.contains(atLeast: failOn) ? .findings : .success
+    }
+}
+
+extension Output {
+    /// Runs `body` with a sink that writes the lines it is given in 64 KB chunks.
+    @discardableResult
+    func streaming<T>(_ body: ((String) throws -> Void) throws -> T) rethrows -> T {
+        var buffer = ""
+        defer { write(buffer) }
+        return try body { line in
+            buffer += line
+            if buffer.utf8.count >= 1 << 16 {
+                write(buffer)
+                buffer = ""
+            }
+        }
+    }
+
+    /// Writes `text` to a file, or to standard output when `path` is nil or `-`.
+    func write(_ text: String, to path: String?) throws(InputError) {
+        guard let path, path != "-" else {
+            write(text)
+            return
+        }
+        do {
+            // Written from the string's own bytes: a large schema's text is not copied again.
+            var text = text
+            try text.withUTF8 { bytes in
+                let data = bytes.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count, deallocator: .none) } ?? Data()
+                try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            }
+        } catch {
+            throw InputError(.error(InputRules.unwritable.code, "cannot write '\(path)': \(error.localizedDescription)",
+                                    at: SourceLocation(file: path, line: 1, column: 1), fix: "check that the folder exists and is writable"))
+        }
+    }
+}
