@@ -62,36 +62,4 @@ import Testing
             #expect(Linter().lint(schema).isEmpty, "\(name)")
         }
     }
-
-    /// docs/rules.md has a section for every code the tool can emit.
-    @Test func everyRuleIsDocumented() throws {
-        let doc = try read(Paths.root + "/docs/rules.md")
-        for rule in RuleCatalog.all {
-            #expect(doc.contains("### \(rule.code)"), "docs/rules.md lacks \(rule.code)")
-        }
-    }
-
-    /// Each rule is listed once, with its source, its home in the code and its test.
-    @Test func everyRuleSectionNamesItsSourceHomeAndTest() throws {
-        let doc = try read(Paths.root + "/docs/rules.md")
-        let sections = doc.components(separatedBy: "\n### ").dropFirst()
-        var seen = Set<String>()
-        for section in sections {
-            let body = section.components(separatedBy: "\n## ")[0]
-            let code = String(body.prefix(5))
-            #expect(seen.insert(code).inserted, "\(code) is listed twice")
-            for key in ["- Source:", "- Home:", "- Test:"] {
-                #expect(body.contains("\n" + key), "\(code) has no '\(key)' line")
-            }
-            // The home names files that exist, so the doc cannot point at code that moved.
-            let home = body.components(separatedBy: "\n").first { $0.hasPrefix("- Home:") } ?? ""
-            for part in home.components(separatedBy: "(").dropFirst() {
-                let path = part.components(separatedBy: ")")[0]
-                if path.hasPrefix("Sources/") {
-                    #expect(FileManager.default.fileExists(atPath: Paths.root + "/" + path), "\(code)'s home \(path) does not exist")
-                }
-            }
-        }
-        #expect(seen.count >= RuleCatalog.all.count)
-    }
 }
