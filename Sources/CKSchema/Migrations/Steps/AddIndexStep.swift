@@ -1,9 +1,21 @@
 /// `addIndex: { recordType, field, kind }`: an index on a custom or system field
 /// (`createdAt`, `recordName`, ...).
-struct AddIndexStep: MigrationStepKind {
+struct AddIndexStep: IndexStep {
     static let key = "addIndex"
+    static let adds = true
     var index: IndexTarget
+}
 
+/// An index step (`addIndex`, `removeIndex`): the same arguments, summary and written form;
+/// only the direction of the change differs.
+protocol IndexStep: MigrationStepKind {
+    /// True for `addIndex`, false for `removeIndex`.
+    static var adds: Bool { get }
+    var index: IndexTarget { get }
+    init(index: IndexTarget)
+}
+
+extension IndexStep {
     static func parse(_ args: inout StepArguments) -> Self? { IndexTarget.parse(&args).map(Self.init) }
 
     var recordTypeName: String? { index.recordType }
@@ -12,7 +24,7 @@ struct AddIndexStep: MigrationStepKind {
     var yaml: String { index.yaml }
 
     func apply(to schema: inout Schema, _ c: StepContext) throws(InputError) {
-        try index.change(&schema, adding: true, c)
+        try index.change(&schema, adding: Self.adds, c)
     }
 }
 

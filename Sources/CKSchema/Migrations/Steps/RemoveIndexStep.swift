@@ -1,19 +1,9 @@
 /// `removeIndex: { recordType, field, kind }`. Allowed in production, but every query that
-/// filters or sorts on the field breaks, so development warns (CK5xx review).
-struct RemoveIndexStep: MigrationStepKind {
+/// filters or sorts on the field breaks, so development warns (CK541).
+struct RemoveIndexStep: IndexStep {
     static let key = "removeIndex"
+    static let adds = false
     var index: IndexTarget
-
-    static func parse(_ args: inout StepArguments) -> Self? { IndexTarget.parse(&args).map(Self.init) }
-
-    var recordTypeName: String? { index.recordType }
-    var fieldName: String? { index.field }
-    var summary: String { index.summary }
-    var yaml: String { index.yaml }
-
-    func apply(to schema: inout Schema, _ c: StepContext) throws(InputError) {
-        try index.change(&schema, adding: false, c)
-    }
 
     func developmentReview(at location: SourceLocation?) -> Diagnostic? {
         .warning(StoreRules.removeIndexReview.code,
