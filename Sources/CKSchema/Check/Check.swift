@@ -46,10 +46,20 @@ public enum Check {
     /// malformed file is one set of diagnostics, not one per check.
     final class SchemaCache {
         private var loaded: [String: Schema?] = [:]
+        private var linted: [String: [Diagnostic]] = [:]
         /// The Core Data model version and configuration ckschema.yaml names.
         let model: ModelSelection
 
         init(model: ModelSelection) { self.model = model }
+
+        /// The lint findings of the schema at `path`, computed once: the lint step reports
+        /// them, and the promote step's plan waits on their errors.
+        func lint(_ path: String, _ schema: Schema, _ configuration: LintConfiguration) -> [Diagnostic] {
+            if let known = linted[path] { return known }
+            let found = Linter(configuration: configuration).lint(schema)
+            linted[path] = found
+            return found
+        }
 
         /// The schema, or nil when it failed (its errors go into `result` the first time).
         func schema(_ path: String, _ result: inout StepResult) -> Schema? {
@@ -88,7 +98,7 @@ public enum Check {
         var step = StepResult()
         let from = schemas.schema(prod, &step), to = schemas.schema(dev, &step)
         guard let from, let to else { return step }
-        let result = Promoter.check(from: from, to: to, lint: config.lint, promote: config.promote, hashing: false)
+        let result = Promoter.check(from: from, to: to, hashing: false, promote: config.promote) { schemas.lint(dev, $0, config.lint) }
         let lintRuns = (config.checks ?? Configuration.checkNames).contains("lint")
         step.diagnostics += (lintRuns ? [] : result.lintErrors) + (result.plan?.diagnostics(minimum: .review) ?? [])
         return step
@@ -97,7 +107,7 @@ public enum Check {
     static func lintStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
         guard let dev = config.developmentSchema else { return nil }
         var step = StepResult()
-        if let schema = schemas.schema(dev, &step) { step.diagnostics += Linter(configuration: config.lint).lint(schema) }
+        if let schema = schemas.schema(dev, &step) { step.diagnostics += schemas.lint(dev, schema, config.lint) }
         return step
     }
 
