@@ -1,12 +1,3 @@
-/// How bad a finding is. `--fail-on` picks the lowest severity that fails a run.
-public enum Severity: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
-    case note, warning, error
-
-    public static func < (a: Severity, b: Severity) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
-    }
-}
-
 /// One finding, shared by every command: lint, import, diff, promote, validate, migrate.
 ///
 /// Prints as `path:line:col: error: message [CK101]`, the form Xcode and editors pick up.

@@ -3,11 +3,7 @@
 /// Source: CKRecord.encryptedValues ("encrypted fields can't be indexed";
 /// developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues).
 struct EncryptedIndexedRule: LintRule {
-    static let info = RuleInfo(
-        code: "CK105", name: "encrypted-field-indexed",
-        summary: "An encrypted field has an index.",
-        defaultSeverity: .error,
-        source: "CKRecord.encryptedValues (developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues)")
+    static let info = CloudKitRule.encryptedIndexed.info
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
         CloudKitRules.lint(schema, rule: .encryptedIndexed, into: &findings)

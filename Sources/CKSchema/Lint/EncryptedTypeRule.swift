@@ -3,11 +3,7 @@
 /// Source: CKRecord.encryptedValues ("CKAsset and CKRecord.Reference values aren't
 /// supported"; developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues).
 struct EncryptedTypeRule: LintRule {
-    static let info = RuleInfo(
-        code: "CK106", name: "encrypted-type-not-allowed",
-        summary: "A reference or asset field (or a list of them) is marked encrypted.",
-        defaultSeverity: .error,
-        source: "CKRecord.encryptedValues (developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues)")
+    static let info = CloudKitRule.encryptedTypeNotAllowed.info
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
         CloudKitRules.lint(schema, rule: .encryptedTypeNotAllowed, into: &findings)

@@ -4,11 +4,7 @@
 /// contain only letters, numbers, and underscores"); CKRecord, "Supported key names"
 /// (https://developer.apple.com/documentation/cloudkit/ckrecord).
 struct InvalidNameRule: LintRule {
-    static let info = RuleInfo(
-        code: "CK101", name: "invalid-name",
-        summary: "A record type or field name does not start with a letter, has characters other than letters, digits and '_', or is longer than 255 characters.",
-        defaultSeverity: .error,
-        source: "CloudKit Console: record type and field names; CKRecord key names (developer.apple.com/documentation/cloudkit/ckrecord)")
+    static let info = CloudKitRule.invalidName.info
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
         for t in schema.recordTypes {

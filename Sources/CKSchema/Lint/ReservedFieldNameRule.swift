@@ -3,11 +3,7 @@
 /// Source: CKRecord, "Accessing the record's fields": keys must not conflict with the
 /// names of CKRecord's own properties (developer.apple.com/documentation/cloudkit/ckrecord).
 struct ReservedFieldNameRule: LintRule {
-    static let info = RuleInfo(
-        code: "CK102", name: "reserved-field-name",
-        summary: "A field is named like a CKRecord property (recordID, creationDate, parent, ...).",
-        defaultSeverity: .error,
-        source: "CKRecord: key names must not match CKRecord property names (developer.apple.com/documentation/cloudkit/ckrecord)")
+    static let info = CloudKitRule.reservedFieldName.info
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
         for t in schema.recordTypes {

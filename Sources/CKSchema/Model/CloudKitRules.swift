@@ -27,6 +27,51 @@ public enum CloudKitRule: String, Sendable, Hashable, CaseIterable {
     public var code: String { rawValue }
 }
 
+extension CloudKitRule {
+    /// What docs/rules.md says of the rule: code, name, summary, severity and source. Lint's
+    /// rule of this code, migration steps and `validate` report it with this.
+    public var info: RuleInfo {
+        switch self {
+        case .invalidName: Self.invalidNameInfo
+        case .reservedFieldName: Self.reservedFieldNameInfo
+        case .invalidZoneName: Self.invalidZoneNameInfo
+        case .indexNotAllowed: Self.indexNotAllowedInfo
+        case .encryptedIndexed: Self.encryptedIndexedInfo
+        case .encryptedTypeNotAllowed: Self.encryptedTypeNotAllowedInfo
+        case .encryptedInPublicDatabase: Self.encryptedInPublicDatabaseInfo
+        }
+    }
+
+    private static let invalidNameInfo = RuleInfo(code: "CK101", name: "invalid-name",
+        summary: "A record type or field name does not start with a letter, has characters other than letters, digits and '_', or is longer than 255 characters.",
+        defaultSeverity: .error,
+        source: "CloudKit Console: record type and field names; CKRecord key names (developer.apple.com/documentation/cloudkit/ckrecord)")
+    private static let reservedFieldNameInfo = RuleInfo(code: "CK102", name: "reserved-field-name",
+        summary: "A field is named like a CKRecord property (recordID, creationDate, parent, ...).",
+        defaultSeverity: .error,
+        source: "CKRecord: key names must not match CKRecord property names (developer.apple.com/documentation/cloudkit/ckrecord)")
+    private static let invalidZoneNameInfo = RuleInfo(code: "CK103", name: "invalid-zone-name",
+        summary: "A zone name is not ASCII, is longer than 255 characters, or starts with '_'.",
+        defaultSeverity: .error,
+        source: "CKRecordZone.ID zoneName (developer.apple.com/documentation/cloudkit/ckrecordzone/id)")
+    private static let indexNotAllowedInfo = RuleInfo(code: "CK104", name: "index-not-allowed",
+        summary: "An index kind the field's type does not allow: searchable on anything but string or list<string>, any index on an asset.",
+        defaultSeverity: .error,
+        source: "CloudKit Console Reference: Indexes (developer.apple.com/documentation/cloudkit/managing-icloud-containers-with-the-cloudkit-database-app)")
+    private static let encryptedIndexedInfo = RuleInfo(code: "CK105", name: "encrypted-field-indexed",
+        summary: "An encrypted field has an index.",
+        defaultSeverity: .error,
+        source: "CKRecord.encryptedValues (developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues)")
+    private static let encryptedTypeNotAllowedInfo = RuleInfo(code: "CK106", name: "encrypted-type-not-allowed",
+        summary: "A reference or asset field (or a list of them) is marked encrypted.",
+        defaultSeverity: .error,
+        source: "CKRecord.encryptedValues (developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues)")
+    private static let encryptedInPublicDatabaseInfo = RuleInfo(code: "CK107", name: "encrypted-in-public-database",
+        summary: "A record type in the public database has an encrypted field.",
+        defaultSeverity: .error,
+        source: "CKRecord.encryptedValues (developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues)")
+}
+
 /// One breach of a CloudKit rule: what is wrong and what to do, in the source's notation.
 public struct CloudKitViolation: Sendable, Hashable {
     public var rule: CloudKitRule

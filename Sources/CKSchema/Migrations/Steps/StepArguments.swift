@@ -66,7 +66,7 @@ struct StepArguments {
     mutating func cloudKitName(_ name: String, _ at: YAMLNode, of type: String? = nil) {
         let violation = type.map { CloudKitRules.fieldNameViolation(name, inType: $0) } ?? CloudKitRules.recordTypeNameViolation(name)
         guard let v = violation else { return }
-        fail(InvalidNameRule.info, v.message, at, fix: v.fix)
+        fail(CloudKitRule.invalidName.info, v.message, at, fix: v.fix)
     }
 
     mutating func bool(_ key: String) -> Bool {

@@ -1,3 +1,12 @@
+/// How bad a finding is. `--fail-on` picks the lowest severity that fails a run.
+public enum Severity: String, Sendable, Hashable, Codable, Comparable, CaseIterable {
+    case note, warning, error
+
+    public static func < (a: Severity, b: Severity) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
 /// What `docs/rules.md` says of one rule code, in the form SARIF and `--help` need it.
 public struct RuleInfo: Sendable, Hashable {
     public var code: String
