@@ -61,8 +61,9 @@ public enum SchemaSource {
     public static func parseYAML(_ data: Data, file: String, keepComments: Bool = true) throws(InputError) -> SchemaFile {
         let doc = try YAMLReader.parse(data, file: file)
         var decoder = SchemaDecoder(file: file)
-        let schema = decoder.decode(doc)
+        var schema = decoder.decode(doc)
         if decoder.d.hasErrors { throw InputError(decoder.d.diagnostics) }
+        schema.suppressions = SuppressionList(Suppression.scan(data, file: file))
         let comments = keepComments ? CommentScanner.scan(data, skipping: doc.multilineScalarLines) : []
         return SchemaFile(path: file, schema: schema, comments: comments, keyLines: decoder.keyLines,
                           text: keepComments ? String(decoding: data, as: UTF8.self) : "")
@@ -134,6 +135,7 @@ public enum SchemaSource {
                 merged.roles.append(r)
             }
             merged.queries += part.queries
+            merged.suppressions.items += part.suppressions.items
             for sub in part.subscriptions {
                 if let first = subscriptions[sub.id] { errors.append(duplicate("subscription", sub.id, first, sub.origin)); continue }
                 subscriptions[sub.id] = sub.origin

@@ -20,8 +20,11 @@ public enum CoreDataReader {
 
     /// Loads a model and maps it to the CloudKit schema NSPersistentCloudKitContainer mirrors.
     public static func loadSchema(path: String, selection: ModelSelection = ModelSelection()) throws(InputError) -> Schema {
-        let model = try load(path: path, version: selection.version)
-        return try CoreDataMapping.schema(for: model, configuration: selection.configuration)
+        let (contents, name) = try contentsFile(path: path, version: selection.version)
+        let data = try InputFile.read(path: contents, limit: maxFileSize)
+        var schema = try CoreDataMapping.schema(for: try parse(data, file: contents, versionName: name), configuration: selection.configuration)
+        schema.suppressions = SuppressionList(Suppression.scan(data, file: contents))
+        return schema
     }
 
     /// Reads the model version `version` names (nil: the current one) from a model path.

@@ -58,127 +58,42 @@ public struct Linter: Sendable {
                 out.append(Diagnostic(code: type.info.code, severity: severity, location: f.location, message: f.message, fix: f.fix))
             }
         }
-        var suppressions = Suppressions()
-        // Read every file the schema came from, so a suppression without a reason is
-        // reported even where no rule fired.
-        var files = Set<String>()
-        for t in schema.recordTypes { if let f = t.origin.location?.file { files.insert(f) } }
-        for z in schema.zones { if let f = z.origin.location?.file { files.insert(f) } }
-        for f in files.sorted() { _ = suppressions.directives(in: f) }
+        // The comments were found when the files were read: lint reads no file.
+        let suppressions = Suppressions(schema.suppressions.items)
         out = suppressions.filter(out)
         if !configuration.disabled.contains(LintRules.suppressionWithoutReason.code) { out += suppressions.unreasoned }
         return out.sortedByLocation()
     }
 }
 
-/// `# ckschema-disable CK110: reason` on a line, or alone on the line above it, switches
-/// a rule off there. The reason is required.
+/// The `ckschema-disable` comments of a schema's files (`Suppression`), by file and line,
+/// and the CK124 findings of those without a reason.
 struct Suppressions {
-    private var byFile: [String: [Int: [Directive]]] = [:]
-
-    /// One `ckschema-disable` comment. A comment after code on its line (`standalone` false)
-    /// covers that line only; a comment alone on its line covers the next line.
-    struct Directive {
-        var codes: Set<String>
-        var reasoned: Bool
-        var column: Int
-        var standalone: Bool
-
-        func covers(_ code: String) -> Bool { reasoned && (codes.contains(code) || codes.contains("all")) }
-    }
-    private(set) var unreasoned: [Diagnostic] = []
-
-    static let marker = "ckschema-disable"
+    private let byFile: [String: [Int: [Suppression]]]
+    let unreasoned: [Diagnostic]
 
     /// Rules that protect the store: a name CloudKit refuses would reach SQL text (CK560),
     /// so a comment can silence style findings but never these.
-    static let unsuppressible: Set<String> = [InvalidNameRule.info.code]
+    static let unsuppressible: Set<String> = [CloudKitRule.invalidName.code]
 
-    mutating func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    init(_ comments: [Suppression]) {
+        var byFile: [String: [Int: [Suppression]]] = [:]
+        for c in comments { byFile[c.file, default: [:]][c.line, default: []].append(c) }
+        self.byFile = byFile
+        unreasoned = comments.filter { !$0.reasoned }.map { c in
+            Diagnostic(code: LintRules.suppressionWithoutReason.code, severity: LintRules.suppressionWithoutReason.defaultSeverity,
+                       location: SourceLocation(file: c.file, line: c.line, column: c.column),
+                       message: "'\(Suppression.marker)' needs a reason after a colon; this one is not honoured",
+                       fix: "write '# \(Suppression.marker) \(c.codes.sorted().joined(separator: " ")): why it is safe here'")
+        }
+    }
+
+    func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.filter { d in
-            guard let loc = d.location, !Self.unsuppressible.contains(d.code) else { return true }
-            let lines = directives(in: loc.file)
+            guard let loc = d.location, !Self.unsuppressible.contains(d.code), let lines = byFile[loc.file] else { return true }
             if (lines[loc.line] ?? []).contains(where: { !$0.standalone && $0.covers(d.code) }) { return false }
             if (lines[loc.line - 1] ?? []).contains(where: { $0.standalone && $0.covers(d.code) }) { return false }
             return true
         }
     }
-
-    mutating func directives(in file: String) -> [Int: [Directive]] {
-        if let cached = byFile[file] { return cached }
-        var result: [Int: [Directive]] = [:]
-        if let data = try? InputFile.read(path: file, limit: YAMLReader.maxFileSize) {
-            for (lineNo, line) in Self.linesContainingMarker(data) {
-                guard let r = line.range(of: Self.marker) else { continue }
-                let rest = line[r.upperBound...]
-                let (codesPart, reason): (Substring, Substring) = {
-                    if let colon = rest.firstIndex(of: ":") { return (rest[..<colon], rest[rest.index(after: colon)...]) }
-                    return (rest, "")
-                }()
-                let codes = Set(codesPart.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init))
-                let reasoned = !reason.trimmingCharacters(in: .whitespaces).isEmpty
-                let column = line.distance(from: line.startIndex, to: r.lowerBound) + 1
-                // Alone on its line: only a comment opener (`#`, `//`, `--`) and blanks before the marker.
-                let before = line[..<r.lowerBound].filter { !$0.isWhitespace }
-                let standalone = ["#", "//", "--", "/*"].contains(String(before))
-                result[lineNo, default: []].append(Directive(codes: codes, reasoned: reasoned, column: column, standalone: standalone))
-                if !reasoned {
-                    unreasoned.append(Diagnostic(
-                        code: LintRules.suppressionWithoutReason.code, severity: LintRules.suppressionWithoutReason.defaultSeverity,
-                        location: SourceLocation(file: file, line: lineNo, column: column),
-                        message: "'\(Self.marker)' needs a reason after a colon; this one is not honoured",
-                        fix: "write '# \(Self.marker) \(codes.sorted().joined(separator: " ")): why it is safe here'"))
-                }
-            }
-        }
-        byFile[file] = result
-        return result
-    }
-
-    /// The lines (number and text) that contain the marker, found by a byte scan so that
-    /// a large file without suppressions costs one pass and no string work.
-    static func linesContainingMarker(_ data: Data) -> [(Int, String)] {
-        let marker = Array(marker.utf8)
-        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [(Int, String)] in
-            guard raw.count >= marker.count else { return [] }
-            var out: [(Int, String)] = []
-            var searchFrom = 0, line = 1, counted = 0
-            while let offset = Self.find(marker, in: raw, from: searchFrom) {
-                // Count newlines up to the hit to learn its line and where the line starts.
-                let bytes = raw.bindMemory(to: UInt8.self)
-                for j in counted..<offset where bytes[j] == 0x0A { line += 1 }
-                let lineStart = Self.startOfLine(bytes, before: offset)
-                var end = offset
-                while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-                out.append((line, String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), as: UTF8.self)))
-                counted = offset
-                searchFrom = end
-            }
-            return out
-        }
-    }
-
-    /// The offset of `needle` in `haystack` at or after `from`: memchr to the needle's
-    /// rarest-looking byte ('k' of "ckschema"), then a compare.
-    static func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer, from: Int) -> Int? {
-        guard let base = haystack.baseAddress else { return nil }
-        let anchor = 1  // needle[1] == "k"
-        var at = from + anchor
-        while at < haystack.count {
-            guard let p = memchr(base + at, Int32(needle[anchor]), haystack.count - at) else { return nil }
-            let hit = base.distance(to: UnsafeRawPointer(p))
-            let start = hit - anchor
-            if start >= from, start + needle.count <= haystack.count,
-               memcmp(base + start, needle, needle.count) == 0 { return start }
-            at = hit + 1
-        }
-        return nil
-    }
-
-    private static func startOfLine(_ bytes: UnsafeBufferPointer<UInt8>, before offset: Int) -> Int {
-        var j = offset
-        while j > 0 && bytes[j - 1] != 0x0A { j -= 1 }
-        return j
-    }
 }
-

@@ -23,6 +23,8 @@ public struct Schema: Sendable, Hashable {
     public var coreDataConfiguration: String?
     /// Subscriptions the app creates, by ID in source order (see `Subscription`).
     public var subscriptions: [Subscription] = []
+    /// The `ckschema-disable` comments of the files it was read from (not part of its identity).
+    public var suppressions = SuppressionList()
 
     public init(
         container: String? = nil, zones: [Zone] = [], roles: [Role] = [], recordTypes: [RecordType] = [],
