@@ -5,33 +5,60 @@ import Foundation
 public enum MigrationGenerator {
     /// The steps from `old` to `new`, and the changes no allowed step can make.
     public static func steps(from old: Schema, to new: Schema) -> (steps: [MigrationStep], refused: [Diagnostic]) {
+        var g = Generation()
+        g.zones(old, new)
+        g.roles(old, new)
+        for t in new.recordTypes {
+            if let ot = old.recordType(named: t.name) { g.recordType(ot, t) } else { g.add(.addRecordType(cleaned(t))) }
+        }
+        g.subscriptions(old, new)
+        for t in old.recordTypes where new.recordType(named: t.name) == nil {
+            g.refuse("record type '\(t.name)' is gone from the development schema; production never deletes a deployed record type",
+                     "put it back with `deprecated: true`", .unknown)
+        }
+        return (g.steps, g.refused)
+    }
+
+    /// A record type as a step writes it: no origin (it would point into the schema file).
+    private static func cleaned(_ t: RecordType) -> RecordType {
+        var clean = t
+        clean.origin = .unknown
+        return clean
+    }
+
+    /// The steps found so far and the changes refused, one part of the schema at a time.
+    private struct Generation {
         var steps: [MigrationStep] = []
         var refused: [Diagnostic] = []
-        func refuse(_ m: String, _ fix: String, _ origin: Origin) {
+
+        mutating func add(_ kind: some MigrationStepKind) { steps.append(MigrationStep(kind)) }
+
+        mutating func refuse(_ m: String, _ fix: String, _ origin: Origin) {
             refused.append(.error(StoreRules.productionForbidden.code, m, at: origin.location, fix: fix))
         }
-        for z in new.zones {
-            if let oz = old.zone(named: z.name) {
+
+        mutating func zones(_ old: Schema, _ new: Schema) {
+            for z in new.zones {
+                guard let oz = old.zone(named: z.name) else { add(.addZone(z)); continue }
                 if oz.database != z.database || oz.capabilities != z.capabilities {
                     refuse("zone '\(z.name)' changed its database or capabilities; a zone cannot be changed once created", "add a new zone instead", z.origin)
                 }
-            } else { steps.append(MigrationStep(.addZone(z))) }
-        }
-        for z in old.zones where new.zone(named: z.name) == nil {
-            refuse("zone '\(z.name)' is gone from the development schema; migrations never delete a zone", "put the zone back in the schema", .unknown)
-        }
-        let oldRoles = Set(old.roles.map(\.name))
-        for r in new.roles where !oldRoles.contains(r.name) { steps.append(MigrationStep(.addRole(r.name))) }
-        for r in old.roles where !new.roles.contains(where: { $0.name == r.name }) {
-            refuse("role '\(r.name)' is gone from the development schema; migrations never delete a role", "put the role back in the schema", r.origin)
-        }
-        for t in new.recordTypes {
-            guard let ot = old.recordType(named: t.name) else {
-                var clean = t
-                clean.origin = .unknown
-                steps.append(MigrationStep(.addRecordType(clean)))
-                continue
             }
+            for z in old.zones where new.zone(named: z.name) == nil {
+                refuse("zone '\(z.name)' is gone from the development schema; migrations never delete a zone", "put the zone back in the schema", .unknown)
+            }
+        }
+
+        mutating func roles(_ old: Schema, _ new: Schema) {
+            let oldRoles = Set(old.roles.map(\.name))
+            for r in new.roles where !oldRoles.contains(r.name) { add(.addRole(r.name)) }
+            for r in old.roles where !new.roles.contains(where: { $0.name == r.name }) {
+                refuse("role '\(r.name)' is gone from the development schema; migrations never delete a role", "put the role back in the schema", r.origin)
+            }
+        }
+
+        /// A record type both schemas have: its place, its fields, system indexes, grants, deprecation.
+        mutating func recordType(_ ot: RecordType, _ t: RecordType) {
             if ot.zone ?? Zone.defaultZoneName != t.zone ?? Zone.defaultZoneName || ot.database != t.database {
                 refuse("record type '\(t.name)' moved to another zone or database; production never moves a deployed type", "add a new record type in the new zone", t.origin)
             }
@@ -40,56 +67,55 @@ public enum MigrationGenerator {
                        "keep `requires` as the migrations have it, or add the capability to a new record type", t.origin)
             }
             for f in t.fields {
-                guard let of = ot.field(named: f.name) else {
+                if let of = ot.field(named: f.name) { field(of, f, in: t) } else {
                     var clean = f
                     clean.origin = .unknown
-                    steps.append(MigrationStep(.addField(recordType: t.name, field: clean)))
-                    continue
-                }
-                if of.type != f.type {
-                    refuse("field '\(t.name).\(f.name)' changed type (\(of.type) to \(f.type)); production never retypes a deployed field",
-                           "keep '\(f.name)' as \(of.type), add a new field of type \(f.type), and `copy` or `backfill` into it", f.origin)
-                    continue
-                }
-                if of.isEncrypted != f.isEncrypted {
-                    refuse("field '\(t.name).\(f.name)' \(f.isEncrypted ? "became" : "stopped being") encrypted; CloudKit allows encryption only on new fields",
-                           "add a new \(f.isEncrypted ? "encrypted" : "plaintext") field and copy into it", f.origin)
-                    continue
-                }
-                for k in f.indexes.subtracting(of.indexes) { steps.append(MigrationStep(.addIndex(recordType: t.name, field: f.name, kind: k))) }
-                for k in of.indexes.subtracting(f.indexes) { steps.append(MigrationStep(.removeIndex(recordType: t.name, field: f.name, kind: k))) }
-                if f.isDeprecated, !of.isDeprecated { steps.append(MigrationStep(.deprecate(recordType: t.name, field: f.name))) }
-                if !f.isDeprecated, of.isDeprecated {
-                    refuse("field '\(t.name).\(f.name)' is no longer deprecated; there is no step to undo a deprecation", "keep `deprecated: true`", f.origin)
+                    add(.addField(recordType: t.name, field: clean))
                 }
             }
             for f in ot.fields where t.field(named: f.name) == nil {
                 refuse("field '\(t.name).\(f.name)' is gone from the development schema; production never deletes a deployed field",
                        "put it back with `deprecated: true`", t.origin)
             }
-            for sf in SystemField.allCases {
-                let a = ot.indexes(on: sf), b = t.indexes(on: sf)
-                for k in b.subtracting(a) { steps.append(MigrationStep(.addIndex(recordType: t.name, field: sf.rawValue, kind: k))) }
-                for k in a.subtracting(b) { steps.append(MigrationStep(.removeIndex(recordType: t.name, field: sf.rawValue, kind: k))) }
+            for sf in SystemField.allCases { indexes(ot.indexes(on: sf), t.indexes(on: sf), t.name, sf.rawValue) }
+            if Set(ot.grants) != Set(t.grants) { add(.setGrants(recordType: t.name, grants: t.grants)) }
+            if t.isDeprecated, !ot.isDeprecated { add(.deprecate(recordType: t.name, field: nil)) }
+        }
+
+        /// A field both have: its type and encryption never change; its indexes and deprecation may.
+        mutating func field(_ of: Field, _ f: Field, in t: RecordType) {
+            if of.type != f.type {
+                refuse("field '\(t.name).\(f.name)' changed type (\(of.type) to \(f.type)); production never retypes a deployed field",
+                       "keep '\(f.name)' as \(of.type), add a new field of type \(f.type), and `copy` or `backfill` into it", f.origin)
+                return
             }
-            if Set(ot.grants) != Set(t.grants) { steps.append(MigrationStep(.setGrants(recordType: t.name, grants: t.grants))) }
-            if t.isDeprecated, !ot.isDeprecated { steps.append(MigrationStep(.deprecate(recordType: t.name, field: nil))) }
+            if of.isEncrypted != f.isEncrypted {
+                refuse("field '\(t.name).\(f.name)' \(f.isEncrypted ? "became" : "stopped being") encrypted; CloudKit allows encryption only on new fields",
+                       "add a new \(f.isEncrypted ? "encrypted" : "plaintext") field and copy into it", f.origin)
+                return
+            }
+            indexes(of.indexes, f.indexes, t.name, f.name)
+            if f.isDeprecated, !of.isDeprecated { add(.deprecate(recordType: t.name, field: f.name)) }
+            if !f.isDeprecated, of.isDeprecated {
+                refuse("field '\(t.name).\(f.name)' is no longer deprecated; there is no step to undo a deprecation", "keep `deprecated: true`", f.origin)
+            }
         }
-        // A changed subscription is removed and added again: CloudKit subscriptions cannot be modified in place.
-        for s in old.subscriptions where new.subscription(withID: s.id).map({ $0 != s }) ?? true {
-            steps.append(MigrationStep(.removeSubscription(s.id)))
+
+        mutating func indexes(_ a: IndexSet, _ b: IndexSet, _ type: String, _ field: String) {
+            for k in b.subtracting(a) { add(.addIndex(recordType: type, field: field, kind: k)) }
+            for k in a.subtracting(b) { add(.removeIndex(recordType: type, field: field, kind: k)) }
         }
-        for s in new.subscriptions where old.subscription(withID: s.id).map({ $0 != s }) ?? true {
-            var clean = s
-            clean.origin = .unknown
-            clean.predicateOrigin = .unknown
-            steps.append(MigrationStep(.addSubscription(clean)))
+
+        /// A changed subscription is removed and added again: CloudKit subscriptions cannot be modified in place.
+        mutating func subscriptions(_ old: Schema, _ new: Schema) {
+            for s in old.subscriptions where new.subscription(withID: s.id).map({ $0 != s }) ?? true { add(.removeSubscription(s.id)) }
+            for s in new.subscriptions where old.subscription(withID: s.id).map({ $0 != s }) ?? true {
+                var clean = s
+                clean.origin = .unknown
+                clean.predicateOrigin = .unknown
+                add(.addSubscription(clean))
+            }
         }
-        for t in old.recordTypes where new.recordType(named: t.name) == nil {
-            refuse("record type '\(t.name)' is gone from the development schema; production never deletes a deployed record type",
-                   "put it back with `deprecated: true`", .unknown)
-        }
-        return (steps, refused)
     }
 
     /// The next migration file for `folder` named `name`, from the folder's replay to `development`.
