@@ -52,38 +52,9 @@ public enum Migrator {
     /// sum file does not match, an applied migration has changed or is missing, a step cannot
     /// apply, production would refuse a step, or the lock is held past the timeout.
     public static func apply(folder: MigrationFolder, store: Store, options: Options) throws(InputError) -> Result {
-        try folder.verifySum()
         let env = options.environment
-        let history = try store.history(env)
-        let status = try MigrationStatus.compare(folder: folder, history: history, environment: env)
-        let blocking = status.diagnostics.filter { $0.severity == .error }
-        if !blocking.isEmpty { throw InputError(blocking) }
-        let last = history.last?.version ?? 0
-        if let to = options.targetVersion {
-            guard folder.migrations.contains(where: { $0.version == to }) || to == 0 else {
-                throw InputError(.error(StoreRules.badTarget.code, "--to \(to): there is no migration \(to) (the last is \(folder.migrations.last?.version ?? 0))", at: nil))
-            }
-            if to < last {
-                throw InputError(.error(StoreRules.badTarget.code, "--to \(to): the \(env.rawValue) store is already at \(last); migrations never go backwards", at: nil,
-                                        fix: "write a new migration that undoes the change"))
-            }
-        }
-        let pending = folder.migrations.filter { $0.version > last && $0.version <= (options.targetVersion ?? Int.max) }
-
-        // Check the whole plan in memory first: nothing touches the store unless every step applies.
-        var schema = try store.schema(env)
-        var diagnostics: [Diagnostic] = []
-        for m in pending {
-            let before = schema
-            try SchemaChanger.apply(m, to: &schema, adoptingFields: env == .development)
-            if env == .production {
-                let gate = ProductionGate.check(from: before, to: schema, migration: m, settings: options.promote)
-                if !gate.forbidden.isEmpty { throw InputError(gate.forbidden) }
-                diagnostics += gate.review
-            } else {
-                diagnostics += ProductionGate.reviews(m)
-            }
-        }
+        let pending = try pendingMigrations(folder, store: store, options: options)
+        var diagnostics = try checkInMemory(pending, store: store, options: options)
         if options.dryRun {
             var touched = 0
             var s = try store.schema(env)
@@ -106,32 +77,82 @@ public enum Migrator {
         defer { try? store.db.execute("PRAGMA cache_size = \(cache)") }
         for m in pending {
             options.progress?("applying \(m.fileName) to \(env.rawValue)")
-            let started = Date()
-            let row: AppliedMigration? = try store.guarded("apply \(m.fileName)") {
-                try store.db.transaction {
-                    // Another run may have applied it while this one waited: never apply twice.
-                    if try store.db.scalar("SELECT 1 FROM migrations WHERE env = ? AND version = ?", [.text(env.rawValue), .integer(Int64(m.version))]) != nil {
-                        return nil
-                    }
-                    let current = try StoreSchemaCodec.decode(
-                        try store.db.scalar("SELECT schema_json FROM environments WHERE name = ?", [.text(env.rawValue)])?.text ?? "")
-                    var schema = current
-                    let tag = try nextSequence(store)
-                    for (i, step) in m.steps.enumerated() {
-                        try SchemaChanger.apply(step, to: &schema, file: m.path, adoptingFields: env == .development)
-                        changed += try runDataStep(step, schema: schema, store: store, env: env, tag: tag)
-                        options.afterStep?(m, i)
-                    }
-                    try store.writeSchema(schema, env: env)
-                    let row = AppliedMigration(version: m.version, name: m.name, checksum: m.checksum, appliedAt: Store.now(),
-                                               durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000), ckschemaVersion: CKSchemaVersion.current)
-                    try store.recordHistory(row, env: env)
-                    return row
-                }
-            }
-            if let row { applied.append(row) }
+            if let row = try applyOne(m, store: store, options: options, changed: &changed) { applied.append(row) }
         }
         return Result(migrations: pending, applied: applied, diagnostics: diagnostics, recordsChanged: changed)
+    }
+
+    /// The migrations after the store's history up to `--to`, once the sum file, the history
+    /// and the target check out.
+    private static func pendingMigrations(_ folder: MigrationFolder, store: Store, options: Options) throws(InputError) -> [Migration] {
+        try folder.verifySum()
+        let env = options.environment
+        let history = try store.history(env)
+        let status = try MigrationStatus.compare(folder: folder, history: history, environment: env)
+        let blocking = status.diagnostics.filter { $0.severity == .error }
+        if !blocking.isEmpty { throw InputError(blocking) }
+        let last = history.last?.version ?? 0
+        if let to = options.targetVersion {
+            guard folder.migrations.contains(where: { $0.version == to }) || to == 0 else {
+                throw InputError(.error(StoreRules.badTarget.code, "--to \(to): there is no migration \(to) (the last is \(folder.migrations.last?.version ?? 0))", at: nil))
+            }
+            if to < last {
+                throw InputError(.error(StoreRules.badTarget.code, "--to \(to): the \(env.rawValue) store is already at \(last); migrations never go backwards", at: nil,
+                                        fix: "write a new migration that undoes the change"))
+            }
+        }
+        return folder.migrations.filter { $0.version > last && $0.version <= (options.targetVersion ?? Int.max) }
+    }
+
+    /// Checks the whole plan in memory first, so nothing touches the store unless every step
+    /// applies: production refuses what promote refuses. Returns the review findings.
+    private static func checkInMemory(_ pending: [Migration], store: Store, options: Options) throws(InputError) -> [Diagnostic] {
+        let env = options.environment
+        var schema = try store.schema(env)
+        var diagnostics: [Diagnostic] = []
+        for m in pending {
+            let before = schema
+            try SchemaChanger.apply(m, to: &schema, adoptingFields: env == .development)
+            if env == .production {
+                let gate = ProductionGate.check(from: before, to: schema, migration: m, settings: options.promote)
+                if !gate.forbidden.isEmpty { throw InputError(gate.forbidden) }
+                diagnostics += gate.review
+            } else {
+                diagnostics += ProductionGate.reviews(m)
+            }
+        }
+        return diagnostics
+    }
+
+    /// One migration in one transaction: its steps, the new schema and its history row; nil
+    /// when another run applied it while this one waited for the lock.
+    private static func applyOne(_ m: Migration, store: Store, options: Options, changed: inout Int) throws(InputError) -> AppliedMigration? {
+        let env = options.environment
+        let started = Date()
+        var touched = 0
+        let row: AppliedMigration? = try store.guarded("apply \(m.fileName)") {
+            try store.db.transaction {
+                // Another run may have applied it while this one waited: never apply twice.
+                if try store.db.scalar("SELECT 1 FROM migrations WHERE env = ? AND version = ?", [.text(env.rawValue), .integer(Int64(m.version))]) != nil {
+                    return nil
+                }
+                var schema = try StoreSchemaCodec.decode(
+                    try store.db.scalar("SELECT schema_json FROM environments WHERE name = ?", [.text(env.rawValue)])?.text ?? "")
+                let tag = try nextSequence(store)
+                for (i, step) in m.steps.enumerated() {
+                    try SchemaChanger.apply(step, to: &schema, file: m.path, adoptingFields: env == .development)
+                    touched += try runDataStep(step, schema: schema, store: store, env: env, tag: tag)
+                    options.afterStep?(m, i)
+                }
+                try store.writeSchema(schema, env: env)
+                let row = AppliedMigration(version: m.version, name: m.name, checksum: m.checksum, appliedAt: Store.now(),
+                                           durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000), ckschemaVersion: CKSchemaVersion.current)
+                try store.recordHistory(row, env: env)
+                return row
+            }
+        }
+        changed += touched
+        return row
     }
 
     private static func nextSequence(_ store: Store) throws -> String {
