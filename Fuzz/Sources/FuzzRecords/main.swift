@@ -40,9 +40,9 @@ public func fuzzRecords(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     var r = ChunkResult()
     production.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r)
     development.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r)
-    guard let json = try? StoreJSON.parse(UnsafeRawBufferPointer(start: start, count: count)) else { return 0 }
+    guard let json = try? JSONValue.parse(UnsafeRawBufferPointer(start: start, count: count)) else { return 0 }
     // Every value of the record (or the document itself) against every field type.
-    var values: [StoreJSON] = [json]
+    var values: [JSONValue] = [json]
     if let fields = json["fields"]?.objectValue {
         for (_, v) in fields { values.append(v["value"] ?? v) }
     }

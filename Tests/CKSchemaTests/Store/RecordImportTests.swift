@@ -11,10 +11,10 @@ import Testing
         return (sb, store)
     }
 
-    static func export(_ store: Store, _ env: Environment) throws -> [StoreJSON] {
+    static func export(_ store: Store, _ env: Environment) throws -> [JSONValue] {
         var data = Data()
         try RecordExporter.export(from: store, environment: env) { data.append($0) }
-        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { try StoreJSON.parse(String($0)) }
+        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { try JSONValue.parse(String($0)) }
     }
 
     @Test func importsWebServicesRecordsAndExportsThemBack() throws {
