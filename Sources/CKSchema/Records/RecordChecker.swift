@@ -56,18 +56,29 @@ struct RecordChecker {
 
     // MARK: - Entry
 
-    /// Checks the record in `p[0..<n]`, appending findings to `result`.
-    mutating func check(_ p: UnsafePointer<UInt8>, _ n: Int, index: Int, position: RecordPosition, into result: inout ChunkResult) {
+    /// Checks the record in `p[0..<n]`, appending findings to `result`. Returns whether the
+    /// record is JSON; its tokens are then in `tokens` until the next record.
+    @discardableResult
+    mutating func check(_ p: UnsafePointer<UInt8>, _ n: Int, index: Int, position: RecordPosition, into result: inout ChunkResult) -> Bool {
         result.records += 1
         cursor.reset()
         var ctx = Context(p: p, n: n, index: index, position: position)
         if let error = tape.parse(p, n) {
             result.syntaxErrors += 1
             report(&result, ctx, RecordsRules.syntax, at: error.offset, field: nil, error.message, fix: nil, named: false)
-            return
+            return false
         }
         checkRecord(tape.tokens, &ctx, &result)
+        return true
     }
+
+    /// Only tokenizes the record in `p[0..<n]` into `tokens` (no checks): nil, or what is wrong.
+    mutating func tokenize(_ p: UnsafePointer<UInt8>, _ n: Int) -> JSONSyntaxError? {
+        tape.parse(p, n)
+    }
+
+    /// The tokens of the last record `check` or `tokenize` read as JSON (valid until the next).
+    var tokens: UnsafeBufferPointer<JSONToken> { tape.tokens }
 
     // MARK: - Record
 
