@@ -59,7 +59,7 @@ final class ImportRun {
     private func take(_ bytes: UnsafeRawBufferPointer, line: Int, number: Int, file: String) -> Incoming {
         let checked = check(bytes, line: line, number: number, file: file)
         var (rec, additions) = IncomingReader.read(checked.tokens.map { TokenReader(tokens: $0, bytes: bytes) },
-                                                   syntaxError: checked.syntaxError, line: line, number: number, file: file,
+                                                   syntaxError: checked.syntaxError, bytes: bytes, line: line, number: number, file: file,
                                                    schema: schema, env: options.environment, inferred: checked.inferred)
         if let first = checked.errors.first {
             // Read only for its zone (atomic batches); a failed record adds nothing to the schema.

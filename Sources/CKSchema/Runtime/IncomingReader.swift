@@ -37,11 +37,12 @@ struct IncomingReader {
 
     /// The record on one line and the fields development would add for it (empty on failure,
     /// when `error` is set). `reader` is nil when the line is not JSON (`syntaxError` says why).
-    static func read(_ reader: TokenReader?, syntaxError: JSONSyntaxError?, line: Int, number: Int, file: String,
+    static func read(_ reader: TokenReader?, syntaxError: JSONSyntaxError?, bytes: UnsafeRawBufferPointer, line: Int, number: Int, file: String,
                      schema: Schema, env: Environment, inferred: [String: InferredObservation]) -> (Incoming, [Field]) {
         let rec = Incoming(line: line, number: number, file: file, name: "", type: "", zone: Zone.defaultZoneName, changeTag: nil, fields: [])
         guard let reader else {
             var failed = rec
+            failed.zone = zone(ofMalformed: bytes) ?? failed.zone
             let why = syntaxError.map { "\($0.message) at byte \($0.offset + 1)" } ?? "empty record"
             failed.error = .error(StoreRules.recordMalformed.code, ValidationRun.compose(number: number, nil, nil, "line is not JSON: \(why)"),
                                   at: SourceLocation(file: file, line: line, column: 1))
@@ -57,6 +58,15 @@ struct IncomingReader {
                                   at: SourceLocation(file: file, line: line, column: 1), fix: error.fix)
             return (failed, [])
         }
+    }
+
+    /// The zone of a line `validate`'s stricter grammar refuses (a leading zero, deep
+    /// nesting) but that is still JSON: it fails its zone's batch if the zone is atomic, as
+    /// it did when the importer parsed every line itself. Read on this error path only.
+    private static func zone(ofMalformed bytes: UnsafeRawBufferPointer) -> String? {
+        guard let json = try? JSONValue.parse(bytes), let name = json["recordName"]?.stringValue, !name.isEmpty,
+              json["recordType"]?.stringValue != nil else { return nil }
+        return json["zoneID"]?["zoneName"]?.stringValue
     }
 
     private init(reader: TokenReader, schema: Schema, env: Environment, inferred: [String: InferredObservation], rec: Incoming) {
