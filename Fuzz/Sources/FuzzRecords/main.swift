@@ -32,17 +32,23 @@ nonisolated(unsafe) var production = RecordChecker(schema: compiled, production:
 nonisolated(unsafe) var development = RecordChecker(schema: compiled, production: false, collectBatch: false)
 let note = schema.recordType(named: "Note")!
 
-/// The record checker (`validate`) in both environments, then the store's conversion of every
-/// value (`records import`), which once trapped on a timestamp of 1e19.
+/// The record checker (`validate`) in both environments, `records import`'s reading of its
+/// token tape, then the store's conversion of every value, which once trapped on a
+/// timestamp of 1e19.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRecords(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     let p = start
     var r = ChunkResult()
     production.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r)
-    development.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r)
-    guard let json = try? StoreJSON.parse(UnsafeRawBufferPointer(start: start, count: count)) else { return 0 }
+    if development.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r) {
+        // `records import`'s reading of the same tape: every value, decoded strictly.
+        let reader = TokenReader(tokens: development.tokens, bytes: UnsafeRawBufferPointer(start: start, count: count))
+        _ = reader.firstEscapeError()
+        _ = try? reader.value(0)
+    }
+    guard let json = try? JSONValue.parse(UnsafeRawBufferPointer(start: start, count: count)) else { return 0 }
     // Every value of the record (or the document itself) against every field type.
-    var values: [StoreJSON] = [json]
+    var values: [JSONValue] = [json]
     if let fields = json["fields"]?.objectValue {
         for (_, v) in fields { values.append(v["value"] ?? v) }
     }

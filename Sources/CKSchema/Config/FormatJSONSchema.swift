@@ -13,7 +13,7 @@ public enum FormatJSONSchema {
     /// The whole document, pretty-printed.
     public static func render() -> String { document.rendered(pretty: true) + "\n" }
 
-    static var document: JSONText {
+    static var document: JSONValue {
         .object([
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("$id", .string(id)),
@@ -32,44 +32,44 @@ public enum FormatJSONSchema {
         ])
     }
 
-    static func string(_ description: String) -> JSONText {
+    static func string(_ description: String) -> JSONValue {
         .object([("type", .string("string")), ("description", .string(description))])
     }
 
-    static func bool(_ description: String) -> JSONText {
+    static func bool(_ description: String) -> JSONValue {
         .object([("type", .string("boolean")), ("description", .string(description))])
     }
 
-    static func enumeration(_ values: [String], _ description: String) -> JSONText {
-        .object([("description", .string(description)), ("enum", .array(values.map(JSONText.string)))])
+    static func enumeration(_ values: [String], _ description: String) -> JSONValue {
+        .object([("description", .string(description)), ("enum", .array(values.map(JSONValue.string)))])
     }
 
     /// A list; the decoders also read one item alone, or null for none (`NodeDecoder.stringList`).
-    static func list(_ item: JSONText, _ description: String) -> JSONText {
+    static func list(_ item: JSONValue, _ description: String) -> JSONValue {
         .object([
             ("description", .string(description)),
             ("anyOf", .array([.object([("type", .string("array")), ("items", item)]), item, .object([("type", .string("null"))])])),
         ])
     }
 
-    static func ref(_ name: String) -> JSONText { .object([("$ref", .string("#/$defs/" + name))]) }
+    static func ref(_ name: String) -> JSONValue { .object([("$ref", .string("#/$defs/" + name))]) }
 
     /// A mapping with exactly these keys, each optional unless `required`.
-    static func object(_ description: String, _ properties: [(String, JSONText)], required: [String] = []) -> JSONText {
-        var pairs: [(String, JSONText)] = [
+    static func object(_ description: String, _ properties: [(String, JSONValue)], required: [String] = []) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
             ("type", .string("object")), ("description", .string(description)),
             ("properties", .object(properties)), ("additionalProperties", .bool(false)),
         ]
-        if !required.isEmpty { pairs.append(("required", .array(required.map(JSONText.string)))) }
+        if !required.isEmpty { pairs.append(("required", .array(required.map(JSONValue.string)))) }
         return .object(pairs)
     }
 
-    static func map(_ description: String, values: JSONText) -> JSONText {
+    static func map(_ description: String, values: JSONValue) -> JSONValue {
         .object([("type", .string("object")), ("description", .string(description)), ("additionalProperties", values)])
     }
 
-    static var schemaFile: JSONText {
-        let properties: [(String, JSONText)] = [
+    static var schemaFile: JSONValue {
+        let properties: [(String, JSONValue)] = [
             ("ckschema", ref("version")),
             ("container", ref("container")),
             ("roles", list(string("A custom role name (CREATE ROLE)."), "Custom security roles; _world, _icloud and _creator are built in.")),
@@ -81,16 +81,16 @@ public enum FormatJSONSchema {
         return object("A YAML schema file: record types, fields, indexes, zones, grants and queries.", properties)
     }
 
-    static var zone: JSONText {
+    static var zone: JSONValue {
         object("A custom record zone.", [
             ("database", ref("database")),
             ("capabilities", ref("capabilities")),
         ])
     }
 
-    static var recordType: JSONText {
+    static var recordType: JSONValue {
         let permission = enumeration(Permission.allCases.map(\.rawValue), "A permission.")
-        let properties: [(String, JSONText)] = [
+        let properties: [(String, JSONValue)] = [
             ("description", string("Free text.")),
             ("zone", string("A zone declared under zones, or _defaultZone.")),
             ("database", ref("database")),
@@ -103,8 +103,8 @@ public enum FormatJSONSchema {
         return object("A record type.", properties)
     }
 
-    static var field: JSONText {
-        let properties: [(String, JSONText)] = [
+    static var field: JSONValue {
+        let properties: [(String, JSONValue)] = [
             ("type", ref("fieldType")),
             ("encrypted", bool("true: stored in encryptedValues (no index; not for references, assets or public-database types).")),
             ("indexes", ref("indexes")),
@@ -120,7 +120,7 @@ public enum FormatJSONSchema {
     }
 
     /// Every spelling the decoder reads canonically: `string`, `list<string>`, `number<int64>`, ...
-    static var fieldType: JSONText {
+    static var fieldType: JSONValue {
         var names: [String] = []
         for p in PrimitiveType.allCases { names.append(p.rawValue) }
         names += ["number<int64>", "number<double>"]
@@ -128,13 +128,13 @@ public enum FormatJSONSchema {
         return enumeration(names, "A CloudKit field type, or list<T> of one; number is CKDB's legacy type (read and flagged, CK120).")
     }
 
-    static var indexes: JSONText {
+    static var indexes: JSONValue {
         list(enumeration(IndexKind.allCases.map(\.rawValue), "An index kind."), "Index kinds: queryable, searchable (strings and lists of strings), sortable.")
     }
 
-    static var query: JSONText {
+    static var query: JSONValue {
         let names = list(string("A field name (custom or system)."), "")
-        let properties: [(String, JSONText)] = [
+        let properties: [(String, JSONValue)] = [
             ("name", string("A name for messages.")),
             ("recordType", string("The record type queried.")),
             ("filter", names.withDescription("Fields the predicate compares: each must be queryable.")),
@@ -147,8 +147,8 @@ public enum FormatJSONSchema {
     }
 
     /// A subscription: each kind takes only its own keys (`Subscription.keys(for:)`).
-    static var subscription: JSONText {
-        let describe: [String: JSONText] = [
+    static var subscription: JSONValue {
+        let describe: [String: JSONValue] = [
             "database": ref("database"),
             "recordType": string("The record type watched."),
             "predicate": string("CloudKit's NSPredicate subset; every field it filters on must be queryable."),
@@ -156,25 +156,25 @@ public enum FormatJSONSchema {
             "desiredKeys": list(string("A field the notification carries."), "CKSubscription.NotificationInfo.desiredKeys."),
             "zone": string("The zone watched (a custom zone with fetchChanges)."),
         ]
-        let kinds: [JSONText] = Subscription.Kind.allCases.map { kind in
+        let kinds: [JSONValue] = Subscription.Kind.allCases.map { kind in
             let keys = Subscription.keys(for: kind).filter { $0 != "type" }
-            let properties = [("type", JSONText.object([("const", .string(kind.rawValue))]))] + keys.map { ($0, describe[$0] ?? string($0)) }
+            let properties = [("type", JSONValue.object([("const", .string(kind.rawValue))]))] + keys.map { ($0, describe[$0] ?? string($0)) }
             return object("A \(kind.rawValue) subscription.", properties, required: ["type", "database"])
         }
         return .object([("description", .string("A subscription: query, zone or database.")), ("oneOf", .array(kinds))])
     }
 
-    static var configFile: JSONText {
+    static var configFile: JSONValue {
         let severity = enumeration(Severity.allCases.map(\.rawValue), "A severity.")
-        let code = JSONText.object([("type", .string("string")), ("description", .string("A rule code (docs/rules.md).")), ("pattern", .string("^CK[0-9]{3}$"))])
-        let record = JSONText.anyOf([
+        let code = JSONValue.object([("type", .string("string")), ("description", .string("A rule code (docs/rules.md).")), ("pattern", .string("^CK[0-9]{3}$"))])
+        let record = JSONValue.anyOf([
             string("A record file, validated against production."),
             object("A record file and its environment.", [
                 ("path", string("The record file (NDJSON, JSON or YAML).")),
                 ("env", enumeration(Environment.allCases.map(\.rawValue), "The environment it is headed for (default: production).")),
             ], required: ["path"]),
         ])
-        let properties: [(String, JSONText)] = [
+        let properties: [(String, JSONValue)] = [
             ("ckschema", ref("version")),
             ("schemas", object("The development and production schema sources (a YAML file, a folder, or a .ckdb file).", [
                 ("development", string("The development schema source.")),
@@ -206,11 +206,11 @@ public enum FormatJSONSchema {
     }
 }
 
-extension JSONText {
-    static func anyOf(_ options: [JSONText]) -> JSONText { .object([("anyOf", .array(options))]) }
+extension JSONValue {
+    static func anyOf(_ options: [JSONValue]) -> JSONValue { .object([("anyOf", .array(options))]) }
 
     /// The same object with its `description` replaced.
-    func withDescription(_ text: String) -> JSONText {
+    func withDescription(_ text: String) -> JSONValue {
         guard case .object(var pairs) = self else { return self }
         if let i = pairs.firstIndex(where: { $0.0 == "description" }) { pairs[i].1 = .string(text) } else { pairs.append(("description", .string(text))) }
         return .object(pairs)

@@ -84,7 +84,7 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     /// The JSON object of one diagnostic (also used by commands with richer JSON reports).
-    public static func jsonObject(_ d: Diagnostic) -> JSONText {
+    public static func jsonObject(_ d: Diagnostic) -> JSONValue {
         .object([
             ("code", .string(d.code)),
             ("severity", .string(d.severity.rawValue)),
@@ -97,7 +97,7 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     /// The versioned JSON report (docs/output.md).
-    func json(_ diagnostics: [Diagnostic]) -> JSONText {
+    func json(_ diagnostics: [Diagnostic]) -> JSONValue {
         let s = Self.summary(diagnostics)
         return .object([
             ("version", .int(1)),
@@ -135,11 +135,11 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     /// SARIF 2.1.0, as GitHub code scanning loads it.
-    func sarif(_ diagnostics: [Diagnostic]) -> JSONText {
+    func sarif(_ diagnostics: [Diagnostic]) -> JSONValue {
         let codes = Array(Set(diagnostics.map(\.code))).sorted()
-        let rules: [JSONText] = codes.map { code in
+        let rules: [JSONValue] = codes.map { code in
             let info = ruleInfo(code)
-            var pairs: [(String, JSONText)] = [("id", .string(code))]
+            var pairs: [(String, JSONValue)] = [("id", .string(code))]
             if let info {
                 pairs.append(("name", .string(info.name)))
                 pairs.append(("shortDescription", .object([("text", .string(info.summary))])))
@@ -152,10 +152,10 @@ public struct DiagnosticRenderer: Sendable {
             }
             return .object(pairs)
         }
-        let results: [JSONText] = diagnostics.map { d in
+        let results: [JSONValue] = diagnostics.map { d in
             var text = d.message
             if let fix = d.fix { text += " Fix: " + fix }
-            var pairs: [(String, JSONText)] = [
+            var pairs: [(String, JSONValue)] = [
                 ("ruleId", .string(d.code)),
                 ("ruleIndex", .int(codes.firstIndex(of: d.code) ?? 0)),
                 ("level", .string(Self.sarifLevel(d.severity))),

@@ -41,11 +41,11 @@ public struct StreamingReport: Sendable {
             return ""
         }
         // `DiagnosticRenderer.jsonObject(d)` at the array's depth, written directly: building
-        // and re-indenting a JSONText per diagnostic cost 50 µs each (5 s per 100,000).
+        // and re-indenting a JSONValue per diagnostic cost 50 µs each (5 s per 100,000).
         var out = count == 1 ? "\n    {\n" : ",\n    {\n"
         func member(_ key: String, _ value: String?, last: Bool = false) {
             out += "      \"" + key + "\": "
-            if let value { JSONText.quote(value, into: &out) } else { out += "null" }
+            if let value { JSONValue.quote(value, into: &out) } else { out += "null" }
             out += last ? "\n" : ",\n"
         }
         member("code", d.code)
@@ -61,9 +61,9 @@ public struct StreamingReport: Sendable {
 
     /// The text that closes the report: the summary (JSON), or the whole document (SARIF).
     public func end() -> String {
-        let summary = JSONText.object([("errors", .int(errors)), ("warnings", .int(warnings)), ("notes", .int(notes))])
+        let summary = JSONValue.object([("errors", .int(errors)), ("warnings", .int(warnings)), ("notes", .int(notes))])
         if renderer.format == .json {
-            let doc = JSONText.object([("summary", summary)]).rendered(pretty: true)
+            let doc = JSONValue.object([("summary", summary)]).rendered(pretty: true)
             // `{\n  "summary": ...\n}`: the closing of the array, then the summary member.
             return (count == 0 ? "]" : "\n  ]") + ",\n" + doc.dropFirst(2) + "\n"
         }

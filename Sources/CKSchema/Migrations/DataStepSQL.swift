@@ -33,14 +33,14 @@ enum DataStepSQL {
             }
         case .list(let items):
             guard field.type.isList else { throw mismatch("a list was given for a single value") }
-            var out: [StoreJSON] = []
+            var out: [JSONValue] = []
             for item in items {
                 switch FieldValue.storage(fromConstant: item, quoted: false, type: FieldType(field.type.primitive, preferred: field.type.preferred)) {
                 case .success(let v): out.append(v)
                 case .failure(let m): throw mismatch(m.message)
                 }
             }
-            return ValueSQL(expression: "json(?)", parameters: [.text(StoreJSON.array(out).text)])
+            return ValueSQL(expression: "json(?)", parameters: [.text(JSONValue.array(out).text)])
         case .expression(let text):
             let e: BackfillExpression
             do { e = try BackfillExpression.compile(text, recordType: recordType) } catch {

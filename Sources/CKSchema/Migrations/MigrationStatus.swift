@@ -122,7 +122,7 @@ extension MigrationStatus {
     /// `migrate status --format json`: the versioned report docs/output.md documents
     /// (`version`, `command`, `environment`, `store`, each migration's state, diagnostics).
     public func jsonReport(store: String?) -> String {
-        JSONText.object([
+        JSONValue.object([
             ("version", .int(1)),
             ("command", .string("migrate status")),
             ("environment", .string(environment.rawValue)),

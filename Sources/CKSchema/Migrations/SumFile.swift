@@ -98,7 +98,7 @@ public struct SumFile: Sendable, Hashable {
         return normalized(node).text
     }
 
-    private static func normalized(_ n: YAMLNode) -> StoreJSON {
+    private static func normalized(_ n: YAMLNode) -> JSONValue {
         switch n.kind {
         case .scalar(let s, let style):
             // A quoted "5" is a string and a plain 5 a number: keep the distinction, not the quote style.

@@ -9,8 +9,8 @@ public enum JSONSchemaExporter {
     }
 
     /// The JSON Schema as a value.
-    public static func document(_ schema: Schema) -> JSONText {
-        var defs: [(String, JSONText)] = [
+    public static func document(_ schema: Schema) -> JSONValue {
+        var defs: [(String, JSONValue)] = [
             // CKRecord.ID init(recordName:): ASCII, at most 255 characters, no leading underscore.
             ("recordName", .object([
                 ("type", .string("string")),
@@ -31,8 +31,8 @@ public enum JSONSchemaExporter {
         for rt in schema.recordTypes {
             defs.append((rt.name, recordType(rt)))
         }
-        let names = schema.recordTypes.map { JSONText.string($0.name) }
-        let dispatch: [JSONText] = schema.recordTypes.map { rt in
+        let names = schema.recordTypes.map { JSONValue.string($0.name) }
+        let dispatch: [JSONValue] = schema.recordTypes.map { rt in
             .object([
                 ("if", .object([("properties", .object([("recordType", .object([("const", .string(rt.name))]))])), ("required", .array([.string("recordType")]))])),
                 ("then", .object([("$ref", .string("#/$defs/" + pointerEscape(rt.name)))])),
@@ -40,10 +40,10 @@ public enum JSONSchemaExporter {
         }
         // A schema with no record types accepts no record; say so in words, not with an
         // empty enum a reader has to decode (`"enum": []`).
-        let recordTypeSchema: JSONText = names.isEmpty
+        let recordTypeSchema: JSONValue = names.isEmpty
             ? .object([("description", .string("The schema has no record types, so production accepts no record.")), ("not", .object([]))])
             : .object([("enum", .array(names))])
-        var top: [(String, JSONText)] = [
+        var top: [(String, JSONValue)] = [
             ("$schema", .string("https://json-schema.org/draft/2020-12/schema")),
             ("title", .string("CloudKit records" + (schema.container.map { " of " + $0 } ?? ""))),
             ("description", .string(names.isEmpty
@@ -58,9 +58,9 @@ public enum JSONSchemaExporter {
         return .object(top)
     }
 
-    private static func recordType(_ rt: RecordType) -> JSONText {
-        var plainFields: [(String, JSONText)] = []
-        var encryptedFields: [(String, JSONText)] = []
+    private static func recordType(_ rt: RecordType) -> JSONValue {
+        var plainFields: [(String, JSONValue)] = []
+        var encryptedFields: [(String, JSONValue)] = []
         for f in rt.fields {
             plainFields.append((f.name, fieldInFields(f)))
             if f.isEncrypted { encryptedFields.append((f.name, nullable(value(f.type, plain: true, target: f.referenceTarget)))) }
@@ -89,11 +89,11 @@ public enum JSONSchemaExporter {
 
     /// A field under `fields`: the plain value (plaintext fields only) or the
     /// `{value, type}` dictionary with a tag that fits the schema's type.
-    private static func fieldInFields(_ f: Field) -> JSONText {
+    private static func fieldInFields(_ f: Field) -> JSONValue {
         let ws = webServicesTag(f.type)
         let ck = cktoolTag(f.type)
-        var tags: [JSONText]
-        var wrapped: [(String, JSONText)] = [("value", nullable(value(f.type, plain: false, target: f.referenceTarget)))]
+        var tags: [JSONValue]
+        var wrapped: [(String, JSONValue)] = [("value", nullable(value(f.type, plain: false, target: f.referenceTarget)))]
         if f.isEncrypted {
             tags = [.string("ENCRYPTED_" + ws), .string("encrypted" + ck.prefix(1).uppercased() + ck.dropFirst())]
             // Either an encrypted tag, or a plaintext tag (or an empty list) with isEncrypted: true.
@@ -126,21 +126,21 @@ public enum JSONSchemaExporter {
         ]))])
     }
 
-    private static func nullable(_ v: JSONText) -> JSONText {
+    private static func nullable(_ v: JSONValue) -> JSONValue {
         .object([("anyOf", .array([v, .object([("type", .string("null"))])]))])
     }
 
     /// The schema of a value of type `t` (a list: of its elements).
-    private static func value(_ t: FieldType, plain: Bool, target: String?, plainObjectNeedsNoValueKey: Bool = false) -> JSONText {
+    private static func value(_ t: FieldType, plain: Bool, target: String?, plainObjectNeedsNoValueKey: Bool = false) -> JSONValue {
         let element = primitive(t.primitive, plain: plain, target: target, noValueKey: plainObjectNeedsNoValueKey)
         if t.isList { return .object([("type", .string("array")), ("items", element)]) }
         return element
     }
 
-    private static func primitive(_ p: PrimitiveType, plain: Bool, target: String?, noValueKey: Bool) -> JSONText {
+    private static func primitive(_ p: PrimitiveType, plain: Bool, target: String?, noValueKey: Bool) -> JSONValue {
         // A plain object value (location, reference, asset) must not look like a {value, type} dictionary.
-        func object(_ pairs: [(String, JSONText)]) -> JSONText {
-            var out: [(String, JSONText)] = [("type", .string("object"))]
+        func object(_ pairs: [(String, JSONValue)]) -> JSONValue {
+            var out: [(String, JSONValue)] = [("type", .string("object"))]
             out += pairs
             if noValueKey { out.append(("not", .object([("anyOf", .array([.object([("required", .array([.string("value")]))]), .object([("required", .array([.string("type")]))])]))]))) }
             return .object(out)
@@ -153,7 +153,7 @@ public enum JSONSchemaExporter {
         case .double, .number:
             return .object([("type", .string("number"))])
         case .timestamp:
-            let ms: JSONText = .object([("type", .string("integer"))])
+            let ms: JSONValue = .object([("type", .string("integer"))])
             guard plain else { return ms }
             return .object([("anyOf", .array([ms, .object([
                 ("type", .string("string")),
@@ -170,7 +170,7 @@ public enum JSONSchemaExporter {
                 ])),
             ])
         case .reference:
-            var props: [(String, JSONText)] = [
+            var props: [(String, JSONValue)] = [
                 ("recordName", .object([("type", .string("string"))])),
                 ("action", .object([("enum", .array(["NONE", "DELETE_SELF", "VALIDATE", "none", "deleteSelf", "validate"].map { .string($0) }))])),
             ]

@@ -56,37 +56,75 @@ struct RecordChecker {
 
     // MARK: - Entry
 
-    /// Checks the record in `p[0..<n]`, appending findings to `result`.
-    mutating func check(_ p: UnsafePointer<UInt8>, _ n: Int, index: Int, position: RecordPosition, into result: inout ChunkResult) {
+    /// Checks the record in `p[0..<n]`, appending findings to `result`. Returns whether the
+    /// record is JSON; its tokens are then in `tokens` until the next record.
+    @discardableResult
+    mutating func check(_ p: UnsafePointer<UInt8>, _ n: Int, index: Int, position: RecordPosition, into result: inout ChunkResult) -> Bool {
         result.records += 1
         cursor.reset()
         var ctx = Context(p: p, n: n, index: index, position: position)
         if let error = tape.parse(p, n) {
             result.syntaxErrors += 1
             report(&result, ctx, RecordsRules.syntax, at: error.offset, field: nil, error.message, fix: nil, named: false)
-            return
+            return false
         }
         checkRecord(tape.tokens, &ctx, &result)
+        return true
     }
+
+    /// Only tokenizes the record in `p[0..<n]` into `tokens` (no checks): nil, or what is wrong.
+    mutating func tokenize(_ p: UnsafePointer<UInt8>, _ n: Int) -> JSONSyntaxError? {
+        tape.parse(p, n)
+    }
+
+    /// The tokens of the last record `check` or `tokenize` read as JSON (valid until the next).
+    var tokens: UnsafeBufferPointer<JSONToken> { tape.tokens }
 
     // MARK: - Record
 
+    /// Where the record's top-level members are (token indexes, -1 when absent).
+    private struct Members {
+        var type = -1, fields = -1, encrypted = -1, parent = -1
+    }
+
+    /// A record: its shape and members, its name, its type, its fields, its parent, its size.
     private func checkRecord(_ tk: UnsafeBufferPointer<JSONToken>, _ ctx: inout Context, _ r: inout ChunkResult) {
-        let p = ctx.p
         let root = tk[0]
         guard root.kind == .object else {
             report(&r, ctx, RecordsRules.recordShape, at: Self.at(root), field: nil, "a record must be a mapping with recordType and fields", fix: nil, named: false)
             return
         }
-        var typeTok = -1, fieldsTok = -1, encTok = -1, parentTok = -1
+        let m = members(tk, &ctx, &r)
+        if ctx.nameStart >= 0 { checkName(&ctx, &r) }
+        guard checkType(tk, m.type, &ctx, &r) else { return }
+        if m.fields >= 0 { checkFieldGroup(tk, m.fields, encryptedForm: false, &ctx, &r) }
+        if m.encrypted >= 0 { checkFieldGroup(tk, m.encrypted, encryptedForm: true, &ctx, &r) }
+        var parentName: String?
+        var parentOffset = 0
+        if m.parent >= 0, tk[m.parent].kind != .null {
+            parentOffset = Int(tk[m.parent].start)
+            parentName = checkParent(tk, m.parent, &ctx, &r)
+        }
+        if ctx.size > Self.maxRecordBytes {
+            report(&r, ctx, RecordsRules.recordTooLarge, at: Self.at(root), field: nil,
+                   "the record holds \(Self.formatSize(ctx.size)) of non-asset data; CloudKit's limit is 1 MB per record",
+                   fix: "move large values into an asset field")
+        }
+        if collectBatch { addBatchEntry(root, parentName: parentName, parentOffset: parentOffset, ctx, &r) }
+    }
+
+    /// Finds the record's members in one pass; notes its name and zone in `ctx` on the way.
+    @inline(__always)
+    private func members(_ tk: UnsafeBufferPointer<JSONToken>, _ ctx: inout Context, _ r: inout ChunkResult) -> Members {
+        let p = ctx.p
+        var m = Members()
         var i = 1
-        let end = Int(root.end)
+        let end = Int(tk[0].end)
         while i < end {
             let key = tk[i]
             let v = i + 1
-            let len = Int(key.end - key.start)
             let k = p + Int(key.start)
-            switch len {
+            switch Int(key.end - key.start) {
             case 10:
                 if Self.equals(k, "recordName") {
                     let t = tk[v]
@@ -96,24 +134,30 @@ struct RecordChecker {
                         report(&r, ctx, RecordsRules.recordName, at: Self.at(t), field: nil, "recordName must be a string", fix: nil, named: false)
                     }
                 } else if Self.equals(k, "recordType") {
-                    typeTok = v
+                    m.type = v
                 }
             case 6:
-                if Self.equals(k, "fields") { fieldsTok = v }
+                if Self.equals(k, "fields") { m.fields = v }
                 else if Self.equals(k, "zoneID") { zone(of: v, tk, p, &ctx.zoneStart, &ctx.zoneEnd) }
-                else if Self.equals(k, "parent") { parentTok = v }
+                else if Self.equals(k, "parent") { m.parent = v }
             case 15:
-                if Self.equals(k, "encryptedValues") { encTok = v }
+                if Self.equals(k, "encryptedValues") { m.encrypted = v }
             default: break
             }
             i = Self.skip(tk, v)
         }
-        if ctx.nameStart >= 0 { checkName(&ctx, &r) }
+        return m
+    }
 
+    /// Looks the record type up (`ctx.type`, or `ctx.unknownTypeName`). False when the record
+    /// cannot be checked further: no type, or a type production does not have.
+    @inline(__always)
+    private func checkType(_ tk: UnsafeBufferPointer<JSONToken>, _ typeTok: Int, _ ctx: inout Context, _ r: inout ChunkResult) -> Bool {
+        let p = ctx.p
         guard typeTok >= 0, tk[typeTok].kind == .string else {
-            report(&r, ctx, RecordsRules.recordShape, at: typeTok >= 0 ? Self.at(tk[typeTok]) : Int(root.start), field: nil,
+            report(&r, ctx, RecordsRules.recordShape, at: typeTok >= 0 ? Self.at(tk[typeTok]) : Int(tk[0].start), field: nil,
                    typeTok >= 0 ? "recordType must be a string" : "the record has no recordType", fix: "add \"recordType\": \"<type>\"")
-            return
+            return false
         }
         let tt = tk[typeTok]
         if tt.flags & JSONToken.escaped != 0 {
@@ -122,59 +166,49 @@ struct RecordChecker {
         } else {
             ctx.typeIndex = schema.typeTable.lookup(p + Int(tt.start), Int(tt.end - tt.start))
         }
-        if ctx.typeIndex < 0 {
-            let name = Self.text(p, Int(tt.start), Int(tt.end), escaped: tt.flags & JSONToken.escaped != 0)
-            ctx.unknownTypeName = name
-            if production {
-                report(&r, ctx, RecordsRules.unknownRecordType, at: Self.at(tt), field: nil,
-                       "record type '\(name)' is not in the production schema",
-                       fix: "add the record type to the schema and promote it, or fix the type name")
-                return
-            }
-            // Development creates the record type on first save; record what it would hold.
-            observe(&r, ctx, type: name, field: nil, fieldType: nil, encrypted: false, newType: true, at: Self.at(tt))
-        } else {
-            let type = schema.types[ctx.typeIndex]
-            ctx.type = type
-            if type.isDeprecated {
-                report(&r, ctx, RecordsRules.deprecatedWritten, at: Self.at(tt), field: nil,
-                       "record type '\(type.name)' is deprecated", fix: "stop writing records of this type")
-            }
+        guard ctx.typeIndex >= 0 else { return unknownType(tt, &ctx, &r) }
+        let type = schema.types[ctx.typeIndex]
+        ctx.type = type
+        if type.isDeprecated {
+            report(&r, ctx, RecordsRules.deprecatedWritten, at: Self.at(tt), field: nil,
+                   "record type '\(type.name)' is deprecated", fix: "stop writing records of this type")
         }
+        return true
+    }
 
-        if fieldsTok >= 0 {
-            let ft = tk[fieldsTok]
-            if ft.kind == .object {
-                checkFields(tk, fieldsTok, encryptedForm: false, &ctx, &r)
-            } else if ft.kind != .null {
-                report(&r, ctx, RecordsRules.recordShape, at: Self.at(ft), field: nil, "fields must be a mapping of field names to values", fix: nil)
-            }
+    /// A type the schema lacks: production refuses the record (false); development creates
+    /// the type on first save, so what it would hold is recorded.
+    private func unknownType(_ tt: JSONToken, _ ctx: inout Context, _ r: inout ChunkResult) -> Bool {
+        let name = Self.text(ctx.p, Int(tt.start), Int(tt.end), escaped: tt.flags & JSONToken.escaped != 0)
+        ctx.unknownTypeName = name
+        if production {
+            report(&r, ctx, RecordsRules.unknownRecordType, at: Self.at(tt), field: nil,
+                   "record type '\(name)' is not in the production schema",
+                   fix: "add the record type to the schema and promote it, or fix the type name")
+            return false
         }
-        if encTok >= 0 {
-            let et = tk[encTok]
-            if et.kind == .object {
-                checkFields(tk, encTok, encryptedForm: true, &ctx, &r)
-            } else if et.kind != .null {
-                report(&r, ctx, RecordsRules.recordShape, at: Self.at(et), field: nil, "encryptedValues must be a mapping of field names to values", fix: nil)
-            }
+        observe(&r, ctx, type: name, field: nil, fieldType: nil, encrypted: false, newType: true, at: Self.at(tt))
+        return true
+    }
+
+    /// `fields` or `encryptedValues`: a mapping (checked field by field) or null.
+    @inline(__always)
+    private func checkFieldGroup(_ tk: UnsafeBufferPointer<JSONToken>, _ obj: Int, encryptedForm: Bool, _ ctx: inout Context, _ r: inout ChunkResult) {
+        let t = tk[obj]
+        if t.kind == .object {
+            checkFields(tk, obj, encryptedForm: encryptedForm, &ctx, &r)
+        } else if t.kind != .null {
+            report(&r, ctx, RecordsRules.recordShape, at: Self.at(t), field: nil,
+                   "\(encryptedForm ? "encryptedValues" : "fields") must be a mapping of field names to values", fix: nil)
         }
-        var parentName: String?
-        var parentOffset = 0
-        if parentTok >= 0, tk[parentTok].kind != .null {
-            parentOffset = Int(tk[parentTok].start)
-            parentName = checkParent(tk, parentTok, &ctx, &r)
-        }
-        if ctx.size > Self.maxRecordBytes {
-            report(&r, ctx, RecordsRules.recordTooLarge, at: Self.at(root), field: nil,
-                   "the record holds \(Self.formatSize(ctx.size)) of non-asset data; CloudKit's limit is 1 MB per record",
-                   fix: "move large values into an asset field")
-        }
-        if collectBatch {
-            let (line, _, abs) = locate(ctx, Int(root.start))
-            let (pl, pc, _) = locate(ctx, parentOffset)
-            r.batch.append(BatchEntry(recordIndex: ctx.index, line: line, absoluteLine: abs, size: ctx.size, name: ctx.recordName(),
-                                      parent: parentName, parentLine: pl, parentColumn: pc, recordType: ctx.typeName))
-        }
+    }
+
+    /// What `--batch` and the cross-file reference check need of the record.
+    private func addBatchEntry(_ root: JSONToken, parentName: String?, parentOffset: Int, _ ctx: Context, _ r: inout ChunkResult) {
+        let (line, _, abs) = locate(ctx, Int(root.start))
+        let (pl, pc, _) = locate(ctx, parentOffset)
+        r.batch.append(BatchEntry(recordIndex: ctx.index, line: line, absoluteLine: abs, size: ctx.size, name: ctx.recordName(),
+                                  parent: parentName, parentLine: pl, parentColumn: pc, recordType: ctx.typeName))
     }
 
     private func zone(of v: Int, _ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ start: inout Int, _ end: inout Int) {
@@ -285,117 +319,153 @@ struct RecordChecker {
         }
     }
 
+    /// A field as written: a bare value, or the wrapped form `{value, type, isEncrypted}`.
+    private struct FieldShape {
+        /// The value's token; -1 when the wrapper has a type but no value.
+        var value: Int
+        /// The type tag's token, or -1.
+        var tag = -1
+        var encrypted: Bool
+        var wrapped = false
+    }
+
+    /// One field: its shape and type tag, then, for a field the schema has, its declaration
+    /// (deprecation, encryption, tag) and its value; for another, what CloudKit would do.
     private func checkField(_ tk: UnsafeBufferPointer<JSONToken>, fieldIndex fi: Int, key: Int, value: Int, encryptedForm: Bool,
                             _ ctx: inout Context, _ r: inout ChunkResult) {
-        let p = ctx.p
-        var v = value
-        var tagTok = -1
-        var encrypted = encryptedForm
-        var wrapped = false
-        let vt = tk[value]
-        if vt.kind == .object {
-            var i = value + 1
-            let end = Int(vt.end)
-            while i < end {
-                let k = tk[i]
-                let len = Int(k.end - k.start)
-                if len == 5, Self.equals(p + Int(k.start), "value") { v = i + 1; wrapped = true }
-                else if len == 4, Self.equals(p + Int(k.start), "type") { tagTok = i + 1; wrapped = true }
-                else if len == 11, Self.equals(p + Int(k.start), "isEncrypted") {
-                    wrapped = true
-                    if tk[i + 1].kind == .trueValue { encrypted = true }
-                }
-                i = Self.skip(tk, i + 1)
-            }
-            if wrapped, v == value { v = -1 }  // a type with no value
-        }
+        var shape = fieldShape(tk, value, encryptedForm: encryptedForm, ctx.p)
         var tag: TypeTag?
-        if tagTok >= 0 {
-            let t = tk[tagTok]
+        if shape.tag >= 0 {
+            // Looked up here rather than in a function of its own: validate ran 1.4% more
+            // instructions when the compiler kept that function out of line (measured).
+            let t = tk[shape.tag]
             var ti = -1
-            if t.kind == .string, t.flags & JSONToken.escaped == 0 {
-                ti = TypeTag.table.lookup(p + Int(t.start), Int(t.end - t.start))
-            }
-            if ti < 0 {
-                // Quote the tag only when it looks like a type name and the field is not
-                // encrypted: whatever sits beside an encrypted value stays out of messages.
-                var shown = t.kind == .string ? "" : " (a \(Self.kindName(t)))"
-                let schemaEncrypted = fi >= 0 && ctx.type!.fields[fi].isEncrypted
-                if t.kind == .string, !encrypted, !schemaEncrypted, t.flags & JSONToken.escaped == 0, t.end - t.start <= 40,
-                   (Int(t.start)..<Int(t.end)).allSatisfy({ p[$0] < 0x80 && (p[$0] == 0x5F || (p[$0] | 0x20 >= 0x61 && p[$0] | 0x20 <= 0x7A)) }) {
-                    shown = " '" + Self.text(p, Int(t.start), Int(t.end), escaped: false) + "'"
-                }
-                report(&r, ctx, RecordsRules.typeTagMismatch, at: Self.at(t), field: fieldName(key, tk, p),
-                       "the type tag\(shown) is not a CloudKit field type", fix: "use a Web Services type (STRING, INT64, ...) or a cktool type (stringType, ...)")
+            if t.kind == .string, t.flags & JSONToken.escaped == 0 { ti = TypeTag.table.lookup(ctx.p + Int(t.start), Int(t.end - t.start)) }
+            guard ti >= 0 else {
+                unknownTag(tk, t, schemaEncrypted: fi >= 0 && ctx.type!.fields[fi].isEncrypted, shape, key: key, &ctx, &r)
                 return
             }
             tag = TypeTag(encoded: ti)
-            if tag!.isEncrypted { encrypted = true }
+            if tag!.isEncrypted { shape.encrypted = true }
         }
-
         guard fi >= 0 else {
-            unknownField(tk, key: key, value: v, tag: tag, encrypted: encrypted, &ctx, &r)
+            unknownField(tk, key: key, value: shape.value, tag: tag, encrypted: shape.encrypted, &ctx, &r)
             return
         }
         let f = ctx.type!.fields[fi]
+        guard checkDeclaration(tk, f, key: key, shape, tag: tag, &ctx, &r) else { return }
+        guard shape.value >= 0 else {
+            report(&r, ctx, RecordsRules.wrongValueType, at: Self.at(tk[value]), field: f.name, "the field has a type but no value", fix: "add \"value\"")
+            return
+        }
+        checkFieldValue(tk, shape.value, f, plain: !shape.wrapped, &ctx, &r)
+    }
+
+    /// Reads the wrapper's `value`, `type` and `isEncrypted` members, if the value is one.
+    @inline(__always)
+    private func fieldShape(_ tk: UnsafeBufferPointer<JSONToken>, _ value: Int, encryptedForm: Bool, _ p: UnsafePointer<UInt8>) -> FieldShape {
+        var shape = FieldShape(value: value, encrypted: encryptedForm)
+        let vt = tk[value]
+        guard vt.kind == .object else { return shape }
+        var i = value + 1
+        let end = Int(vt.end)
+        while i < end {
+            let k = tk[i]
+            let len = Int(k.end - k.start)
+            if len == 5, Self.equals(p + Int(k.start), "value") { shape.value = i + 1; shape.wrapped = true }
+            else if len == 4, Self.equals(p + Int(k.start), "type") { shape.tag = i + 1; shape.wrapped = true }
+            else if len == 11, Self.equals(p + Int(k.start), "isEncrypted") {
+                shape.wrapped = true
+                if tk[i + 1].kind == .trueValue { shape.encrypted = true }
+            }
+            i = Self.skip(tk, i + 1)
+        }
+        if shape.wrapped, shape.value == value { shape.value = -1 }  // a type with no value
+        return shape
+    }
+
+    /// A type tag that names no CloudKit type.
+    private func unknownTag(_ tk: UnsafeBufferPointer<JSONToken>, _ t: JSONToken, schemaEncrypted: Bool, _ shape: FieldShape, key: Int,
+                            _ ctx: inout Context, _ r: inout ChunkResult) {
+        let p = ctx.p
+        // Quote the tag only when it looks like a type name and the field is not
+        // encrypted: whatever sits beside an encrypted value stays out of messages.
+        var shown = t.kind == .string ? "" : " (a \(Self.kindName(t)))"
+        if t.kind == .string, !shape.encrypted, !schemaEncrypted, t.flags & JSONToken.escaped == 0, t.end - t.start <= 40,
+           (Int(t.start)..<Int(t.end)).allSatisfy({ p[$0] < 0x80 && (p[$0] == 0x5F || (p[$0] | 0x20 >= 0x61 && p[$0] | 0x20 <= 0x7A)) }) {
+            shown = " '" + Self.text(p, Int(t.start), Int(t.end), escaped: false) + "'"
+        }
+        report(&r, ctx, RecordsRules.typeTagMismatch, at: Self.at(t), field: fieldName(key, tk, p),
+               "the type tag\(shown) is not a CloudKit field type", fix: "use a Web Services type (STRING, INT64, ...) or a cktool type (stringType, ...)")
+    }
+
+    /// What the schema declares against what the record writes: a deprecated field, the
+    /// encryption, the type tag. False when the value is not worth checking (the tag disagrees).
+    @inline(__always)
+    private func checkDeclaration(_ tk: UnsafeBufferPointer<JSONToken>, _ f: CompiledSchema.FieldInfo, key: Int, _ shape: FieldShape, tag: TypeTag?,
+                                  _ ctx: inout Context, _ r: inout ChunkResult) -> Bool {
         if f.isDeprecated {
             report(&r, ctx, RecordsRules.deprecatedWritten, at: Self.at(tk[key]), field: f.name,
                    "the field is deprecated", fix: "stop writing it; the schema keeps it only because production cannot delete it")
         }
-        if encrypted != f.isEncrypted {
-            if f.isEncrypted {
-                report(&r, ctx, RecordsRules.encryptionMismatch, at: Self.at(tk[key]), field: f.name,
-                       "encrypted in the schema but written in plaintext form",
-                       fix: "write it as encrypted: type ENCRYPTED_\(TypeTag.webServicesName(f.type)), cktool's encrypted…Type, or under encryptedValues")
-            } else {
-                report(&r, ctx, RecordsRules.encryptionMismatch, at: Self.at(tk[key]), field: f.name,
-                       "not encrypted in the schema but written as encrypted",
-                       fix: "write it in plaintext form, or add a new encrypted field (CloudKit cannot encrypt an existing field)")
-            }
+        if shape.encrypted != f.isEncrypted { encryptionMismatch(f, at: Self.at(tk[key]), ctx, &r) }
+        guard let tag else { return true }
+        let fits: Bool
+        if let tp = tag.primitive {
+            fits = tag.isList == f.type.isList
+                && (tp == f.type.primitive || (f.type.primitive == .number && (tp == .int64 || tp == .double)))
+        } else {
+            fits = f.type.isList
         }
-        if let tag {
-            let fits: Bool
-            if let tp = tag.primitive {
-                fits = tag.isList == f.type.isList
-                    && (tp == f.type.primitive || (f.type.primitive == .number && (tp == .int64 || tp == .double)))
-            } else {
-                fits = f.type.isList
-            }
-            if !fits {
-                let t = tk[tagTok]
-                report(&r, ctx, RecordsRules.typeTagMismatch, at: Self.at(t), field: f.name,
-                       "type tag '\(Self.text(p, Int(t.start), Int(t.end), escaped: false))' disagrees with the schema, which declares \(f.type)",
-                       fix: "write it as \(TypeTag.webServicesName(f.type)), or change the schema")
-                return
-            }
+        if !fits {
+            let t = tk[shape.tag]
+            report(&r, ctx, RecordsRules.typeTagMismatch, at: Self.at(t), field: f.name,
+                   "type tag '\(Self.text(ctx.p, Int(t.start), Int(t.end), escaped: false))' disagrees with the schema, which declares \(f.type)",
+                   fix: "write it as \(TypeTag.webServicesName(f.type)), or change the schema")
         }
-        guard v >= 0 else {
-            report(&r, ctx, RecordsRules.wrongValueType, at: Self.at(tk[value]), field: f.name, "the field has a type but no value", fix: "add \"value\"")
-            return
+        return fits
+    }
+
+    private func encryptionMismatch(_ f: CompiledSchema.FieldInfo, at offset: Int, _ ctx: Context, _ r: inout ChunkResult) {
+        if f.isEncrypted {
+            report(&r, ctx, RecordsRules.encryptionMismatch, at: offset, field: f.name,
+                   "encrypted in the schema but written in plaintext form",
+                   fix: "write it as encrypted: type ENCRYPTED_\(TypeTag.webServicesName(f.type)), cktool's encrypted…Type, or under encryptedValues")
+        } else {
+            report(&r, ctx, RecordsRules.encryptionMismatch, at: offset, field: f.name,
+                   "not encrypted in the schema but written as encrypted",
+                   fix: "write it in plaintext form, or add a new encrypted field (CloudKit cannot encrypt an existing field)")
         }
-        let plain = !wrapped
+    }
+
+    /// The value of a field the schema has: null is always allowed; a list element by element.
+    @inline(__always)
+    private func checkFieldValue(_ tk: UnsafeBufferPointer<JSONToken>, _ v: Int, _ f: CompiledSchema.FieldInfo, plain: Bool,
+                                 _ ctx: inout Context, _ r: inout ChunkResult) {
         let t = tk[v]
         if t.kind == .null { return }
-        if f.type.isList {
-            guard t.kind == .array else {
-                report(&r, ctx, RecordsRules.wrongListElement, at: Self.at(t), field: f.name,
-                       "expected a list (\(f.type)) but found \(Self.article(t))", fix: "wrap the value in a list")
+        guard f.type.isList else {
+            if let problem = checkValue(tk, v, f, plain: plain, &ctx, &r) {
+                report(&r, ctx, RecordsRules.wrongValueType, at: Self.at(t), field: f.name, problem, fix: nil)
+            }
+            return
+        }
+        guard t.kind == .array else {
+            report(&r, ctx, RecordsRules.wrongListElement, at: Self.at(t), field: f.name,
+                   "expected a list (\(f.type)) but found \(Self.article(t))", fix: "wrap the value in a list")
+            return
+        }
+        var e = v + 1
+        var n = 0
+        let end = Int(t.end)
+        while e < end {
+            if let problem = checkValue(tk, e, f, plain: plain, &ctx, &r) {
+                report(&r, ctx, RecordsRules.wrongListElement, at: Self.at(tk[e]), field: f.name,
+                       "element \(n) of the \(f.type) list: \(problem)", fix: nil)
                 return
             }
-            var e = v + 1
-            var n = 0
-            let end = Int(t.end)
-            while e < end {
-                if let problem = checkValue(tk, e, f, plain: plain, &ctx, &r) {
-                    report(&r, ctx, RecordsRules.wrongListElement, at: Self.at(tk[e]), field: f.name,
-                           "element \(n) of the \(f.type) list: \(problem)", fix: nil)
-                    return
-                }
-                n += 1
-                e = Self.skip(tk, e)
-            }
-        } else if let problem = checkValue(tk, v, f, plain: plain, &ctx, &r) {
-            report(&r, ctx, RecordsRules.wrongValueType, at: Self.at(t), field: f.name, problem, fix: nil)
+            n += 1
+            e = Self.skip(tk, e)
         }
     }
 
@@ -529,7 +599,7 @@ struct RecordChecker {
         }
         // CloudKit adds a field just in time only under a name it accepts (`CloudKitRules`).
         if let v = CloudKitRules.fieldNameViolation(name, inType: typeName) {
-            report(&r, ctx, InvalidNameRule.info, at: Self.at(tk[key]), field: name, v.message, fix: "rename the key; CloudKit refuses to create a field with this name")
+            report(&r, ctx, CloudKitRule.invalidName.info, at: Self.at(tk[key]), field: name, v.message, fix: "rename the key; CloudKit refuses to create a field with this name")
             return
         }
         var type: FieldType?

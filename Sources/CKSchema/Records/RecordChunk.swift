@@ -31,6 +31,38 @@ final class RecordChunk: @unchecked Sendable {
     }
 }
 
+extension RecordChunk {
+    /// Calls `body` for each line of an NDJSON block, in order, with the line's number in the
+    /// block (0-based) and where its bytes start and end (the newline excluded). Returns the
+    /// number of newlines. The one line splitter of `validate` and `records import`.
+    @inline(__always)
+    func forEachLine(_ body: (_ line: Int, _ start: Int, _ end: Int) throws -> Void) rethrows -> Int {
+        let p = UnsafePointer(bytes)
+        let n = count
+        var start = 0
+        var line = 0
+        while start < n {
+            var end = n
+            if let nl = memchr(p + start, 0x0A, n - start) {
+                end = UnsafeRawPointer(nl).assumingMemoryBound(to: UInt8.self) - p
+            }
+            try body(line, start, end)
+            if end < n { line += 1 }
+            start = end + 1
+        }
+        return line
+    }
+
+    /// True when `bytes[start..<end]` is only spaces, tabs and carriage returns: a blank
+    /// NDJSON line, which is no record.
+    @inline(__always)
+    func isBlank(_ start: Int, _ end: Int) -> Bool {
+        var k = start
+        while k < end, bytes[k] == 0x20 || bytes[k] == 0x09 || bytes[k] == 0x0D { k += 1 }
+        return k == end
+    }
+}
+
 /// Recycles the reader's 1 MB blocks. Blocks are freed on checking threads and taken on
 /// the reading thread; without recycling, glibc's per-thread arenas and its moving mmap
 /// threshold let resident memory creep up with every block.

@@ -115,23 +115,11 @@ public struct RecordValidator: Sendable {
             return r
         }
         // NDJSON: one record a line; blank lines are skipped.
-        let n = chunk.count
-        var start = 0
-        var line = 0
-        while start < n {
-            var end = n
-            if let nl = memchr(p + start, 0x0A, n - start) {
-                end = UnsafeRawPointer(nl).assumingMemoryBound(to: UInt8.self) - p
-            }
-            var k = start
-            while k < end, p[k] == 0x20 || p[k] == 0x09 || p[k] == 0x0D { k += 1 }
-            if k < end {
+        r.lines = chunk.forEachLine { line, start, end in
+            if !chunk.isBlank(start, end) {
                 checker.check(p + start, end - start, index: r.records, position: .bytes(line: line, column: 1), into: &r)
             }
-            if end < n { line += 1 }
-            start = end + 1
         }
-        r.lines = line
         return r
     }
 }

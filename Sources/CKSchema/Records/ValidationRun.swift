@@ -244,7 +244,7 @@ final class ValidationRun {
             let (json, map) = YAMLRecordConverter.json(node)
             var r = ChunkResult()
             json.withUnsafeBufferPointer { b in
-                checker.check(b.baseAddress!, b.count, index: 0, position: .yaml(map), into: &r)
+                _ = checker.check(b.baseAddress!, b.count, index: 0, position: .yaml(map), into: &r)
             }
             emit(r)
         }

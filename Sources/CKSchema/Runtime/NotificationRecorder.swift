@@ -19,7 +19,7 @@ final class NotificationRecorder {
         var type: String
         var changeTag: String
         /// The record's fields, read when it matches a subscription (a notification may carry them).
-        var fields: StoreJSON?
+        var fields: JSONValue?
         /// Per query subscription, in `queries` order.
         var matches: [Bool]
     }
@@ -118,7 +118,7 @@ final class NotificationRecorder {
             any = any || m
         }
         // Fields only for a record that matches: the others notify nothing (most of an import).
-        let fields = any || needsFields ? try row.withBytes(at: 2) { try StoreJSON.parse($0) } : nil
+        let fields = any || needsFields ? try row.withBytes(at: 2) { try JSONValue.parse($0) } : nil
         if let fields {
             for (i, q) in queries.enumerated() where matches[i] && !q.distances.isEmpty {
                 matches[i] = StoreQuery.matchesDistances(q.distances, fields)
@@ -203,7 +203,7 @@ final class NotificationRecorder {
             default: reason = was || now ? ("recordUpdated", .update) : nil
             }
             guard let (name, event) = reason, q.subscription.firesOn.contains(event) else { continue }
-            var body: [(String, StoreJSON)] = [
+            var body: [(String, JSONValue)] = [
                 ("notificationType", .string("query")),
                 ("subscriptionID", .string(q.subscription.id)),
                 ("queryNotificationReason", .string(name)),
@@ -218,26 +218,26 @@ final class NotificationRecorder {
     private func database(of type: RecordType) -> Database? { schema.database(of: type) }
 
     /// A record's stored fields, read only for the records a notification carries keys of.
-    private func fields(_ k: Key) throws -> StoreJSON {
+    private func fields(_ k: Key) throws -> JSONValue {
         fieldsLookup.rewind()
         try fieldsLookup.bind(k.zone, at: 2)
         try fieldsLookup.bind(k.name, at: 3)
         guard try fieldsLookup.step() else { return .object([]) }
-        return try fieldsLookup.withBytes(at: 0) { try StoreJSON.parse($0) }
+        return try fieldsLookup.withBytes(at: 0) { try JSONValue.parse($0) }
     }
 
     /// The desired keys of a record in the Web Services shape; an encrypted value never leaves the store.
-    private func desired(_ keys: [String], of type: RecordType, in fields: StoreJSON) -> [(String, StoreJSON)] {
+    private func desired(_ keys: [String], of type: RecordType, in fields: JSONValue) -> [(String, JSONValue)] {
         keys.compactMap { key in
             guard let f = type.field(named: key), !f.isEncrypted, f.type.primitive != .asset, let v = fields[key] else { return nil }
             return (key, FieldValue.webServices(v, field: f))
         }
     }
 
-    private func write(_ body: [(String, StoreJSON)]) throws {
+    private func write(_ body: [(String, JSONValue)]) throws {
         insert.reset()
         try insert.bind(env.rawValue, at: 1)
-        try insert.bind(StoreJSON.object(body).text, at: 2)
+        try insert.bind(JSONValue.object(body).text, at: 2)
         try insert.step()
     }
 }

@@ -32,7 +32,7 @@ public enum RecordDeleter {
                     if store.db.changes == 1 {
                         result.deleted += 1
                     } else {
-                        result.diagnostics.append(.error(notFound.code, "Record not found: \(StoreJSON.string(name).text) in zone '\(RuntimeRules.shown(zone))'", at: nil,
+                        result.diagnostics.append(.error(notFound.code, "Record not found: \(JSONValue.string(name).text) in zone '\(RuntimeRules.shown(zone))'", at: nil,
                                                          fix: "check the record name and --zone"))
                     }
                 }
@@ -56,8 +56,8 @@ public enum NotificationLog {
             try s.bind([.text(env.rawValue), .integer(since)])
             var n = 0
             while try s.step() {
-                let body = try s.withBytes(at: 1) { try StoreJSON.parse($0) }
-                let line = StoreJSON.object([("sequence", .int(s.int64(at: 0)))] + (body.objectValue ?? []))
+                let body = try s.withBytes(at: 1) { try JSONValue.parse($0) }
+                let line = JSONValue.object([("sequence", .int(s.int64(at: 0)))] + (body.objectValue ?? []))
                 switch format {
                 case .ndjson: try sink(line.text + "\n")
                 case .text:

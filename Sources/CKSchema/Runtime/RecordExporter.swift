@@ -25,9 +25,9 @@ public enum RecordExporter {
                 let type = s.string(at: 0)
                 // A damaged row is a finding about the store, named by its record, never a raw
                 // Swift error value; fields that are not an object are not silently dropped.
-                let stored: StoreJSON
-                do { stored = try s.withBytes(at: 6) { try StoreJSON.parse($0) } } catch {
-                    let why = (error as? StoreJSON.ParseError).map { "\($0.message) at byte \($0.offset + 1)" } ?? "\(Swift.type(of: error))"
+                let stored: JSONValue
+                do { stored = try s.withBytes(at: 6) { try JSONValue.parse($0) } } catch {
+                    let why = (error as? JSONValue.ParseError).map { "\($0.message) at byte \($0.offset + 1)" } ?? "\(Swift.type(of: error))"
                     throw Self.damaged(store, s.string(at: 1), type, "its fields are not JSON (\(why))")
                 }
                 guard stored.objectValue != nil else {
@@ -51,15 +51,15 @@ public enum RecordExporter {
     /// One record in the Web Services shape. With `redactEncrypted`, an encrypted field keeps
     /// its type and loses its value (queries and notifications never print one).
     static func webServicesRecord(type: String, name: String, zone: String, changeTag: String, created: Int64, modified: Int64,
-                                  stored: StoreJSON, fields fieldTypes: [String: Field], redactEncrypted: Bool = false) -> StoreJSON {
-        let fields: [(String, StoreJSON)] = (stored.objectValue ?? []).map { key, value in
+                                  stored: JSONValue, fields fieldTypes: [String: Field], redactEncrypted: Bool = false) -> JSONValue {
+        let fields: [(String, JSONValue)] = (stored.objectValue ?? []).map { key, value in
             let field = fieldTypes[key]
             if redactEncrypted, let field, field.isEncrypted {
                 return (key, .object([("type", .string("ENCRYPTED_" + FieldValue.webServicesType(field.type)))]))
             }
             return (key, FieldValue.webServices(value, field: field))
         }
-        return StoreJSON.object([
+        return JSONValue.object([
             ("recordName", .string(name)),
             ("recordType", .string(type)),
             ("zoneID", .object([("zoneName", .string(zone))])),

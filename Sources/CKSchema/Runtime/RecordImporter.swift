@@ -44,8 +44,8 @@ public enum RecordImporter {
         public var diagnostics: [Diagnostic] = []
     }
 
-    /// One parsed record of a batch.
-    private struct Incoming {
+    /// One record of a batch, read from its line.
+    struct Incoming {
         var line: Int
         /// The record's number in its file, as `validate` counts it.
         var number: Int
@@ -54,7 +54,7 @@ public enum RecordImporter {
         var type: String
         var zone: String
         var changeTag: String?
-        var fields: [(String, StoreJSON)]
+        var fields: [(String, JSONValue)]
         var error: Diagnostic?
         var storedFields: String = "{}"
     }
@@ -62,203 +62,44 @@ public enum RecordImporter {
     /// Imports the files in order. Throws `InputError` for an unreadable file or store; records
     /// that fail are reported in the result (exit 1), the others are saved.
     public static func importFiles(_ paths: [String], into store: Store, options: Options) throws(InputError) -> Result {
+        let schemaBefore = try store.schema(options.environment)
         var result = Result()
-        let env = options.environment
-        var schema = try store.schema(env)
-        let schemaBefore = schema
         var addedFields: [String: SourceLocation] = [:]
         try store.guarded("import records") {
-            // A 64 MB page cache keeps a large import from spilling dirty pages to disk mid-transaction.
-            let cache = try store.db.scalar("PRAGMA cache_size")?.integer ?? -2000
-            try store.db.execute("PRAGMA cache_size = -65536")
-            defer { try? store.db.execute("PRAGMA cache_size = \(cache)") }
-            try store.db.transaction {
-                try store.db.run("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence'")
-                let seq = String(Int(try store.db.scalar("SELECT value FROM meta WHERE key = 'sequence'")?.text ?? "0") ?? 0, radix: 36)
-                var counter = 0
-                let writer = try Writer(store: store, env: env)
-                // The environment's subscriptions, evaluated around each batch (nil: none, no cost).
-                let recorder = try NotificationRecorder(store: store, env: env, schema: schema)
-                // The validate command's checks run first on every record (names, value types,
-                // encryption, references, size; CK4xx); the importer's own checks follow.
-                var checker = RecordChecker(schema: CompiledSchema(schema), production: env == .production, collectBatch: false)
-                for path in paths {
-                    let file = NDJSONLines.displayName(path)
-                    var batch: [Incoming] = []
-                    batch.reserveCapacity(options.batchSize)
-                    func flush() throws {
-                        guard !batch.isEmpty else { return }
-                        result.batches += 1
-                        try saveBatch(&batch, schema: schema, writer: writer, recorder: recorder, options: options, seq: seq, counter: &counter, result: &result)
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                    var number = 0
-                    try NDJSONLines.read(path: path) { item in
-                        let line: Int, slice: UnsafeRawBufferPointer
-                        switch item {
-                        case .tooLong(let l, let message):
-                            // The same CK400 validate gives; the line is never held whole.
-                            number += 1
-                            result.failed += 1
-                            result.diagnostics.append(.error(RecordsRules.syntax.code, ValidationRun.compose(number: number, nil, nil, message),
-                                                             at: SourceLocation(file: file, line: l, column: 1)))
-                            return
-                        case .line(let l, let bytes):
-                            line = l
-                            slice = bytes
-                        }
-                        if slice.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return }
-                        number += 1
-                        var checked = ChunkResult()
-                        if options.runsRecordChecks, let base = slice.baseAddress {
-                            checker.check(base.assumingMemoryBound(to: UInt8.self), slice.count, index: 0,
-                                          position: .bytes(line: 0, column: 1), into: &checked)
-                        }
-                        var validatorErrors: [Diagnostic] = []
-                        for d in checked.diagnostics where d.severity != .note {
-                            // Named as validate names them: record number, name and field.
-                            let message = d.recordIndex < 0 ? d.message : ValidationRun.compose(number: number, d.recordName, d.field, d.message)
-                            let diag = Diagnostic(code: d.code, severity: d.severity, location: SourceLocation(file: file, line: line + d.line, column: d.column),
-                                                  message: message, fix: d.fix)
-                            if d.severity == .error { validatorErrors.append(diag) } else { result.diagnostics.append(diag) }
-                        }
-                        // The fields the validator would add in development, with the type and
-                        // encryption it infers: `validate --infer` and the import agree.
-                        var inferred: [String: InferredObservation] = [:]
-                        for o in checked.inferred { if let f = o.field { inferred[f] = o } }
-                        var (rec, additions) = parse(slice, line: line, number: number, file: file, schema: schema, env: env, inferred: inferred)
-                        if let first = validatorErrors.first {
-                            // Parsed only for its zone (atomic batches); a failed record adds nothing to the schema.
-                            rec.error = first
-                            result.diagnostics += validatorErrors.dropFirst()
-                        } else if rec.error == nil, !additions.isEmpty, let t = schema.recordTypes.firstIndex(where: { $0.name == rec.type }) {
-                            schema.recordTypes[t].fields += additions
-                            for f in additions {
-                                let key = "\(rec.type).\(f.name) (\(f.type)\(f.isEncrypted ? ", encrypted" : ""))"
-                                if addedFields[key] == nil { addedFields[key] = SourceLocation(file: file, line: line, column: 1) }
-                            }
-                        }
-                        if rec.error == nil { rec.storedFields = StoreJSON.object(rec.fields).text }
-                        batch.append(rec)
-                        if batch.count >= options.batchSize { try flush() }
-                    }
-                    try flush()
+            try withImportCache(store) {
+                try store.db.transaction {
+                    let run = try ImportRun(store: store, options: options, schema: schemaBefore)
+                    for path in paths { try run.importFile(path) }
+                    if run.schema != schemaBefore { try store.writeSchema(run.schema, env: options.environment) }
+                    result = run.result
+                    addedFields = run.addedFields
                 }
-                if schema != schemaBefore { try store.writeSchema(schema, env: env) }
             }
         }
-        for (key, at) in addedFields.sorted(by: { $0.key < $1.key }) {
-            result.diagnostics.append(Diagnostic(code: StoreRules.recordNewField.code, severity: .note, location: at,
-                                                 message: "development added field \(key) to its schema, as CloudKit does for a record with a new key",
-                                                 fix: "add it to Schemas/ and write a migration (`ckschema migrate new`), or production will refuse it"))
-        }
+        result.diagnostics += newFieldNotes(addedFields)
         return result
     }
 
-    /// Parses one NDJSON line into a record, checking it against the schema. Fields under
-    /// `encryptedValues`, with an `ENCRYPTED_` type or `"isEncrypted": true` are encrypted; a
-    /// new field (development) keeps that encryption, and is added to `schema` only when the
-    /// whole record parses.
-    private static func parse(_ bytes: UnsafeRawBufferPointer, line: Int, number: Int, file: String, schema: Schema, env: Environment,
-                              inferred: [String: InferredObservation]) -> (Incoming, [Field]) {
-        let at = SourceLocation(file: file, line: line, column: 1)
-        var rec = Incoming(line: line, number: number, file: file, name: "", type: "", zone: Zone.defaultZoneName, changeTag: nil, fields: [])
-        func fail(_ rule: RuleInfo, field: String? = nil, _ m: String, fix: String? = nil) -> (Incoming, [Field]) {
-            var r = rec
-            r.error = .error(rule.code, ValidationRun.compose(number: number, rec.name.isEmpty ? nil : rec.name, field, m), at: at, fix: fix)
-            return (r, [])
+    /// Runs `body` with a 64 MB page cache, which keeps a large import from spilling dirty
+    /// pages to disk mid-transaction; the store's own cache size is restored after.
+    private static func withImportCache(_ store: Store, _ body: () throws -> Void) throws {
+        let cache = try store.db.scalar("PRAGMA cache_size")?.integer ?? -2000
+        try store.db.execute("PRAGMA cache_size = -65536")
+        defer { try? store.db.execute("PRAGMA cache_size = \(cache)") }
+        try body()
+    }
+
+    /// One note a field development added to its schema, at the first record that added it.
+    private static func newFieldNotes(_ added: [String: SourceLocation]) -> [Diagnostic] {
+        added.sorted(by: { $0.key < $1.key }).map { key, at in
+            Diagnostic(code: StoreRules.recordNewField.code, severity: .note, location: at,
+                       message: "development added field \(key) to its schema, as CloudKit does for a record with a new key",
+                       fix: "add it to Schemas/ and write a migration (`ckschema migrate new`), or production will refuse it")
         }
-        let json: StoreJSON
-        do { json = try StoreJSON.parse(bytes) } catch {
-            return fail(StoreRules.recordMalformed, "line is not JSON: \(error.message) at byte \(error.offset + 1)")
-        }
-        guard case .object = json else { return fail(StoreRules.recordMalformed, "a record is a JSON object (found \(json.kindName))") }
-        guard let name = json["recordName"]?.stringValue, !name.isEmpty else {
-            return fail(StoreRules.recordMalformed, "the record has no `recordName`")
-        }
-        rec.name = name
-        guard let type = json["recordType"]?.stringValue else { return fail(StoreRules.recordMalformed, "the record has no `recordType`") }
-        rec.type = type
-        if let z = json["zoneID"] {
-            guard let zn = z["zoneName"]?.stringValue else { return fail(StoreRules.recordMalformed, "`zoneID` needs `zoneName`") }
-            rec.zone = zn
-        }
-        rec.changeTag = json["recordChangeTag"]?.stringValue
-        guard let tIndex = schema.recordTypes.firstIndex(where: { $0.name == type }) else {
-            return fail(StoreRules.recordUnknownType, "type '\(type)' is not in the \(env.rawValue) schema\(Suggest.phrase(for: type, in: schema.recordTypes.map(\.name)))",
-                        fix: "add the record type with a migration first")
-        }
-        if rec.zone != Zone.defaultZoneName, schema.zone(named: rec.zone) == nil {
-            return fail(StoreRules.recordUnknownZone, "zone '\(rec.zone)' is not in the \(env.rawValue) schema", fix: "add the zone with a migration first")
-        }
-        guard let fields = json["fields"].map({ $0.objectValue }) ?? [] else {
-            return fail(StoreRules.recordMalformed, "`fields` is an object")
-        }
-        guard let encryptedValues = json["encryptedValues"].map({ $0.objectValue }) ?? [] else {
-            return fail(StoreRules.recordMalformed, "`encryptedValues` is an object")
-        }
-        rec.fields.reserveCapacity(fields.count + encryptedValues.count)
-        var additions: [Field] = []
-        var additionIndex: [String: Int] = [:]
-        for (source, encryptedForm) in [(fields, false), (encryptedValues, true)] {
-            for (key, wrapper) in source {
-                // Web Services shape {value, type}; a bare value is accepted too.
-                let value: StoreJSON
-                var declared: FieldType?
-                var encrypted = encryptedForm
-                if case .object = wrapper, let v = wrapper["value"] {
-                    value = v
-                    if let t = wrapper["type"]?.stringValue {
-                        guard let ft = FieldValue.fieldType(fromTypeName: t) else {
-                            return fail(StoreRules.recordValueType, field: key, "unknown type '\(t)'")
-                        }
-                        declared = ft
-                        if FieldValue.isEncryptedTypeName(t) { encrypted = true }
-                    }
-                    if wrapper["isEncrypted"] == .bool(true) { encrypted = true }
-                } else { value = wrapper }
-                var field = schema.recordTypes[tIndex].field(named: key) ?? additionIndex[key].map { additions[$0] }
-                if field == nil {
-                    guard env == .development else {
-                        return fail(StoreRules.recordUnknownField, field: key, "'\(type)' does not have it in production\(Suggest.phrase(for: key, in: schema.recordTypes[tIndex].fields.map(\.name)))",
-                                    fix: "deploy the field to production first (a migration, then promote), or remove it from the record")
-                    }
-                    guard let newType = declared ?? inferred[key]?.type else {
-                        return fail(StoreRules.recordValueType, field: key, "a new field with no `type`, so development cannot add it to the schema")
-                    }
-                    let f = Field(name: key, type: newType, isEncrypted: encrypted || inferred[key]?.isEncrypted == true)
-                    // The checks need the type's name and database, not its other new fields.
-                    let t = schema.recordTypes[tIndex]
-                    if let problem = CloudKitRules.fieldViolations(f, in: t, database: schema.database(of: t), notation: .yaml).first {
-                        return fail(StoreRules.recordValueType, field: key, problem.message)
-                    }
-                    additionIndex[key] = additions.count
-                    additions.append(f)
-                    field = f
-                }
-                guard let field else { continue }
-                if field.isEncrypted != encrypted {
-                    return fail(StoreRules.recordValueType, field: key,
-                                field.isEncrypted ? "encrypted in the schema but written in plaintext form" : "not encrypted in the schema but written as encrypted")
-                }
-                if let declared {
-                    let samePrimitive = declared.primitive == field.type.primitive
-                        || (field.type.primitive == .number && (declared.primitive == .int64 || declared.primitive == .double))
-                    if !samePrimitive || declared.isList != field.type.isList {
-                        return fail(StoreRules.recordValueType, field: key, "\(field.type) in the schema, but the record says \(FieldValue.webServicesType(declared))")
-                    }
-                }
-                switch FieldValue.storage(fromWebServices: value, type: field.type) {
-                case .success(let v): rec.fields.append((key, v))
-                case .failure(let m): return fail(StoreRules.recordValueType, field: key, "(\(field.type)) \(m.message)")
-                }
-            }
-        }
-        return (rec, additions)
     }
 
     /// Prepared statements reused across batches.
-    private final class Writer {
+    final class Writer {
         let insert: SQLiteStatement
         let lookup: SQLiteStatement
         let replace: SQLiteStatement
@@ -276,7 +117,7 @@ public enum RecordImporter {
         }
     }
 
-    private static func saveBatch(_ batch: inout [Incoming], schema: Schema, writer: Writer, recorder: NotificationRecorder?, options: Options,
+    static func saveBatch(_ batch: inout [Incoming], schema: Schema, writer: Writer, recorder: NotificationRecorder?, options: Options,
                                   seq: String, counter: inout Int, result: inout Result) throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         var inBatch = Set<String>()

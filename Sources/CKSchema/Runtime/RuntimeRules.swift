@@ -30,7 +30,7 @@ public enum RuntimeRules {
     /// characters escaped as in JSON, so that they never reach a terminal or a CI log raw.
     static func shown(_ s: String) -> String {
         guard s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) else { return s }
-        return String(StoreJSON.string(s).text.dropFirst().dropLast())
+        return String(JSONValue.string(s).text.dropFirst().dropLast())
     }
 
     public static let all: [RuleInfo] = [unknownType, notSortable, zoneNotFound, changesDefaultZone, changesNotSupported, badToken]

@@ -63,12 +63,12 @@ public enum RecordLineFormat: String, Sendable, CaseIterable {
     /// so control characters are escaped.
     case text
 
-    func line(_ record: StoreJSON) -> String {
+    func line(_ record: JSONValue) -> String {
         switch self {
         case .ndjson: return record.text + "\n"
         case .text:
             // Names JSON-escaped without their quotes: a control character never reaches a terminal raw.
-            func bare(_ s: String?) -> String { String(StoreJSON.string(s ?? "").text.dropFirst().dropLast()) }
+            func bare(_ s: String?) -> String { String(JSONValue.string(s ?? "").text.dropFirst().dropLast()) }
             var out = bare(record["recordType"]?.stringValue) + " " + bare(record["recordName"]?.stringValue)
             if let z = record["zoneID"]?["zoneName"]?.stringValue { out += " (" + bare(z) + ")" }
             for (k, v) in record["fields"]?.objectValue ?? [] {
@@ -111,7 +111,7 @@ public enum StoreQuery {
         for c in predicate.comparisons {
             if case .field(let name) = c.key, type.field(named: name) != nil, !CloudKitRules.isValidName(name) {
                 refusals.append(PredicateError(PredicateRules.unknownField, column: c.keyColumn,
-                                               "field \(StoreJSON.string(name).text) is not a CloudKit field name, so it cannot be queried").diagnostic(at: start))
+                                               "field \(JSONValue.string(name).text) is not a CloudKit field name, so it cannot be queried").diagnostic(at: start))
             }
         }
         if predicate.matchesAll, !type.indexes(on: .recordName).contains(.queryable) {
@@ -220,7 +220,7 @@ public enum StoreQuery {
             var n = 0
             while try s.step() {
                 if let limit = compiled.limit, n >= limit { break }
-                let stored = try s.withBytes(at: 7) { try StoreJSON.parse($0) }
+                let stored = try s.withBytes(at: 7) { try JSONValue.parse($0) }
                 if !compiled.distances.allSatisfy({ d in matches(d, stored) }) { continue }
                 let record = RecordExporter.webServicesRecord(
                     type: s.string(at: 1), name: s.string(at: 2), zone: s.string(at: 3), changeTag: s.string(at: 4),
@@ -240,7 +240,7 @@ public enum StoreQuery {
         return 2 * r * asin(min(1, sqrt(a)))
     }
 
-    private static func matches(_ d: (field: String, latitude: Double, longitude: Double, meters: Double, within: Bool), _ stored: StoreJSON) -> Bool {
+    private static func matches(_ d: (field: String, latitude: Double, longitude: Double, meters: Double, within: Bool), _ stored: JSONValue) -> Bool {
         guard let loc = stored[d.field], let lat = loc["latitude"]?.doubleValue, let lon = loc["longitude"]?.doubleValue else { return false }
         let m = distance(d.latitude, d.longitude, lat, lon)
         return d.within ? m < d.meters : m > d.meters
@@ -257,7 +257,7 @@ public enum StoreQuery {
         return (sql, b.bindings, b.distances)
     }
 
-    static func matchesDistances(_ distances: [(field: String, latitude: Double, longitude: Double, meters: Double, within: Bool)], _ stored: StoreJSON) -> Bool {
+    static func matchesDistances(_ distances: [(field: String, latitude: Double, longitude: Double, meters: Double, within: Bool)], _ stored: JSONValue) -> Bool {
         distances.allSatisfy { matches($0, stored) }
     }
 

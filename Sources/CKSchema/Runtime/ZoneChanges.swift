@@ -70,12 +70,12 @@ public enum ZoneChanges {
             while try s.step() {
                 let name = s.string(at: 0)
                 let type = s.string(at: 1)
-                let stored = try s.withBytes(at: 5) { try StoreJSON.parse($0) }
+                let stored = try s.withBytes(at: 5) { try JSONValue.parse($0) }
                 try sink(format.line(RecordExporter.webServicesRecord(type: type, name: name, zone: zone, changeTag: s.string(at: 2), created: s.int64(at: 3),
                                                                       modified: s.int64(at: 4), stored: stored, fields: fields[type] ?? [:], redactEncrypted: true)))
                 changed += 1
             }
-            try sink(StoreJSON.object([("serverChangeToken", .string(encode(storeID: storeID, env: env, zone: zone, at: last)))]).text + "\n")
+            try sink(JSONValue.object([("serverChangeToken", .string(encode(storeID: storeID, env: env, zone: zone, at: last)))]).text + "\n")
             return .changes(changed: changed, deleted: deleted)
         }
     }
@@ -114,7 +114,7 @@ public enum ZoneChanges {
         let p = Position(seq: numbers[0], recordID: numbers[1])
         guard fields[0] == storeID else { throw refuse("was issued by another store") }
         // What the token says is escaped as JSON: a crafted token cannot put control characters in a log.
-        func shown(_ s: Substring) -> String { StoreJSON.string(String(s)).text }
+        func shown(_ s: Substring) -> String { JSONValue.string(String(s)).text }
         guard fields[1] == env.rawValue else { throw refuse("was issued for the environment \(shown(fields[1])), not \(env.rawValue)") }
         guard fields[3] == zone else { throw refuse("was issued for zone \(shown(fields[3])), not \"\(zone)\"") }
         guard p.seq <= last.seq, p.recordID <= last.recordID else { throw refuse("is newer than this store's changes (was the store replaced?)") }

@@ -10,7 +10,7 @@ enum FieldValue {
     /// Why a value does not fit a field's type.
     struct Mismatch: Error { var message: String }
 
-    private static func fail(_ m: String) -> Result<StoreJSON, Mismatch> { .failure(Mismatch(message: m)) }
+    private static func fail(_ m: String) -> Result<JSONValue, Mismatch> { .failure(Mismatch(message: m)) }
 
     /// The Web Services type name of a field type (`STRING`, `INT64_LIST`).
     static func webServicesType(_ t: FieldType) -> String {
@@ -40,10 +40,10 @@ enum FieldValue {
     }
 
     /// Converts a Web Services value to its stored form, or says why it does not fit `type`.
-    static func storage(fromWebServices v: StoreJSON, type: FieldType) -> Result<StoreJSON, Mismatch> {
+    static func storage(fromWebServices v: JSONValue, type: FieldType) -> Result<JSONValue, Mismatch> {
         if type.isList {
             guard let items = v.arrayValue else { return fail("expected a list of \(type.primitive.rawValue), found \(v.kindName)") }
-            var out: [StoreJSON] = []
+            var out: [JSONValue] = []
             out.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
                 switch scalar(item, type.primitive, preferred: type.preferred) {
@@ -56,7 +56,7 @@ enum FieldValue {
         return scalar(v, type.primitive, preferred: type.preferred)
     }
 
-    private static func scalar(_ v: StoreJSON, _ p: PrimitiveType, preferred: PrimitiveType?) -> Result<StoreJSON, Mismatch> {
+    private static func scalar(_ v: JSONValue, _ p: PrimitiveType, preferred: PrimitiveType?) -> Result<JSONValue, Mismatch> {
         switch p {
         case .string:
             if case .string = v { return .success(v) }
@@ -103,7 +103,7 @@ enum FieldValue {
     }
 
     /// The stored form of a migration constant (YAML text), or why it does not fit `type`.
-    static func storage(fromConstant text: String, quoted: Bool, type: FieldType) -> Result<StoreJSON, Mismatch> {
+    static func storage(fromConstant text: String, quoted: Bool, type: FieldType) -> Result<JSONValue, Mismatch> {
         guard !type.isList else { return fail("a list field needs a list value (`value: [a, b]`)") }
         switch type.primitive {
         case .string:
@@ -146,7 +146,7 @@ enum FieldValue {
     }
 
     /// The Web Services `{value, type}` of a stored value (`ENCRYPTED_STRING` for an encrypted field).
-    static func webServices(_ stored: StoreJSON, field: Field?) -> StoreJSON {
+    static func webServices(_ stored: JSONValue, field: Field?) -> JSONValue {
         guard let field else {
             // A field the schema no longer has: keep its value, guess nothing.
             return .object([("value", stored)])

@@ -347,7 +347,7 @@ public final class Store {
         if let unsafe = error as? StoreName.Unsafe { return InputError(unsafe.diagnostic) }
         guard let e = error as? SQLiteError else {
             // Never a raw Swift error value: the JSON parser's error has its own words.
-            if let p = error as? StoreJSON.ParseError {
+            if let p = error as? JSONValue.ParseError {
                 return InputError(.error(StoreRules.notAStore.code, "could not \(doing): the store '\(path)' holds JSON that does not parse (\(p.message) at byte \(p.offset + 1)); it is damaged", at: nil,
                                          fix: "restore the store from a backup, or rebuild it with `ckschema migrate apply`"))
             }

@@ -2,7 +2,7 @@
 /// store can read an environment's schema back without the YAML decoder.
 enum StoreSchemaCodec {
     static func encode(_ s: Schema) -> String {
-        var root: [(String, StoreJSON)] = []
+        var root: [(String, JSONValue)] = []
         if let c = s.container { root.append(("container", .string(c))) }
         root.append(("zones", .array(s.zones.map { z in
             .object([
@@ -13,7 +13,7 @@ enum StoreSchemaCodec {
         root.append(("roles", .array(s.roles.map { .string($0.name) })))
         root.append(("recordTypes", .array(s.recordTypes.map(encode))))
         root.append(("queries", .array(s.queries.map { q in
-            var o: [(String, StoreJSON)] = [("recordType", .string(q.recordType))]
+            var o: [(String, JSONValue)] = [("recordType", .string(q.recordType))]
             o.append(("filter", .array(q.filter.map { .string($0) })))
             o.append(("search", .array(q.search.map { .string($0) })))
             o.append(("sort", .array(q.sort.map { .string($0) })))
@@ -23,11 +23,11 @@ enum StoreSchemaCodec {
             return .object(o)
         })))
         if !s.subscriptions.isEmpty { root.append(("subscriptions", .array(s.subscriptions.map(encode)))) }
-        return StoreJSON.object(root).text
+        return JSONValue.object(root).text
     }
 
-    static func encode(_ t: RecordType) -> StoreJSON {
-        var o: [(String, StoreJSON)] = [("name", .string(t.name))]
+    static func encode(_ t: RecordType) -> JSONValue {
+        var o: [(String, JSONValue)] = [("name", .string(t.name))]
         if let z = t.zone { o.append(("zone", .string(z))) }
         if let d = t.database { o.append(("database", .string(d.rawValue))) }
         if let d = t.description { o.append(("description", .string(d))) }
@@ -43,8 +43,8 @@ enum StoreSchemaCodec {
         return .object(o)
     }
 
-    static func encode(_ f: Field) -> StoreJSON {
-        var o: [(String, StoreJSON)] = [("name", .string(f.name)), ("type", .string(f.type.description))]
+    static func encode(_ f: Field) -> JSONValue {
+        var o: [(String, JSONValue)] = [("name", .string(f.name)), ("type", .string(f.type.description))]
         if f.isEncrypted { o.append(("encrypted", .bool(true))) }
         if !f.indexes.isEmpty { o.append(("indexes", .array(f.indexes.kinds.map { .string($0.rawValue) }))) }
         if f.isDeprecated { o.append(("deprecated", .bool(true))) }
@@ -54,8 +54,8 @@ enum StoreSchemaCodec {
         return .object(o)
     }
 
-    static func encode(_ sub: Subscription) -> StoreJSON {
-        var o: [(String, StoreJSON)] = [("id", .string(sub.id)), ("type", .string(sub.kind.rawValue)), ("database", .string(sub.database.rawValue))]
+    static func encode(_ sub: Subscription) -> JSONValue {
+        var o: [(String, JSONValue)] = [("id", .string(sub.id)), ("type", .string(sub.kind.rawValue)), ("database", .string(sub.database.rawValue))]
         if let z = sub.zone { o.append(("zone", .string(z))) }
         if let t = sub.recordType { o.append(("recordType", .string(t))) }
         if let p = sub.predicate { o.append(("predicate", .string(p))) }
@@ -64,7 +64,7 @@ enum StoreSchemaCodec {
         return .object(o)
     }
 
-    static func decodeSubscription(_ o: StoreJSON) throws(DecodeError) -> Subscription {
+    static func decodeSubscription(_ o: JSONValue) throws(DecodeError) -> Subscription {
         guard let id = o["id"]?.stringValue, let kind = o["type"]?.stringValue.flatMap(Subscription.Kind.init(rawValue:)),
               let db = o["database"]?.stringValue.flatMap(Database.init(rawValue:)) else {
             throw DecodeError(message: "stored subscription is malformed")
@@ -77,8 +77,8 @@ enum StoreSchemaCodec {
     struct DecodeError: Error { var message: String }
 
     static func decode(_ text: String) throws(DecodeError) -> Schema {
-        let root: StoreJSON
-        do { root = try StoreJSON.parse(text) } catch { throw DecodeError(message: "stored schema is not JSON: \(error.message)") }
+        let root: JSONValue
+        do { root = try JSONValue.parse(text) } catch { throw DecodeError(message: "stored schema is not JSON: \(error.message)") }
         var s = Schema(container: root["container"]?.stringValue)
         for z in root["zones"]?.arrayValue ?? [] {
             guard let name = z["name"]?.stringValue, let db = z["database"]?.stringValue.flatMap(Database.init(rawValue:)) else {

@@ -1,7 +1,7 @@
-/// Decoding the escapes of a JSON string (RFC 8259 §7). One routine for both JSON readers:
-/// the record checker (`ckschema validate`, over `JSONTape` tokens) and the store's
-/// `StoreJSON` (records import/export, the fields column), so that the two cannot come to
-/// disagree about what a string says.
+/// Decoding the escapes of a JSON string (RFC 8259 §7). One routine for every JSON reader:
+/// the record checker (`ckschema validate`, over `JSONTape` tokens), `records import` (the
+/// same tokens, strict) and `JSONValue.parse` (the store's fields column), so that they
+/// cannot come to disagree about what a string says.
 enum JSONString {
     /// Why a string could not be decoded, and where: a byte offset into the bytes given.
     struct EscapeError: Error {

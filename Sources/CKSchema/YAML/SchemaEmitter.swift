@@ -280,12 +280,12 @@ public enum SchemaEmitter {
     /// Double-quoted: JSON's escapes are all valid in YAML's double-quoted scalars.
     static func isASCIILetter(_ c: UInt8) -> Bool { (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) }
 
-    /// JSON's escapes, which YAML's double-quoted scalars share. `JSONText.quote` writes NEL,
+    /// JSON's escapes, which YAML's double-quoted scalars share. `JSONValue.quote` writes NEL,
     /// U+2028, U+2029, DEL, C1 controls and the BOM as `\u` escapes: raw, a YAML reader takes
     /// the first three for line breaks (the rewritten file no longer parsed).
     static func quoted(_ s: String) -> String {
         var out = ""
-        JSONText.quote(s, into: &out)
+        JSONValue.quote(s, into: &out)
         return out
     }
 

@@ -54,7 +54,7 @@ import Testing
         #expect(r.stdout.contains("0002_add_fields  applied"))
         #expect(r.stdout.contains("0003_backfill    pending"))
         r = try runCLI(Self.args(sb, "migrate", "status", "--format", "json"), cwd: sb.root)
-        let json = try StoreJSON.parse(r.stdout)
+        let json = try JSONValue.parse(r.stdout)
         #expect(json["migrations"]?.arrayValue?.compactMap { $0["state"]?.stringValue } == ["applied", "applied", "pending", "pending", "pending"])
         // An edited applied migration: status exits 1, apply exits 2, and the store is untouched.
         try sb.write("0001_initial.yaml", try read(sb.migrations + "/0001_initial.yaml") + "  - addRole: { name: Late }\n")

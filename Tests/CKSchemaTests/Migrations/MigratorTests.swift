@@ -13,8 +13,8 @@ import Testing
         return (sb, store)
     }
 
-    static func fields(_ store: Store, _ name: String) throws -> StoreJSON {
-        try StoreJSON.parse(try #require(try store.recordFields(.development, zone: "Notes", recordName: name)))
+    static func fields(_ store: Store, _ name: String) throws -> JSONValue {
+        try JSONValue.parse(try #require(try store.recordFields(.development, zone: "Notes", recordName: name)))
     }
 
     @Test func appliesEveryStepKindAndRecordsTheHistory() throws {

@@ -32,7 +32,7 @@ struct RepositoryMigrationsTests {
         let dir = try makeTempDir("ckschema-repo-store")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let folder = try MigrationFolder.load(path: Self.folderPath)
-        var exported: [[StoreJSON]] = []
+        var exported: [[JSONValue]] = []
         var input = [Paths.root + "/Schemas/fixtures/seed-trips.ndjson"]
         for round in 0..<2 {
             let store = try Store(path: dir + "/store\(round).sqlite")
@@ -44,7 +44,7 @@ struct RepositoryMigrationsTests {
             try data.write(to: URL(fileURLWithPath: dir + "/export\(round).ndjson"))
             input = [dir + "/export\(round).ndjson"]
             exported.append(try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
-                guard case .object(let pairs) = try StoreJSON.parse(String(line)) else { return .null }
+                guard case .object(let pairs) = try JSONValue.parse(String(line)) else { return .null }
                 return .object(pairs.filter { !["recordChangeTag", "created", "modified"].contains($0.0) })
             })
         }

@@ -4,13 +4,13 @@ import Testing
 
 /// Saves and deletes through the store produce CloudKit's notifications; `changes` follows a zone.
 @Suite struct NotificationTests {
-    static func notifications(_ sb: RuntimeSandbox, since: Int64 = 0) throws -> [StoreJSON] {
+    static func notifications(_ sb: RuntimeSandbox, since: Int64 = 0) throws -> [JSONValue] {
         var lines: [String] = []
         try NotificationLog.read(store: sb.store, environment: .development, since: since) { lines.append($0) }
-        return try lines.map { try StoreJSON.parse($0) }
+        return try lines.map { try JSONValue.parse($0) }
     }
 
-    static func summary(_ n: [StoreJSON]) -> [String] {
+    static func summary(_ n: [JSONValue]) -> [String] {
         n.map { j in
             [j["subscriptionID"]?.stringValue, j["queryNotificationReason"]?.stringValue ?? j["notificationType"]?.stringValue,
              j["recordID"]?["recordName"]?.stringValue].compactMap { $0 }.joined(separator: " ")
@@ -85,10 +85,10 @@ import Testing
     @Test func changesFollowAZoneWithTokens() throws {
         let sb = try RuntimeSandbox()
         defer { sb.cleanup() }
-        func fetch(_ zone: String, since: String?) throws -> ([StoreJSON], ZoneChanges.Outcome) {
+        func fetch(_ zone: String, since: String?) throws -> ([JSONValue], ZoneChanges.Outcome) {
             var lines: [String] = []
             let o = try ZoneChanges.fetch(store: sb.store, environment: .development, zone: zone, since: since) { lines.append($0) }
-            return (try lines.map { try StoreJSON.parse($0) }, o)
+            return (try lines.map { try JSONValue.parse($0) }, o)
         }
         let (first, _) = try fetch("Notes", since: nil)
         #expect(first.dropLast().map { $0["recordName"]?.stringValue } == ["n1", "n2", "n3"])
@@ -120,7 +120,7 @@ import Testing
         defer { other.cleanup() }
         var otherToken = ""
         _ = try ZoneChanges.fetch(store: other.store, environment: .development, zone: "Notes", since: nil) { otherToken = $0 }
-        let foreign = try StoreJSON.parse(otherToken)["serverChangeToken"]?.stringValue ?? ""
+        let foreign = try JSONValue.parse(otherToken)["serverChangeToken"]?.stringValue ?? ""
         do { _ = try fetch("Notes", since: foreign); Issue.record("foreign token taken") } catch let error as InputError {
             #expect(error.diagnostics.first?.message == "the change token was issued by another store")
             #expect(error.diagnostics.first?.code == "CK732")
@@ -132,7 +132,7 @@ import Testing
         defer { sb.cleanup() }
         let changes = try runCLI(["changes", "--zone", "Notes", "--store", sb.storePath])
         #expect(changes.code == 0, "\(changes.stderr)")
-        let token = try StoreJSON.parse(String(changes.stdout.split(separator: "\n").last ?? ""))["serverChangeToken"]?.stringValue ?? ""
+        let token = try JSONValue.parse(String(changes.stdout.split(separator: "\n").last ?? ""))["serverChangeToken"]?.stringValue ?? ""
         let del = try runCLI(["records", "delete", "--zone", "Notes", "n3", "--store", sb.storePath])
         #expect(del.code == 0, "\(del.stdout)\(del.stderr)")
         #expect(del.stdout == "deleted 1 record from development\n")

@@ -128,7 +128,7 @@ import Testing
         #expect(ok.code == 0, "\(ok.stderr)")
         let lines = ok.stdout.split(separator: "\n")
         #expect(lines.count == 2)
-        let first = try StoreJSON.parse(String(lines[0]))
+        let first = try JSONValue.parse(String(lines[0]))
         #expect(first["recordName"] == .string("n1"))
         #expect(first["fields"]?["mood"] == .object([("value", .int(5)), ("type", .string("INT64"))]))
         let text = try runCLI(["query", "Memo", "--format", "text", "--store", sb.storePath])

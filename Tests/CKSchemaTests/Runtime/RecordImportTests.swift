@@ -11,10 +11,10 @@ import Testing
         return (sb, store)
     }
 
-    static func export(_ store: Store, _ env: Environment) throws -> [StoreJSON] {
+    static func export(_ store: Store, _ env: Environment) throws -> [JSONValue] {
         var data = Data()
         try RecordExporter.export(from: store, environment: env) { data.append($0) }
-        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { try StoreJSON.parse(String($0)) }
+        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { try JSONValue.parse(String($0)) }
     }
 
     @Test func importsWebServicesRecordsAndExportsThemBack() throws {
@@ -48,6 +48,22 @@ import Testing
         #expect(byLine[5]?.code == "CK401")
         #expect(byLine[6]?.code == "CK400")
         #expect(try Self.export(store, .production).map { $0["recordName"]?.stringValue } == ["t2"])
+    }
+
+    /// A line validate refuses (a leading zero) that is still JSON fails its atomic zone's
+    /// batch, as it did when the importer parsed every line itself (it now reads the tape).
+    @Test func aRecordValidateRefusesStillFailsItsAtomicZonesBatch() throws {
+        let (sb, store) = try Self.migrated()
+        defer { sb.cleanup() }
+        let file = sb.root + "/zero.ndjson"
+        try Data("""
+            {"recordName":"n3","recordType":"Note","zoneID":{"zoneName":"Notes"},"fields":{"title":{"value":"ok","type":"STRING"}}}
+            {"recordName":"n4","recordType":"Note","zoneID":{"zoneName":"Notes"},"fields":{"views":{"value":01,"type":"INT64"}}}
+            {"recordName":"t2","recordType":"Tag","fields":{"label":{"value":"fine","type":"STRING"}}}
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let r = try RecordImporter.importFiles([file], into: store, options: .init(environment: .production))
+        #expect(r.diagnostics.map(\.code) == ["CK555", "CK400"])
+        #expect(r.saved == 1 && r.failed == 2)
     }
 
     @Test func theImportersOwnChecksBackUpTheValidator() throws {

@@ -29,7 +29,7 @@ struct RuntimeSandbox {
         switch try StoreQuery.run(q, store: store, sink: { lines.append($0) }) {
         case .refused(let d): return .failure(QueryRefusal(d))
         case .records:
-            return .success(try lines.map { try StoreJSON.parse($0)["recordName"]?.stringValue ?? "" })
+            return .success(try lines.map { try JSONValue.parse($0)["recordName"]?.stringValue ?? "" })
         }
     }
 }

@@ -61,7 +61,7 @@ import Testing
         #expect(r.code == 0, "\(r.stdout)")
         let store = try sb.open()
         for (n, v) in [("n1", "s1"), ("n2", "s2"), ("n3", "s3")] {
-            let fields = try StoreJSON.parse(try #require(try store.recordFields(.development, zone: "Notes", recordName: n)))
+            let fields = try JSONValue.parse(try #require(try store.recordFields(.development, zone: "Notes", recordName: n)))
             #expect(fields["secret"] == .string(v), "\(n)")
         }
         // Export writes them back as encrypted values.

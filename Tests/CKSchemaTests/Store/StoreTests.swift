@@ -98,12 +98,12 @@ import Testing
 
     @Test func storeJSONRoundTripsRecordShapes() throws {
         let text = #"{"a":"x\"y\n\u00e9","b":[1,-2,3.5,true,null],"c":{"d":1e3}}"#
-        let v = try StoreJSON.parse(text)
+        let v = try JSONValue.parse(text)
         #expect(v["a"]?.stringValue == "x\"y\né")
         #expect(v["b"]?.arrayValue?.count == 5)
         #expect(v["c"]?["d"]?.doubleValue == 1000)
-        #expect(try StoreJSON.parse(v.text) == v)
-        #expect(throws: StoreJSON.ParseError.self) { try StoreJSON.parse(#"{"a":}"#) }
-        #expect(throws: StoreJSON.ParseError.self) { try StoreJSON.parse(#"{"a":1} x"#) }
+        #expect(try JSONValue.parse(v.text) == v)
+        #expect(throws: JSONValue.ParseError.self) { try JSONValue.parse(#"{"a":}"#) }
+        #expect(throws: JSONValue.ParseError.self) { try JSONValue.parse(#"{"a":1} x"#) }
     }
 }

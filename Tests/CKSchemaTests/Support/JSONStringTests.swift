@@ -3,7 +3,7 @@ import Testing
 @testable import CKSchema
 
 /// The one string-unescape routine behind both JSON readers (`JSONTape` + `RecordChecker`
-/// for `validate`, `StoreJSON` for the store).
+/// for `validate`, `JSONValue` for the store).
 @Suite struct JSONStringTests {
     static let escaped = [
         #"plain"#, #"x\"y\\z\/w"#, #"\b\f\n\r\t"#, #"\u00e9\u00E9"#, #"\ud83d\ude00 smile"#, #"tab\u0009end"#, #"caf\u00e9 \u4e2d"#,
@@ -13,7 +13,7 @@ import Testing
     @Test(arguments: escaped) func bothReadersDecodeAlike(_ body: String) throws {
         let doc = "\"" + body + "\""
         let foundation = try #require(try JSONSerialization.jsonObject(with: Data(doc.utf8), options: .fragmentsAllowed) as? String)
-        #expect(try StoreJSON.parse(doc).stringValue == foundation)
+        #expect(try JSONValue.parse(doc).stringValue == foundation)
         let bytes = Array(body.utf8)
         let checker = bytes.withUnsafeBufferPointer { RecordChecker.text($0.baseAddress!, 0, $0.count, escaped: true) }
         #expect(checker == foundation)
@@ -21,8 +21,8 @@ import Testing
 
     /// The store's strict mode refuses what the checker's tape lets through, at the same offsets as before.
     @Test func strictModeRejectsLoneSurrogatesAndBadEscapes() {
-        func error(_ doc: String) -> StoreJSON.ParseError? {
-            do { _ = try StoreJSON.parse(doc); return nil } catch { return error }
+        func error(_ doc: String) -> JSONValue.ParseError? {
+            do { _ = try JSONValue.parse(doc); return nil } catch { return error }
         }
         #expect(error(#""a\ud83dx""#)?.message == "lone surrogate")
         #expect(error(#""a\ud83dx""#)?.offset == 8)

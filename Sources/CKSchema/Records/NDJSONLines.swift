@@ -5,8 +5,9 @@ import Glibc
 import Darwin
 #endif
 
-/// The lines of an NDJSON file or of standard input (`-`), read in blocks by the reader
-/// `validate` uses: memory stays bounded by the block size and the per-line cap (16 MB,
+/// The records of an NDJSON file or of standard input (`-`) for `records import`, read by
+/// `validate`'s reader and split by its line splitter (`RecordChunk.forEachLine`): memory
+/// stays bounded by the block size and the per-line cap (16 MB,
 /// `RecordChunkReader.maxRecordBytes`), and a longer line is skipped with the same CK400
 /// `validate` gives, never held whole. Standard input is read as NDJSON, never as YAML.
 enum NDJSONLines {
@@ -19,7 +20,7 @@ enum NDJSONLines {
     /// How the file is named in diagnostics: `<stdin>` for `-`, as `validate` names it.
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
-    /// Calls `body` for every line of `path` in order (blank lines included: the caller skips them).
+    /// Calls `body` for every line of `path` in order; blank lines, which hold no record, are skipped.
     /// Throws `InputError` (CK001) when the file cannot be opened or read.
     static func read(path: String, _ body: (Item) throws -> Void) throws {
         let name = displayName(path)
@@ -52,15 +53,13 @@ enum NDJSONLines {
                 continue
             }
             let p = UnsafeRawPointer(chunk.bytes)
-            let n = chunk.count
-            var start = 0
-            while start < n {
-                var end = n
-                if let nl = memchr(p + start, 0x0A, n - start) { end = p.distance(to: UnsafeRawPointer(nl)) }
-                line += 1
-                try body(.line(number: line, bytes: UnsafeRawBufferPointer(start: p + start, count: end - start)))
-                start = end + 1
+            let before = line
+            line += try chunk.forEachLine { l, start, end in
+                guard !chunk.isBlank(start, end) else { return }
+                try body(.line(number: before + l + 1, bytes: UnsafeRawBufferPointer(start: p + start, count: end - start)))
             }
+            // The block's last line ends in a newline unless it is the input's last.
+            if chunk.count > 0, chunk.bytes[chunk.count - 1] != 0x0A { line += 1 }
         }
     }
 }
