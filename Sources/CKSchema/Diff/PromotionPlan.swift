@@ -157,10 +157,7 @@ extension PromotionPlan: Codable {
 
     /// The plan file's bytes: pretty-printed JSON with sorted keys, ending in a newline.
     public var jsonData: Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard var data = try? encoder.encode(self) else { preconditionFailure("a plan always encodes") }
-        data.append(0x0A)
+        guard let data = JSONValue.prettyData(self) else { preconditionFailure("a plan always encodes") }
         return data
     }
 

@@ -346,10 +346,7 @@ extension SchemaDiff {
 
     /// The JSON `diff --format json` prints (documented in docs/output.md), ending in a newline.
     public var jsonData: Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard var data = try? encoder.encode(self) else { preconditionFailure("a diff always encodes") }
-        data.append(0x0A)
+        guard let data = JSONValue.prettyData(self) else { preconditionFailure("a diff always encodes") }
         return data
     }
 }

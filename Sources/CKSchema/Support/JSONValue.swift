@@ -373,3 +373,28 @@ public indirect enum JSONValue: Sendable, Equatable {
         return Double(s).map { .double($0) }
     }
 }
+
+extension JSONValue {
+    /// A Codable value's JSON as the one writer writes it: `JSONEncoder` gives the field names
+    /// Codable chose, the value is read back and written pretty, keys sorted, by `write`.
+    /// `diff --format json` and plan files are written this way, so every JSON the tool
+    /// writes has one escaper and one layout.
+    public static func prettyData<T: Encodable>(_ value: T) -> Data? {
+        guard let compact = try? JSONEncoder().encode(value) else { return nil }
+        let parsed: JSONValue? = compact.withUnsafeBytes { buf in try? parse(buf) }
+        guard let parsed else { return nil }
+        var out: [UInt8] = []
+        parsed.sortedKeys().write(to: &out, pretty: true)
+        out.append(0x0A)
+        return Data(out)
+    }
+
+    /// The same value with every object's keys in code-point order.
+    func sortedKeys() -> JSONValue {
+        switch self {
+        case .array(let items): .array(items.map { $0.sortedKeys() })
+        case .object(let pairs): .object(pairs.sorted { $0.0.unicodeScalars.lexicographicallyPrecedes($1.0.unicodeScalars) }.map { ($0.0, $0.1.sortedKeys()) })
+        default: self
+        }
+    }
+}

@@ -150,28 +150,28 @@ import CKSchema
         let json = String(decoding: diff.jsonData, as: UTF8.self)
         #expect(json == """
             {
-              "changes" : [
+              "changes": [
                 {
-                  "after" : "string",
-                  "before" : "int64",
-                  "field" : "count",
-                  "fromLocation" : {
-                    "column" : 5,
-                    "file" : "prod.yaml",
-                    "line" : 11
+                  "after": "string",
+                  "before": "int64",
+                  "field": "count",
+                  "fromLocation": {
+                    "column": 5,
+                    "file": "prod.yaml",
+                    "line": 11
                   },
-                  "kind" : "changeFieldType",
-                  "location" : {
-                    "column" : 5,
-                    "file" : "dev.yaml",
-                    "line" : 11
+                  "kind": "changeFieldType",
+                  "location": {
+                    "column": 5,
+                    "file": "dev.yaml",
+                    "line": 11
                   },
-                  "recordType" : "Payload",
-                  "text" : "~ Payload.count type: int64 -> string"
+                  "recordType": "Payload",
+                  "text": "~ Payload.count type: int64 -> string"
                 }
               ],
-              "format" : "ckschema-diff",
-              "version" : 1
+              "format": "ckschema-diff",
+              "version": 1
             }
 
             """)
