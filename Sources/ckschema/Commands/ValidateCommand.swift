@@ -28,7 +28,7 @@ enum ValidateCommand: OptionsCommand {
         let schema = try SchemaSource.load(path: schemaPath, model: options.model.selection(config))
         let progress = Output.stderrIsTerminal ? ProgressLine() : nil
         let validator = RecordValidator(schema: schema, environment: options.environment, options: .init(
-            batchSize: options.batch, maxErrors: options.maxErrors, infer: options.infer, jobs: options.jobs ?? RecordValidator.defaultJobs,
+            batchSize: options.batch, maxErrors: options.maxErrors, infer: options.infer, jobs: options.jobs,
             format: options.inputFormat, progress: progress.map { p in { @Sendable v in p.show(v) } }))
         let out = io
         var stream = DiagnosticStream(format: options.report.format, command: name, rules: RuleCatalog.info) { chunk in

@@ -11,7 +11,7 @@ extension ValidateCommand {
         static let batchOption = Option.positive("batch", help: "check each run of N records as one modify operation (400 items, 2 MB, parent references)")
         static let maxErrorsOption = Option.positive("max-errors", help: "stop after N errors")
         static let inferFlag = Flag("infer", help: "development: print the schema change, as YAML, that CloudKit would make from the records (text: stdout after the report; other formats: stderr)")
-        static let jobsOption = Option.positive("jobs", short: "j", help: "threads", default: "the number of cores")
+        static let jobsOption = Option.positive("jobs", short: "j", help: "threads", default: "the number of cores").or(RecordValidator.defaultJobs)
         static let inputFormatOption = Option.choice("input-format", help: "the record file format, instead of detecting it",
                                                      values: RecordFormat.allCases, noun: "an input format")
         static let specs = [schemaOption.spec, env.spec, batchOption.spec, maxErrorsOption.spec, inferFlag.spec, jobsOption.spec,
@@ -22,7 +22,7 @@ extension ValidateCommand {
         var batch: Int?
         var maxErrors: Int?
         var infer: Bool
-        var jobs: Int?
+        var jobs: Int
         var inputFormat: RecordFormat?
         var report: ReportOptions
         var model: ModelOptions
