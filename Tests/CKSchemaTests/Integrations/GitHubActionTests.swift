@@ -62,8 +62,11 @@ import Testing
         for step in try steps() {
             if step.uses?.hasPrefix("actions/cache@") == true {
                 // The stand-in cache: the binary these tests run, where the action restores it.
+                // A link, not a copy: a copy holds the file open for writing, and a process
+                // another test forks meanwhile inherits that descriptor, so running the copy
+                // could fail with "Text file busy" (ETXTBSY, exit 126).
                 try FileManager.default.createDirectory(atPath: home + "/.ckschema/bin", withIntermediateDirectories: true)
-                try FileManager.default.copyItem(atPath: Paths.binary, toPath: home + "/.ckschema/bin/ckschema")
+                try FileManager.default.createSymbolicLink(atPath: home + "/.ckschema/bin/ckschema", withDestinationPath: Paths.binary)
                 cacheHit = true
                 continue
             }
