@@ -2,14 +2,12 @@
 ///
 /// Source: CKRecord.encryptedValues ("encrypted fields can't be indexed";
 /// developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues).
-struct EncryptedIndexedRule: LintRule {
+struct EncryptedIndexedRule: CloudKitFieldLintRule {
+    static let cloudKitRule = CloudKitRule.encryptedIndexed
+
     static let info = RuleInfo(
         code: "CK105", name: "encrypted-field-indexed",
         summary: "An encrypted field has an index.",
         defaultSeverity: .error,
         source: "CKRecord.encryptedValues (developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues)")
-
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        CloudKitRules.lint(schema, rule: .encryptedIndexed, into: &findings)
-    }
 }
