@@ -94,7 +94,7 @@ public struct Field: Sendable, Hashable {
     public var referenceAction: ReferenceAction? {
         get {
             switch (bits & Bits.action) >> Bits.actionShift {
-            case 1: .none
+            case 1: ReferenceAction.none
             case 2: .deleteSelf
             default: nil
             }

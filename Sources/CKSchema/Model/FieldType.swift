@@ -67,7 +67,7 @@ public struct FieldType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Every canonical spelling, for a lookup without string work (loading is hot).
-    private static let spellings: [String: FieldType] = {
+    static let spellings: [String: FieldType] = {
         var table: [String: FieldType] = [:]
         for p in PrimitiveType.allCases {
             table[p.rawValue] = FieldType(p)

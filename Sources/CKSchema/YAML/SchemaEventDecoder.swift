@@ -85,6 +85,16 @@ struct SchemaEventDecoder {
     private static let fieldKeys = table(SchemaDecoder.fieldKeys, FieldKey.self)
     private static let systemFields = table(SystemField.allCases.map(\.rawValue), SystemField.self)
     private static let indexKinds = table(IndexKind.allCases.map(\.rawValue), IndexKind.self)
+    /// `FieldType`'s canonical spellings, the shortest (the plain types) first.
+    private static let fieldTypes: [(bytes: [UInt8], key: FieldType)] =
+        FieldType.spellings.sorted { ($0.key.utf8.count, $0.key) < ($1.key.utf8.count, $1.key) }.map { (Array($0.key.utf8), $0.value) }
+
+    /// The current scalar as a field type: a canonical spelling matched by its bytes, else
+    /// whatever `FieldType(parsing:)` makes of it.
+    private func fieldType() -> FieldType? {
+        if let i = cursor.match(Self.fieldTypes) { return Self.fieldTypes[i].key }
+        return FieldType(parsing: cursor.text)
+    }
 
     /// The current event as one of `table`'s keys, not seen before in its mapping.
     private func key<K>(_ table: [(bytes: [UInt8], key: K)], seen: inout UInt32) throws(GiveUp) -> K {
@@ -190,7 +200,7 @@ struct SchemaEventDecoder {
     private mutating func field(_ name: String, at origin: Origin) throws(GiveUp) -> Field {
         switch try cursor.advance() {
         case .scalar:
-            guard !cursor.isNull, let type = FieldType(parsing: cursor.text) else { throw GiveUp() }
+            guard !cursor.isNull, let type = fieldType() else { throw GiveUp() }
             return Field(name: name, type: type, origin: origin)
         case .mappingStart:
             var field = Field(name: name, type: FieldType(.string), origin: origin)
@@ -199,7 +209,7 @@ struct SchemaEventDecoder {
             while try cursor.advance() != .end {
                 switch try key(Self.fieldKeys, seen: &seen) {
                 case .type:
-                    guard try cursor.advance() == .scalar, !cursor.isNull, let type = FieldType(parsing: cursor.text) else { throw GiveUp() }
+                    guard try cursor.advance() == .scalar, !cursor.isNull, let type = fieldType() else { throw GiveUp() }
                     field.type = type
                     typed = true
                 case .encrypted: field.isEncrypted = try bool()
@@ -293,24 +303,43 @@ struct SchemaEventDecoder {
 final class EventCursor {
     enum Kind: Equatable { case streamStart, streamEnd, documentStart, documentEnd, scalar, sequenceStart, mappingStart, end }
 
+    /// The current event and what it is. Kept behind a pointer, not in stored properties:
+    /// each access to a class's stored `var` is checked for exclusivity at run time, which
+    /// cost a tenth of loading a large schema.
+    private struct State {
+        var event = yaml_event_t()
+        var live = false
+        var kind = Kind.streamEnd
+    }
+
     private let parser: EventParser
-    private var event = yaml_event_t()
-    private var live = false
-    private(set) var kind = Kind.streamEnd
+    private let state: UnsafeMutablePointer<State>
     /// Lines of multi-line scalars, which the comment scanner skips.
     private(set) var multiline: [ClosedRange<Int>] = []
 
     /// `bytes` must stay valid for the cursor's life (the caller scopes both).
-    init(bytes: UnsafeRawBufferPointer) { parser = EventParser(bytes: bytes) }
+    init(bytes: UnsafeRawBufferPointer) {
+        parser = EventParser(bytes: bytes)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+    }
 
-    deinit { if live { yaml_event_delete(&event) } }
+    deinit {
+        if state.pointee.live { yaml_event_delete(&state.pointee.event) }
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    private var event: yaml_event_t { state.pointee.event }
+    var kind: Kind { state.pointee.kind }
 
     /// Moves to the next event and returns its kind.
     @discardableResult
     func advance() throws(SchemaEventDecoder.GiveUp) -> Kind {
-        if live { yaml_event_delete(&event) }
-        live = parser.pull(&event)
-        guard live else { throw .init() }
+        if state.pointee.live { yaml_event_delete(&state.pointee.event) }
+        state.pointee.live = parser.pull(&state.pointee.event)
+        guard state.pointee.live else { throw .init() }
+        let kind: Kind
         switch event.type {
         case YAML_SCALAR_EVENT:
             guard event.data.scalar.anchor == nil else { throw .init() }
@@ -330,6 +359,7 @@ final class EventCursor {
         case YAML_STREAM_END_EVENT: kind = .streamEnd
         default: throw .init()  // an alias
         }
+        state.pointee.kind = kind
         return kind
     }
 
