@@ -19,8 +19,9 @@ import Testing
 
     /// `Field` packs its properties: each reads back as written, and each takes part in equality.
     @Test func everyFieldPropertyReadsBackAsWritten() {
-        let types = PrimitiveType.allCases.flatMap { p in
-            [FieldType(p), .list(p)] + [PrimitiveType.int64, .double].map { FieldType(p, isList: false, preferred: $0) }
+        var types: [FieldType] = []
+        for p in PrimitiveType.allCases {
+            types += [FieldType(p), .list(p), FieldType(p, preferred: .int64), FieldType(p, isList: true, preferred: .double)]
         }
         let actions: [ReferenceAction?] = [nil, ReferenceAction.none, .deleteSelf]
         let indexSets: [IndexSet] = [[], [.queryable], [.searchable, .sortable], [.queryable, .searchable, .sortable]]
