@@ -7,7 +7,9 @@ extension CloudKitRules {
         let notation = schema.notation.value
         for t in schema.recordTypes {
             let database = schema.database(of: t)
-            for f in t.fields where f.isEncrypted || !f.indexes.isEmpty {
+            // By index: a field is copied only when it is encrypted or indexed.
+            for i in t.fields.indices where t.fields[i].isEncrypted || !t.fields[i].indexes.isEmpty {
+                let f = t.fields[i]
                 for v in indexAndEncryptionViolations(f, in: t, database: database, notation: notation) {
                     byRule[v.rule, default: []].append(LintFinding(v.message, at: f.origin, fix: v.fix))
                 }

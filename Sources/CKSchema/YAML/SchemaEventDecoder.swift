@@ -38,8 +38,9 @@ struct SchemaEventDecoder {
     private let cursor: EventCursor
     private var base: SchemaDecoder
     private let file: String
-    /// Fields of the record type being read, copied out at its end with an exact capacity.
-    private var fieldScratch: [Field] = []
+    /// How many fields the last record type had: the next one's array is made that large,
+    /// so that it rarely grows (types of one schema tend to be alike).
+    private var lastFieldCount = 0
     /// Names seen in the mapping being read, for duplicate keys (the tree path reports them).
     private var typeNames = Set<String>()
     private var fieldNames = Set<String>()
@@ -187,13 +188,14 @@ struct SchemaEventDecoder {
     private mutating func fields(of rt: inout RecordType) throws(GiveUp) {
         try cursor.expect(.mappingStart)
         fieldNames.removeAll(keepingCapacity: true)
-        fieldScratch.removeAll(keepingCapacity: true)
+        var fields: [Field] = []
+        fields.reserveCapacity(lastFieldCount)
         while try cursor.advance() != .end {
             let name = try cursor.name(unique: &fieldNames)
-            fieldScratch.append(try field(name, at: cursor.origin(file)))
+            fields.append(try field(name, at: cursor.origin(file)))
         }
-        rt.fields.reserveCapacity(fieldScratch.count)
-        rt.fields.append(contentsOf: fieldScratch)
+        lastFieldCount = fields.count
+        rt.fields = fields
     }
 
     /// A field from its shorthand (`cover: asset`) or its mapping (`{ type: string, ... }`).
