@@ -41,10 +41,6 @@ struct SchemaEventDecoder {
     /// How many fields the last record type had: the next one's array is made that large,
     /// so that it rarely grows (types of one schema tend to be alike).
     private var lastFieldCount = 0
-    /// Names seen in the mapping being read, for duplicate keys (the tree path reports them).
-    private var typeNames = Set<String>()
-    private var fieldNames = Set<String>()
-    private var roleNames = Set<String>()
 
     private init(cursor: EventCursor, file: String) {
         self.cursor = cursor
@@ -138,9 +134,8 @@ struct SchemaEventDecoder {
 
     private mutating func recordTypes(into schema: inout Schema) throws(GiveUp) {
         try cursor.expect(.mappingStart)
-        typeNames.removeAll(keepingCapacity: true)
         while try cursor.advance() != .end {
-            let name = try cursor.name(unique: &typeNames)
+            let name = try cursor.name()
             let origin = cursor.origin(file)
             switch try cursor.advance() {
             case .scalar where cursor.isNull: schema.recordTypes.append(RecordType(name: name, origin: origin))
@@ -148,6 +143,7 @@ struct SchemaEventDecoder {
             default: throw GiveUp()
             }
         }
+        if Self.hasDuplicate(schema.recordTypes.map(\.name)) { throw GiveUp() }
     }
 
     private mutating func recordType(_ name: String, at origin: Origin) throws(GiveUp) -> RecordType {
@@ -187,13 +183,13 @@ struct SchemaEventDecoder {
 
     private mutating func fields(of rt: inout RecordType) throws(GiveUp) {
         try cursor.expect(.mappingStart)
-        fieldNames.removeAll(keepingCapacity: true)
         var fields: [Field] = []
         fields.reserveCapacity(lastFieldCount)
         while try cursor.advance() != .end {
-            let name = try cursor.name(unique: &fieldNames)
+            let name = try cursor.name()
             fields.append(try field(name, at: cursor.origin(file)))
         }
+        if Self.hasDuplicate(fields.map(\.name)) { throw GiveUp() }
         lastFieldCount = fields.count
         rt.fields = fields
     }
@@ -231,12 +227,24 @@ struct SchemaEventDecoder {
 
     private mutating func grants(of rt: inout RecordType) throws(GiveUp) {
         try cursor.expect(.mappingStart)
-        roleNames.removeAll(keepingCapacity: true)
         while try cursor.advance() != .end {
-            let role = try cursor.name(unique: &roleNames)
+            let role = try cursor.name()
             let origin = cursor.origin(file)
             rt.grants.append(Grant(role: role, permissions: try enumSet(Permission.self), origin: origin))
         }
+        if Self.hasDuplicate(rt.grants.map(\.role)) { throw GiveUp() }
+    }
+
+    /// True when two of `names` are equal: a duplicate key, which the tree path reports.
+    /// Found by sorting a copy (hashing every field name into a set cost three times more).
+    private static func hasDuplicate(_ names: [String]) -> Bool {
+        if names.count <= 8 {
+            for i in names.indices { for j in names.indices where j > i && names[i] == names[j] { return true } }
+            return false
+        }
+        let sorted = names.sorted()
+        for i in 1..<sorted.count where sorted[i] == sorted[i - 1] { return true }
+        return false
     }
 
     // MARK: Values
@@ -397,12 +405,10 @@ final class EventCursor {
         return b.isEmpty || memcmp(b.baseAddress!, word.utf8Start, b.count) == 0
     }
 
-    /// The current scalar as a name key, not seen before in its mapping (`names`).
-    func name(unique names: inout Set<String>) throws(SchemaEventDecoder.GiveUp) -> String {
+    /// The current scalar's text as a key (a key that is not a scalar: the tree path says so).
+    func name() throws(SchemaEventDecoder.GiveUp) -> String {
         guard kind == .scalar else { throw .init() }
-        let name = text
-        guard names.insert(name).inserted else { throw .init() }
-        return name
+        return text
     }
 
     /// The index of the entry of `table` whose bytes are the current scalar's.

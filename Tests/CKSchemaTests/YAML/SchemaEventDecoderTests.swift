@@ -146,6 +146,17 @@ import Testing
         #expect(SchemaEventDecoder.decode(Data(text.utf8), file: "s.yaml") == nil)
     }
 
+    /// Duplicate keys in large mappings (found by sorting) as well as small ones.
+    @Test func givesUpOnADuplicateNameInALargeMapping() throws {
+        let fields = (0..<20).map { "      f\($0): string\n" }.joined()
+        #expect(try Self.expectSameAsTreePath("recordTypes:\n  A:\n    fields:\n" + fields))
+        #expect(SchemaEventDecoder.decode(Data(("recordTypes:\n  A:\n    fields:\n" + fields + "      f13: int64\n").utf8), file: "s.yaml") == nil)
+        let types = (0..<20).map { "  T\($0): {}\n" }.joined()
+        #expect(try Self.expectSameAsTreePath("recordTypes:\n" + types))
+        #expect(SchemaEventDecoder.decode(Data(("recordTypes:\n" + types + "  T0: {}\n").utf8), file: "s.yaml") == nil)
+        #expect(SchemaEventDecoder.decode(Data("recordTypes:\n  A:\n    grants: { _world: read, _world: [write] }\n".utf8), file: "s.yaml") == nil)
+    }
+
     /// A section left to the tree path counts the levels around it towards the depth limit.
     @Test func nestingInASectionCountsTheEnclosingLevels() throws {
         let depth = YAMLReader.maxDepth
