@@ -16,11 +16,18 @@ bin="$root/.build/release/ckschema"
 ls -l "$work/schema.yaml"
 "$work/libyaml_parse" "$work/schema.yaml"
 "$bin" lint "$work/schema.yaml" | tail -1 || true
-hyperfine --warmup 2 --runs 15 -N \
+# The machine is shared: say how loaded it was beside the times.
+uptime
+hyperfine --warmup 3 --runs "${RUNS:-30}" -N \
   --export-markdown "$work/lint.md" \
   "$work/libyaml_parse $work/schema.yaml" \
   "$bin lint $work/schema.yaml"
-/usr/bin/time -v "$bin" lint "$work/schema.yaml" 2>&1 >/dev/null | grep -E "Maximum resident|Elapsed"
+uptime
+# Peak memory and page faults of both.
+for cmd in "$work/libyaml_parse $work/schema.yaml" "$bin lint $work/schema.yaml"; do
+  printf '%s: ' "$cmd"
+  /usr/bin/time -v $cmd 2>&1 >/dev/null | grep -E "Maximum resident|Minor" | tr -s ' \t' ' ' | paste -sd ';'
+done
 
 # Instructions (callgrind), which do not depend on what else the machine is doing.
 if command -v valgrind >/dev/null; then

@@ -59,13 +59,10 @@ public enum SchemaSource {
 
     /// Parses YAML schema text; `file` names it in diagnostics.
     public static func parseYAML(_ data: Data, file: String, keepComments: Bool = true) throws(InputError) -> SchemaFile {
-        let doc = try YAMLReader.parse(data, file: file)
-        var decoder = SchemaDecoder(file: file)
-        var schema = decoder.decode(doc)
-        if decoder.d.hasErrors { throw InputError(decoder.d.diagnostics) }
-        schema.suppressions = SuppressionList(Suppression.scan(data, file: file))
-        let comments = keepComments ? CommentScanner.scan(data, skipping: doc.multilineScalarLines) : []
-        return SchemaFile(path: file, schema: schema, comments: comments, keyLines: decoder.keyLines,
+        var loaded = try SchemaDecoder.load(data, file: file)
+        loaded.schema.suppressions = SuppressionList(Suppression.scan(data, file: file))
+        let comments = keepComments ? CommentScanner.scan(data, skipping: loaded.multilineScalarLines) : []
+        return SchemaFile(path: file, schema: loaded.schema, comments: comments, keyLines: loaded.keyLines,
                           text: keepComments ? String(decoding: data, as: UTF8.self) : "")
     }
 

@@ -2,10 +2,6 @@
 ///
 /// Source: CKRecord.encryptedValues ("encrypted fields can't be indexed";
 /// developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues).
-struct EncryptedIndexedRule: LintRule {
-    static let info = CloudKitRule.encryptedIndexed.info
-
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        CloudKitRules.lint(schema, rule: .encryptedIndexed, into: &findings)
-    }
+struct EncryptedIndexedRule: CloudKitFieldLintRule {
+    static let cloudKitRule = CloudKitRule.encryptedIndexed
 }

@@ -2,10 +2,6 @@
 ///
 /// Source: CKRecord.encryptedValues ("encryption is available only in the private and
 /// shared databases"; developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues).
-struct EncryptedPublicRule: LintRule {
-    static let info = CloudKitRule.encryptedInPublicDatabase.info
-
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        CloudKitRules.lint(schema, rule: .encryptedInPublicDatabase, into: &findings)
-    }
+struct EncryptedPublicRule: CloudKitFieldLintRule {
+    static let cloudKitRule = CloudKitRule.encryptedInPublicDatabase
 }

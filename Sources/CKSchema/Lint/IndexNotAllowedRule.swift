@@ -3,10 +3,6 @@
 ///
 /// Source: CloudKit Console Reference, "Indexes" ("Searchable ... available for String
 /// fields"; assets cannot be indexed); CloudKit Schema Language field-options.
-struct IndexNotAllowedRule: LintRule {
-    static let info = CloudKitRule.indexNotAllowed.info
-
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        CloudKitRules.lint(schema, rule: .indexNotAllowed, into: &findings)
-    }
+struct IndexNotAllowedRule: CloudKitFieldLintRule {
+    static let cloudKitRule = CloudKitRule.indexNotAllowed
 }

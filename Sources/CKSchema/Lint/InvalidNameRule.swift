@@ -9,8 +9,9 @@ struct InvalidNameRule: LintRule {
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
         for t in schema.recordTypes {
             if let v = CloudKitRules.recordTypeNameViolation(t.name) { findings.append(LintFinding(v.message, at: t.origin, fix: v.fix)) }
-            for f in t.fields {
-                if let v = CloudKitRules.fieldNameViolation(f.name, inType: t.name) { findings.append(LintFinding(v.message, at: f.origin, fix: v.fix)) }
+            // By index: a field is read in place, not copied (lint reads every field of a large schema).
+            for i in t.fields.indices {
+                if let v = CloudKitRules.fieldNameViolation(t.fields[i].name, inType: t.name) { findings.append(LintFinding(v.message, at: t.fields[i].origin, fix: v.fix)) }
             }
         }
     }

@@ -11,7 +11,9 @@ struct LegacyNumberRule: LintRule {
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
         for t in schema.recordTypes {
-            for f in t.fields where f.type.primitive == .number {
+            // By index: a field is read in place, and copied only when it breaks the rule.
+            for i in t.fields.indices where t.fields[i].type.primitive == .number {
+                let f = t.fields[i]
                 findings.append(LintFinding("field '\(t.name).\(f.name)' uses the legacy type \(schema.notation.value.spell(f.type))",
                                             at: f.origin, fix: "new fields should be int64 or double; a deployed field keeps its type"))
             }

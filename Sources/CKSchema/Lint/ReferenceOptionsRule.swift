@@ -10,7 +10,9 @@ struct ReferenceOptionsRule: LintRule {
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
         for t in schema.recordTypes {
-            for f in t.fields where f.type.primitive != .reference && (f.referenceTarget != nil || f.referenceAction != nil) {
+            // By index: a field is read in place, and copied only when it breaks the rule.
+            for i in t.fields.indices where t.fields[i].type.primitive != .reference && (t.fields[i].referenceTarget != nil || t.fields[i].referenceAction != nil) {
+                let f = t.fields[i]
                 findings.append(LintFinding("field '\(t.name).\(f.name)' is of type \(f.type), so 'to:' and 'action:' mean nothing",
                                             at: f.origin, fix: "make it a reference or remove 'to:'/'action:'"))
             }

@@ -7,8 +7,9 @@ struct ReservedFieldNameRule: LintRule {
 
     func check(_ schema: Schema, into findings: inout [LintFinding]) {
         for t in schema.recordTypes {
-            for f in t.fields {
-                if let v = CloudKitRules.reservedNameViolation(f.name, inType: t.name) { findings.append(LintFinding(v.message, at: f.origin, fix: v.fix)) }
+            // By index: a field is read in place, not copied.
+            for i in t.fields.indices {
+                if let v = CloudKitRules.reservedNameViolation(t.fields[i].name, inType: t.name) { findings.append(LintFinding(v.message, at: t.fields[i].origin, fix: v.fix)) }
             }
         }
     }

@@ -129,12 +129,14 @@ public enum CloudKitRules {
     /// and contain only letters, numbers, and underscores"); CKRecord, "Supported key names"
     /// (developer.apple.com/documentation/cloudkit/ckrecord).
     public static func isValidName(_ name: String) -> Bool {
-        // ASCII only, so the UTF-8 bytes are the characters.
-        let bytes = name.utf8
-        guard let first = bytes.first, bytes.count <= 255 else { return false }
-        guard isLetter(first) else { return false }
-        for c in bytes where !(isLetter(c) || (c >= 0x30 && c <= 0x39) || c == 0x5F) { return false }
-        return true
+        // ASCII only, so the UTF-8 bytes are the characters. Read in place where the string
+        // allows it (lint asks this of every name).
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let first = bytes.first, bytes.count <= 255, isLetter(first) else { return false }
+            for c in bytes where !(isLetter(c) || (c >= 0x30 && c <= 0x39) || c == 0x5F) { return false }
+            return true
+        }
     }
 
     @inline(__always) private static func isLetter(_ c: UInt8) -> Bool {
@@ -202,13 +204,18 @@ public enum CloudKitRules {
         "allTokens", "changedKeys",
     ]
 
-    /// Reserved names by first byte, so most names are cleared without hashing.
-    private static let reservedByFirstByte: [UInt8: [String]] = Dictionary(grouping: reservedFieldNames, by: { $0.utf8.first! })
+    /// Reserved names by first byte (all ASCII), so most names are cleared without hashing.
+    private static let reservedByFirstByte: [[String]] = {
+        var table = [[String]](repeating: [], count: 128)
+        for name in reservedFieldNames { table[Int(name.utf8.first! & 0x7F)].append(name) }
+        return table
+    }()
 
     /// CK102: a custom field named like a CKRecord property (system types are CloudKit's own).
     public static func reservedNameViolation(_ name: String, inType type: String) -> CloudKitViolation? {
-        guard !systemRecordTypes.contains(type), let first = name.utf8.first,
-              let candidates = reservedByFirstByte[first], candidates.contains(name) else { return nil }
+        // The name first: most are cleared by their first byte, without hashing the type's.
+        guard let first = name.utf8.first, first < 0x80, reservedByFirstByte[Int(first)].contains(name),
+              !systemRecordTypes.contains(type) else { return nil }
         return CloudKitViolation(.reservedFieldName, "field '\(type).\(name)' has the name of a CKRecord property",
                                  fix: "rename it, e.g. '\(name)Value'")
     }
@@ -275,11 +282,15 @@ public enum CloudKitRules {
     public static func indexAndEncryptionViolations(_ f: Field, in type: RecordType, database: Database?, notation: SchemaNotation) -> [CloudKitViolation] {
         // Fast path: a plain field with no index breaks nothing (most fields).
         if !f.isEncrypted && f.indexes.isEmpty { return [] }
+        // CK104: index kinds the type does not take.
+        let refused = f.indexes.subtracting(allowedIndexes(for: f.type))
+        // Most indexed fields break nothing: the words of a message are built only for one
+        // that does (building them for every indexed field was a tenth of linting a large
+        // schema).
+        if refused.isEmpty && !f.isEncrypted { return [] }
         var out: [CloudKitViolation] = []
         let path = "\(type.name).\(f.name)"
         let spelled = notation.spell(f.type)
-        // CK104: index kinds the type does not take.
-        let refused = f.indexes.subtracting(allowedIndexes(for: f.type))
         if !refused.isEmpty {
             if f.type.primitive == .asset {
                 out.append(CloudKitViolation(.indexNotAllowed, "field '\(path)' is of type \(spelled) and cannot be indexed",

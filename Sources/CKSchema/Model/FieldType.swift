@@ -11,6 +11,37 @@ public enum PrimitiveType: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// The upper-case keyword of the CloudKit Schema Language.
     public var ckdbKeyword: String { rawValue.uppercased() }
+
+    /// A small number for packed storage (`Field`): the case's position.
+    var code: UInt32 {
+        switch self {
+        case .string: 0
+        case .int64: 1
+        case .double: 2
+        case .bytes: 3
+        case .timestamp: 4
+        case .location: 5
+        case .reference: 6
+        case .asset: 7
+        case .number: 8
+        }
+    }
+
+    /// The case of a `code`; nil for any other number.
+    init?(code: UInt32) {
+        switch code {
+        case 0: self = .string
+        case 1: self = .int64
+        case 2: self = .double
+        case 3: self = .bytes
+        case 4: self = .timestamp
+        case 5: self = .location
+        case 6: self = .reference
+        case 7: self = .asset
+        case 8: self = .number
+        default: return nil
+        }
+    }
 }
 
 /// A field's type: a primitive or a list of one primitive.
@@ -36,7 +67,7 @@ public struct FieldType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Every canonical spelling, for a lookup without string work (loading is hot).
-    private static let spellings: [String: FieldType] = {
+    static let spellings: [String: FieldType] = {
         var table: [String: FieldType] = [:]
         for p in PrimitiveType.allCases {
             table[p.rawValue] = FieldType(p)

@@ -12,6 +12,10 @@ public struct IndexSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral,
     private var bits: UInt8 = 0
 
     public init() {}
+    /// The set from its three bits (queryable 1, searchable 2, sortable 4), for packed storage.
+    init(bits: UInt8) { self.bits = bits & 7 }
+    /// The set as three bits, for packed storage.
+    var rawBits: UInt8 { bits }
     public init(arrayLiteral elements: IndexKind...) { for e in elements { insert(e) } }
     public init<S: Sequence>(_ elements: S) where S.Element == IndexKind { for e in elements { insert(e) } }
 

@@ -24,38 +24,44 @@ struct SchemaDecoder {
         guard let pairs = d.pairs(root, what: "a schema file", allowed: Self.topKeys) else { return schema }
         for p in pairs {
             keyLines[p.name] = p.key.line
-            switch p.name {
-            case "ckschema":
-                if let v = d.int(p.value, what: "'ckschema' (the format version)"), v != Schema.formatVersion {
-                    d.report(InputRules.invalidValue, "format version \(v) is not supported; this ckschema reads version \(Schema.formatVersion)", at: p.value,
-                             fix: v > Schema.formatVersion ? "upgrade ckschema" : "set 'ckschema: \(Schema.formatVersion)'")
-                }
-            case "container":
-                schema.container = d.string(p.value, what: "'container'")
-            case "roles":
-                for (name, node) in d.stringList(p.value, what: "'roles'") {
-                    schema.roles.append(Role(name: name, origin: Origin(d.location(node))))
-                }
-            case "zones":
-                guard let zones = d.pairs(p.value, what: "'zones'") else { continue }
-                for z in zones { if let zone = zone(z) { schema.zones.append(zone) } }
-            case "recordTypes":
-                guard let types = d.pairs(p.value, what: "'recordTypes'") else { continue }
-                for t in types { if let rt = recordType(t) { schema.recordTypes.append(rt) } }
-            case "queries":
-                guard let items = p.value.sequence else {
-                    d.report(InputRules.wrongKind, "'queries' must be a list, found \(p.value.kindName)", at: p.value)
-                    continue
-                }
-                for item in items { if let q = query(item) { schema.queries.append(q) } }
-            case "subscriptions":
-                guard let subs = d.pairs(p.value, what: "'subscriptions'") else { continue }
-                for s in subs { if let sub = subscription(s) { schema.subscriptions.append(sub) } }
-            default:
-                break
-            }
+            section(p.name, p.value, into: &schema)
         }
         return schema
+    }
+
+    /// One top-level key's value (`zones:`, `recordTypes:`, ...) into the schema.
+    /// `SchemaEventDecoder` hands its less common sections here, as trees of their own.
+    mutating func section(_ name: String, _ value: YAMLNode, into schema: inout Schema) {
+        switch name {
+        case "ckschema":
+            if let v = d.int(value, what: "'ckschema' (the format version)"), v != Schema.formatVersion {
+                d.report(InputRules.invalidValue, "format version \(v) is not supported; this ckschema reads version \(Schema.formatVersion)", at: value,
+                         fix: v > Schema.formatVersion ? "upgrade ckschema" : "set 'ckschema: \(Schema.formatVersion)'")
+            }
+        case "container":
+            schema.container = d.string(value, what: "'container'")
+        case "roles":
+            for (name, node) in d.stringList(value, what: "'roles'") {
+                schema.roles.append(Role(name: name, origin: Origin(d.location(node))))
+            }
+        case "zones":
+            guard let zones = d.pairs(value, what: "'zones'") else { return }
+            for z in zones { if let zone = zone(z) { schema.zones.append(zone) } }
+        case "recordTypes":
+            guard let types = d.pairs(value, what: "'recordTypes'") else { return }
+            for t in types { if let rt = recordType(t) { schema.recordTypes.append(rt) } }
+        case "queries":
+            guard let items = value.sequence else {
+                d.report(InputRules.wrongKind, "'queries' must be a list, found \(value.kindName)", at: value)
+                return
+            }
+            for item in items { if let q = query(item) { schema.queries.append(q) } }
+        case "subscriptions":
+            guard let subs = d.pairs(value, what: "'subscriptions'") else { return }
+            for s in subs { if let sub = subscription(s) { schema.subscriptions.append(sub) } }
+        default:
+            break
+        }
     }
 
     private mutating func zone(_ p: YAMLPair) -> Zone? {

@@ -111,6 +111,10 @@ final class EventParser {
         emptyInput.deallocate()
     }
 
+    /// The next event, into `event` (which the caller deletes); false when libyaml fails
+    /// (for a caller that does not word the failure: `SchemaEventDecoder`).
+    func pull(_ event: inout yaml_event_t) -> Bool { yaml_parser_parse(parser, &event) == 1 }
+
     /// Feeds every event to the tree builder until the stream ends, the builder throws,
     /// or libyaml fails (then `failure` says why).
     func run(into builder: inout TreeBuilder) throws(InputError) {
@@ -137,13 +141,7 @@ final class EventParser {
             case YAML_SCALAR_EVENT:
                 let s = event.data.scalar
                 let text = String(decoding: UnsafeBufferPointer(start: s.value, count: Int(s.length)), as: UTF8.self)
-                let style: YAMLNode.ScalarStyle = switch s.style {
-                case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
-                case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
-                case YAML_LITERAL_SCALAR_STYLE: .literal
-                case YAML_FOLDED_SCALAR_STYLE: .folded
-                default: .plain
-                }
+                let style = Self.style(s.style)
                 let endLine = Int(event.end_mark.line) + 1
                 if endLine > line { builder.multiline.append(line...endLine) }
                 try builder.scalar(text, style: style, anchor: Self.string(s.anchor), line: line, column: column)
@@ -158,6 +156,17 @@ final class EventParser {
             default:
                 break
             }
+        }
+    }
+
+    /// A scalar's style as `YAMLNode` names it.
+    static func style(_ style: yaml_scalar_style_t) -> YAMLNode.ScalarStyle {
+        switch style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: .literal
+        case YAML_FOLDED_SCALAR_STYLE: .folded
+        default: .plain
         }
     }
 
@@ -182,6 +191,10 @@ struct TreeBuilder {
     }
 
     let file: String
+    /// Collections open around the tree being built, when it is one value of a larger
+    /// document (`SchemaEventDecoder` builds trees of the sections it leaves to
+    /// `SchemaDecoder`): they count towards `YAMLReader.maxDepth`.
+    var enclosingDepth = 0
     private(set) var rootIndex: Int32?
     var multiline: [ClosedRange<Int>] = []
     var storage = YAMLTreeStorage()
@@ -213,7 +226,7 @@ struct TreeBuilder {
     }
 
     mutating func open(mapping: Bool, anchor: String?, line: Int, column: Int) throws(InputError) {
-        if stack.count >= YAMLReader.maxDepth {
+        if stack.count + enclosingDepth >= YAMLReader.maxDepth {
             throw InputError(.error(InputRules.tooDeep.code, "nesting is deeper than \(YAMLReader.maxDepth) levels",
                                     at: loc(line, column), fix: "a schema file needs only a few levels; check the file is what you meant"))
         }

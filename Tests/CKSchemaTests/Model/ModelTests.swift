@@ -16,6 +16,44 @@ import Testing
         let b = Field(name: "t", type: FieldType(.string), origin: Origin(SourceLocation(file: "b", line: 9, column: 3)))
         #expect(a == b)
     }
+
+    /// `Field` packs its properties: each reads back as written, and each takes part in equality.
+    @Test func everyFieldPropertyReadsBackAsWritten() {
+        var types: [FieldType] = []
+        for p in PrimitiveType.allCases {
+            types += [FieldType(p), .list(p), FieldType(p, preferred: .int64), FieldType(p, isList: true, preferred: .double)]
+        }
+        let actions: [ReferenceAction?] = [nil, ReferenceAction.none, .deleteSelf]
+        let indexSets: [IndexSet] = [[], [.queryable], [.searchable, .sortable], [.queryable, .searchable, .sortable]]
+        var seen: [Field] = []
+        for type in types {
+            for action in actions {
+                for indexes in indexSets {
+                    for flags in 0..<8 {
+                        var f = Field(name: "f", type: type, isEncrypted: flags & 1 != 0, indexes: indexes, isDeprecated: flags & 2 != 0,
+                                      referenceTarget: flags & 4 != 0 ? "T" : nil, referenceAction: action,
+                                      description: flags & 4 != 0 ? nil : "d", origin: Origin(file: "a.yaml", line: 3, column: 5))
+                        f.mayBeAbsent = flags == 7
+                        #expect(f.type == type && f.referenceAction == action && f.indexes == indexes)
+                        #expect(f.isEncrypted == (flags & 1 != 0) && f.isDeprecated == (flags & 2 != 0) && f.mayBeAbsent == (flags == 7))
+                        #expect(f.referenceTarget == (flags & 4 != 0 ? "T" : nil) && f.description == (flags & 4 != 0 ? nil : "d"))
+                        #expect(f.origin.location == SourceLocation(file: "a.yaml", line: 3, column: 5))
+                        seen.append(f)
+                    }
+                }
+            }
+        }
+        #expect(Set(seen).count == seen.count)
+        var g = seen[0]
+        g.description = nil
+        g.referenceTarget = "U"
+        g.type = .list(.reference)
+        g.indexes = [.queryable]
+        g.referenceAction = .deleteSelf
+        #expect(g.description == nil && g.referenceTarget == "U" && g.type == .list(.reference) && g.indexes == [.queryable])
+        #expect(g.referenceAction == .deleteSelf && seen[0].referenceTarget == nil && seen[0].description == "d")
+        #expect(MemoryLayout<Field>.stride <= 56)
+    }
 }
 
 @Suite struct SHA256Tests {
