@@ -145,16 +145,16 @@ public enum CKDBExporter {
             var indexes = field.indexes
             var encrypted = field.isEncrypted
             if encrypted, !encryptable.contains(field.type.primitive) {
-                notes.diagnostics.append(.warning(
-                    CKDBRules.encryptedIndexDropped.code,
+                notes.diagnostics.append(Diagnostic(
+                    rule: CKDBRules.encryptedIndexDropped,
                     "field \(type.name).\(field.name) is marked encrypted, but \(field.type.primitive.ckdbKeyword) cannot be ENCRYPTED in .ckdb; it is exported without ENCRYPTED",
                     at: field.origin.location, fix: "remove encrypted from the field, or change its type"))
                 encrypted = false
             }
             if encrypted, !indexes.isEmpty {
                 // CloudKit cannot index what it cannot read: cktool refuses an encrypted indexed field.
-                notes.diagnostics.append(.warning(
-                    CKDBRules.encryptedIndexDropped.code,
+                notes.diagnostics.append(Diagnostic(
+                    rule: CKDBRules.encryptedIndexDropped,
                     "field \(type.name).\(field.name) is encrypted and cannot be \(indexes.kinds.map { $0.rawValue.uppercased() }.joined(separator: " ")); the export leaves the index out",
                     at: field.origin.location, fix: "remove the index from the schema, or keep a plaintext copy of the value in another field to query it"))
                 indexes = IndexSet()
@@ -264,26 +264,26 @@ private struct Notes {
         self.schema = schema
         let at = schema.origin.location
         if let container = schema.container {
-            diagnostics.append(.warning(
-                CKDBRules.notExpressible.code,
+            diagnostics.append(Diagnostic(
+                rule: CKDBRules.notExpressible,
                 "the container \(container) is not part of a .ckdb file; it is left out", at: at,
                 fix: "pass it to cktool import-schema as --container-id \(container)"))
         }
         if !schema.zones.isEmpty {
-            diagnostics.append(.warning(
-                CKDBRules.notExpressible.code,
+            diagnostics.append(Diagnostic(
+                rule: CKDBRules.notExpressible,
                 "zones cannot be expressed in .ckdb; left out: " + Self.list(schema.zones.map(\.name)),
                 at: schema.zones[0].origin.location ?? at, fix: "the app creates zones at run time; the YAML schema keeps them"))
         }
         if !schema.queries.isEmpty {
-            diagnostics.append(.warning(
-                CKDBRules.notExpressible.code,
+            diagnostics.append(Diagnostic(
+                rule: CKDBRules.notExpressible,
                 "declared queries cannot be expressed in .ckdb; left out: " + Self.list(schema.queries.map(\.label)),
                 at: schema.queries[0].origin.location ?? at, fix: "the indexes they need are exported; keep the queries in the YAML schema"))
         }
         if !schema.subscriptions.isEmpty {
-            diagnostics.append(.warning(
-                CKDBRules.notExpressible.code,
+            diagnostics.append(Diagnostic(
+                rule: CKDBRules.notExpressible,
                 "subscriptions cannot be expressed in .ckdb; left out: " + Self.list(schema.subscriptions.map(\.id)),
                 at: schema.subscriptions[0].origin.location ?? at, fix: "the app saves subscriptions at run time; keep them in the YAML schema"))
         }
@@ -291,8 +291,8 @@ private struct Notes {
 
     mutating func checkWritable(_ name: String, what: String, origin: Origin) {
         if name.utf8.contains(where: { $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
-            diagnostics.append(.error(
-                CKDBRules.unwritableName.code,
+            diagnostics.append(Diagnostic(
+                rule: CKDBRules.unwritableName,
                 "the \(what) name \(name.debugDescription) contains a double quote or a line break, which the CloudKit Schema Language cannot write",
                 at: origin.location ?? schema.origin.location, fix: "rename it"))
         }
@@ -324,8 +324,8 @@ private struct Notes {
 
     private mutating func add(_ items: [(String, Origin)], _ message: String) {
         guard let first = items.first else { return }
-        diagnostics.append(.warning(
-            CKDBRules.notExpressible.code, message + ": " + Self.list(items.map(\.0)),
+        diagnostics.append(Diagnostic(
+            rule: CKDBRules.notExpressible, message + ": " + Self.list(items.map(\.0)),
             at: first.1.location ?? schema.origin.location, fix: "the YAML schema keeps them; only the .ckdb export leaves them out"))
     }
 

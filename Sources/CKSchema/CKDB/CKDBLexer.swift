@@ -332,8 +332,8 @@ struct CKDBLexer {
                     i += 1
                 }
                 if !closed {
-                    diagnostics.append(.error(
-                        CKDBRules.unterminated.code, "unterminated comment: '/*' has no closing '*/'",
+                    diagnostics.append(Diagnostic(
+                        rule: CKDBRules.unterminated, "unterminated comment: '/*' has no closing '*/'",
                         at: open, fix: "close the comment with '*/'"))
                 }
             } else {

@@ -35,8 +35,8 @@ public enum CKDBParser {
         if !isASCII(data), let bad = TextBytes.firstInvalidUTF8(data) {
             let (line, col) = TextBytes.lineColumn(ofByte: bad, in: data)
             let byte = String(data[data.startIndex + bad], radix: 16, uppercase: true)
-            throw InputError(.error(
-                InputRules.notUTF8.code,
+            throw InputError(Diagnostic(
+                rule: InputRules.notUTF8,
                 "the file is not UTF-8 text (byte 0x\(byte) at offset \(bad)); a .ckdb schema is UTF-8 text",
                 at: SourceLocation(file: file, line: line, column: col),
                 fix: "check that this is the schema cktool export-schema wrote, saved as UTF-8"))
@@ -237,12 +237,12 @@ private struct Engine {
     private mutating func error(_ rule: RuleInfo, _ message: String, at location: SourceLocation, fix: String? = nil) {
         guard !stopped else { return }
         if diagnostics.count + lexer.diagnostics.count >= CKDBParser.maxErrors {
-            stopDiagnostic = .error(rule.code, "too many errors (\(CKDBParser.maxErrors)); stopping here", at: location,
+            stopDiagnostic = .error(rule, "too many errors (\(CKDBParser.maxErrors)); stopping here", at: location,
                                     fix: "fix the errors above and run again")
             stopped = true
             return
         }
-        diagnostics.append(.error(rule.code, message, at: location, fix: fix))
+        diagnostics.append(.error(rule, message, at: location, fix: fix))
     }
 
     private mutating func syntax(_ expected: String, _ fix: String? = nil, suggest: [String] = []) {

@@ -17,7 +17,7 @@ extension RuleCatalog {
     public static func unknownCodes(in configuration: Configuration) -> [Diagnostic] {
         let codes = Set(all.map(\.code))
         return configuration.ruleCodes.filter { !codes.contains($0.code) }.map {
-            .error(InputRules.invalidValue.code, "'\($0.code)' is not a rule code\(Suggest.phrase(for: $0.code, in: all.map(\.code)))",
+            Diagnostic(rule: InputRules.invalidValue, "'\($0.code)' is not a rule code\(Suggest.phrase(for: $0.code, in: all.map(\.code)))",
                    at: $0.location, fix: "see docs/rules.md for the codes")
         }
     }

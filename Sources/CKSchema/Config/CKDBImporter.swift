@@ -43,8 +43,7 @@ public enum CKDBImporter {
         if let container = existing.schema.container,
            existing.text == ProjectTemplate.files(container: container).first(where: { $0.path == "Schemas/development.yaml" })?.text {
             var result = imported
-            result.diagnostics.append(Diagnostic(code: CKDBRules.merged.code, severity: .note, location: SourceLocation(file: existing.path, line: 1, column: 1),
-                                                 message: "replaced the example schema 'ckschema init' wrote (it held nothing of yours)"))
+            result.diagnostics.append(Diagnostic(rule: CKDBRules.merged, "replaced the example schema 'ckschema init' wrote (it held nothing of yours)", at: SourceLocation(file: existing.path, line: 1, column: 1)))
             return result
         }
         let old = existing.schema

@@ -92,7 +92,7 @@ public struct Configuration: Sendable, Equatable {
         config.migrations = resolve(config.migrations)
         config.store = resolve(config.store)
         guard let root = doc.root, !root.isNull else {
-            throw InputError(.error(InputRules.config.code, "ckschema.yaml is empty", at: SourceLocation(file: path, line: 1, column: 1),
+            throw InputError(Diagnostic(rule: InputRules.config, "ckschema.yaml is empty", at: SourceLocation(file: path, line: 1, column: 1),
                                     fix: "run 'ckschema init' to write one"))
         }
         guard let pairs = d.mapping(root, what: "ckschema.yaml", allowed: topKeys) else { throw InputError(d.diagnostics) }

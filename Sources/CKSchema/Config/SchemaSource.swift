@@ -14,7 +14,7 @@ public enum SchemaSource {
         if CoreDataReader.isModel(path: path) { return try CoreDataReader.loadSchema(path: path, selection: model) }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw InputError(.error(InputRules.unreadable.code, "no such schema file or folder '\(path)'",
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "no such schema file or folder '\(path)'",
                                     at: SourceLocation(file: path, line: 1, column: 1),
                                     fix: "check the path, or the schemas named in ckschema.yaml"))
         }
@@ -76,7 +76,7 @@ public enum SchemaSource {
     public static func readableYAMLFiles(inFolder path: String) throws(InputError) -> [String] {
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
-            throw InputError(.error(InputRules.unreadable.code, "cannot read the folder '\(path)': \((error as NSError).localizedFailureReason ?? error.localizedDescription)",
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "cannot read the folder '\(path)': \((error as NSError).localizedFailureReason ?? error.localizedDescription)",
                                     at: SourceLocation(file: path, line: 1, column: 1), fix: "check the folder's permissions"))
         }
         return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
@@ -87,7 +87,7 @@ public enum SchemaSource {
     static func loadFolder(path: String) throws(InputError) -> Schema {
         let files = try readableYAMLFiles(inFolder: path)
         guard !files.isEmpty else {
-            throw InputError(.error(InputRules.unreadable.code, "the folder '\(path)' holds no .yaml schema files",
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "the folder '\(path)' holds no .yaml schema files",
                                     at: SourceLocation(file: path, line: 1, column: 1)))
         }
         var parts: [Schema] = []
@@ -105,13 +105,13 @@ public enum SchemaSource {
         var errors: [Diagnostic] = []
         var types: [String: Origin] = [:], zones: [String: Origin] = [:], roles: [String: Origin] = [:], subscriptions: [String: Origin] = [:]
         func duplicate(_ what: String, _ name: String, _ first: Origin, _ second: Origin) -> Diagnostic {
-            .error(InputRules.duplicateDefinition.code, "\(what) '\(name)' is defined twice; the first definition is at \(first)",
+            Diagnostic(rule: InputRules.duplicateDefinition, "\(what) '\(name)' is defined twice; the first definition is at \(first)",
                    at: second.location, fix: "keep one definition")
         }
         for part in parts {
             if let c = part.container {
                 if let existing = merged.container, existing != c {
-                    errors.append(.error(InputRules.duplicateDefinition.code,
+                    errors.append(Diagnostic(rule: InputRules.duplicateDefinition,
                                          "container '\(c)' differs from '\(existing)' named in another file of this folder",
                                          at: part.origin.location))
                 } else { merged.container = c }

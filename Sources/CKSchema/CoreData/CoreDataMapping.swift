@@ -66,13 +66,13 @@ public enum CoreDataMapping {
         if let configuration {
             chosen = model.configurations.first { $0.name == configuration }
             if chosen == nil && configuration != "Default" {
-                throw InputError(.error(CoreDataRules.configuration.code, "the model has no configuration '\(configuration)'" + (names.isEmpty ? "" : "; it has \(names)"),
+                throw InputError(Diagnostic(rule: CoreDataRules.configuration, "the model has no configuration '\(configuration)'" + (names.isEmpty ? "" : "; it has \(names)"),
                                         at: model.origin.location, fix: "pass one of its configurations to --configuration, or Default for every entity"))
             }
         } else {
             let cloud = model.configurations.filter(\.usedWithCloudKit)
             if cloud.count > 1 {
-                throw InputError(.error(CoreDataRules.configuration.code, "\(cloud.count) configurations are used with CloudKit (\(cloud.map { "'\($0.name)'" }.joined(separator: ", "))); the schema depends on which store this is",
+                throw InputError(Diagnostic(rule: CoreDataRules.configuration, "\(cloud.count) configurations are used with CloudKit (\(cloud.map { "'\($0.name)'" }.joined(separator: ", "))); the schema depends on which store this is",
                                         at: cloud[1].origin.location, fix: "pass --configuration NAME (or coreData.configuration in ckschema.yaml)"))
             }
             chosen = cloud.first
@@ -84,7 +84,7 @@ public enum CoreDataMapping {
         for m in chosen.members {
             guard let e = byName.removeValue(forKey: m) else {
                 if model.entity(named: m) == nil {
-                    throw InputError(.error(CoreDataRules.missingEntity.code, "configuration '\(chosen.name)' names the entity '\(m)', which the model does not have",
+                    throw InputError(Diagnostic(rule: CoreDataRules.missingEntity, "configuration '\(chosen.name)' names the entity '\(m)', which the model does not have",
                                             at: chosen.origin.location, fix: "remove it from the configuration in Xcode"))
                 }
                 continue
@@ -105,12 +105,12 @@ public enum CoreDataMapping {
             var current = e
             while let p = current.parent {
                 guard let parent = byName[p] else {
-                    errors.append(.error(CoreDataRules.missingEntity.code, "entity '\(current.name)' inherits from '\(p)', which the model does not have",
+                    errors.append(Diagnostic(rule: CoreDataRules.missingEntity, "entity '\(current.name)' inherits from '\(p)', which the model does not have",
                                          at: current.origin.location, fix: "choose an existing parent entity in Xcode, or none"))
                     break
                 }
                 guard seen.insert(p).inserted else {
-                    errors.append(.error(CoreDataRules.missingEntity.code, "entity '\(e.name)' inherits from itself through '\(p)'",
+                    errors.append(Diagnostic(rule: CoreDataRules.missingEntity, "entity '\(e.name)' inherits from itself through '\(p)'",
                                          at: e.origin.location, fix: "break the cycle of parent entities"))
                     break
                 }
@@ -120,7 +120,7 @@ public enum CoreDataMapping {
         }
         for e in model.entities {
             for r in e.relationships where byName[r.destination] == nil {
-                errors.append(.error(CoreDataRules.missingEntity.code, "relationship '\(e.name).\(r.name)' points to the entity '\(r.destination)', which the model does not have",
+                errors.append(Diagnostic(rule: CoreDataRules.missingEntity, "relationship '\(e.name).\(r.name)' points to the entity '\(r.destination)', which the model does not have",
                                      at: r.origin.location, fix: "choose an existing destination entity in Xcode"))
             }
         }
@@ -158,7 +158,7 @@ public enum CoreDataMapping {
             var fields: [Field] = []
             for a in e.attributes where !a.isTransient {
                 guard let mapped = fieldType(a.type) else {
-                    errors.append(.error(CoreDataRules.unknownAttributeType.code, "attribute '\(e.name).\(a.name)' has the type '\(a.type)', which the mapping to CloudKit does not know",
+                    errors.append(Diagnostic(rule: CoreDataRules.unknownAttributeType, "attribute '\(e.name).\(a.name)' has the type '\(a.type)', which the mapping to CloudKit does not know",
                                          at: a.origin.location, fix: "use one of Xcode's attribute types (String, Integer 64, Double, Date, Binary, ...)"))
                     continue
                 }

@@ -41,7 +41,7 @@ public enum CoreDataReader {
     }
 
     private static func error(_ rule: RuleInfo, _ message: String, _ file: String, line: Int = 1, column: Int = 1, fix: String? = nil) -> InputError {
-        InputError(.error(rule.code, message, at: SourceLocation(file: file, line: line, column: column), fix: fix))
+        InputError(.error(rule, message, at: SourceLocation(file: file, line: line, column: column), fix: fix))
     }
 
     /// The `contents` file of the chosen version, and the version's name.
@@ -175,7 +175,7 @@ private final class ContentsParser: NSObject, XMLParserDelegate {
 
     func fail(_ parser: XMLParser, _ rule: RuleInfo, _ message: String, at origin: Origin, fix: String? = nil) {
         guard failure == nil else { return }
-        failure = .error(rule.code, message, at: origin.location, fix: fix)
+        failure = .error(rule, message, at: origin.location, fix: fix)
         parser.abortParsing()
     }
 

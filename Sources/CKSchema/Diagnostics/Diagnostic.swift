@@ -20,12 +20,16 @@ public struct Diagnostic: Sendable, Hashable, Codable {
         self.fix = fix
     }
 
-    public static func error(_ code: String, _ message: String, at location: SourceLocation?, fix: String? = nil) -> Diagnostic {
-        Diagnostic(code: code, severity: .error, location: location, message: message, fix: fix)
+    /// A finding of `rule`: its code, at its default severity. Every rule reports this way, so
+    /// a code and the severity `docs/rules.md` gives it cannot come apart.
+    public init(rule: RuleInfo, _ message: String, at location: SourceLocation?, fix: String? = nil) {
+        self.init(code: rule.code, severity: rule.defaultSeverity, location: location, message: message, fix: fix)
     }
 
-    public static func warning(_ code: String, _ message: String, at location: SourceLocation?, fix: String? = nil) -> Diagnostic {
-        Diagnostic(code: code, severity: .warning, location: location, message: message, fix: fix)
+    /// A finding of `rule` as an error, whatever its default: for code that reports a rule
+    /// passed to it (a reader's grammar rule, a data step's) where the failure stops the job.
+    public static func error(_ rule: RuleInfo, _ message: String, at location: SourceLocation?, fix: String? = nil) -> Diagnostic {
+        Diagnostic(code: rule.code, severity: .error, location: location, message: message, fix: fix)
     }
 }
 

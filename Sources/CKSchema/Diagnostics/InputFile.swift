@@ -12,19 +12,19 @@ public enum InputFile {
         let loc = SourceLocation(file: path, line: 1, column: 1)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw InputError(.error(InputRules.unreadable.code, "no such file '\(path)'", at: loc, fix: "check the path, or the paths in ckschema.yaml"))
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "no such file '\(path)'", at: loc, fix: "check the path, or the paths in ckschema.yaml"))
         }
         if isDir.boolValue {
-            throw InputError(.error(InputRules.unreadable.code, "'\(path)' is a folder where a file was expected", at: loc))
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "'\(path)' is a folder where a file was expected", at: loc))
         }
         if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limit {
-            throw InputError(.error(
-                InputRules.unreadable.code,
+            throw InputError(Diagnostic(
+                rule: InputRules.unreadable,
                 "file is \(TextBytes.formatBytes(size)); the limit for this kind of file is \(TextBytes.formatBytes(limit))",
                 at: loc, fix: "split the schema into several files in one folder"))
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(.error(InputRules.unreadable.code, "cannot read '\(path)'", at: loc, fix: "check the file's permissions"))
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "cannot read '\(path)'", at: loc, fix: "check the file's permissions"))
         }
         return data
     }
@@ -39,7 +39,7 @@ public enum InputFile {
             }
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw InputError(.error(InputRules.unwritable.code, "cannot write '\(path)': \(error.localizedDescription)",
+            throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot write '\(path)': \(error.localizedDescription)",
                                     at: SourceLocation(file: path, line: 1, column: 1), fix: "check that the folder exists and is writable"))
         }
     }

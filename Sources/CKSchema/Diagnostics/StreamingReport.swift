@@ -69,10 +69,9 @@ public struct StreamingReport: Sendable {
         }
         var results = kept
         if dropped > 0 {
-            results.append(Diagnostic(code: SecurityRules.reportCapped.code, severity: .note, location: nil,
-                                      message: renderer.format == .sarif
+            results.append(Diagnostic(rule: SecurityRules.reportCapped, renderer.format == .sarif
                                         ? "the SARIF report holds the first \(limit) results, GitHub code scanning's limit per run; \(dropped) more were left out (use --format json or text for all of them)"
-                                        : "the Markdown report holds the first \(limit) results, to keep a job summary readable; \(dropped) more were left out (use --format json or text for all of them)"))
+                                        : "the Markdown report holds the first \(limit) results, to keep a job summary readable; \(dropped) more were left out (use --format json or text for all of them)", at: nil))
         }
         return renderer.render(results)
     }

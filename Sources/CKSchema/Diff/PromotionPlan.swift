@@ -169,22 +169,22 @@ extension PromotionPlan: Codable {
         do {
             object = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw InputError(.error(PromotionRules.planUnreadable.code, "'\(file)' is not JSON, so it is not a ckschema plan", at: at,
+            throw InputError(Diagnostic(rule: PromotionRules.planUnreadable, "'\(file)' is not JSON, so it is not a ckschema plan", at: at,
                                     fix: "write the plan with `ckschema promote --plan \(file)`"))
         }
         guard let dict = object as? [String: Any], let format = dict["format"] as? String, format == Self.format else {
-            throw InputError(.error(PromotionRules.planUnreadable.code, "'\(file)' is JSON but not a ckschema plan (it has no \"format\": \"\(Self.format)\")", at: at,
+            throw InputError(Diagnostic(rule: PromotionRules.planUnreadable, "'\(file)' is JSON but not a ckschema plan (it has no \"format\": \"\(Self.format)\")", at: at,
                                     fix: "write the plan with `ckschema promote --plan \(file)`"))
         }
         guard let version = dict["version"] as? Int, version == Self.version else {
             let found = dict["version"].map { "\($0)" } ?? "missing"
-            throw InputError(.error(PromotionRules.planVersion.code, "'\(file)' is version \(found) of the plan format; this ckschema reads version \(Self.version)", at: at,
+            throw InputError(Diagnostic(rule: PromotionRules.planVersion, "'\(file)' is version \(found) of the plan format; this ckschema reads version \(Self.version)", at: at,
                                     fix: "compute the plan again with this version of ckschema: `ckschema promote --plan \(file)`"))
         }
         do {
             return try JSONDecoder().decode(PromotionPlan.self, from: data)
         } catch {
-            throw InputError(.error(PromotionRules.planUnreadable.code, "'\(file)' is a malformed ckschema plan: \(describe(error))", at: at,
+            throw InputError(Diagnostic(rule: PromotionRules.planUnreadable, "'\(file)' is a malformed ckschema plan: \(describe(error))", at: at,
                                     fix: "compute the plan again: `ckschema promote --plan \(file)`"))
         }
     }
@@ -207,7 +207,7 @@ extension PromotionPlan: Codable {
         case (true, false): which = "the production (from) schema has changed since the plan was computed (sha256 \(short(fromHash)) in the plan, \(short(nowFrom)) now)"
         default: which = "the development (to) schema has changed since the plan was computed (sha256 \(short(toHash)) in the plan, \(short(nowTo)) now)"
         }
-        throw InputError(.error(PromotionRules.planStale.code, "'\(file)' is stale: \(which)", at: SourceLocation(file: file, line: 1, column: 1),
+        throw InputError(Diagnostic(rule: PromotionRules.planStale, "'\(file)' is stale: \(which)", at: SourceLocation(file: file, line: 1, column: 1),
                                 fix: "review and compute the plan again: `ckschema promote --plan \(file)`"))
     }
 

@@ -88,10 +88,7 @@ struct Suppressions {
         for c in comments { byFile[c.file, default: [:]][c.line, default: []].append(c) }
         self.byFile = byFile
         unreasoned = comments.filter { !$0.reasoned }.map { c in
-            Diagnostic(code: LintRules.suppressionWithoutReason.code, severity: LintRules.suppressionWithoutReason.defaultSeverity,
-                       location: SourceLocation(file: c.file, line: c.line, column: c.column),
-                       message: "'\(Suppression.marker)' needs a reason after a colon; this one is not honoured",
-                       fix: "write '# \(Suppression.marker) \(c.codes.sorted().joined(separator: " ")): why it is safe here'")
+            Diagnostic(rule: LintRules.suppressionWithoutReason, "'\(Suppression.marker)' needs a reason after a colon; this one is not honoured", at: SourceLocation(file: c.file, line: c.line, column: c.column), fix: "write '# \(Suppression.marker) \(c.codes.sorted().joined(separator: " ")): why it is safe here'")
         }
     }
 

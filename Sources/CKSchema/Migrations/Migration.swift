@@ -46,7 +46,7 @@ public struct Migration: Sendable, Hashable {
     public static func parse(_ data: Data, path: String) throws(InputError) -> Migration {
         let fileName = (path as NSString).lastPathComponent
         guard let (version, name) = parseFileName(fileName) else {
-            throw InputError(.error(StoreRules.fileName.code, "migration file '\(fileName)' is not named NNNN_name.yaml", at: SourceLocation(file: path, line: 1, column: 1),
+            throw InputError(Diagnostic(rule: StoreRules.fileName, "migration file '\(fileName)' is not named NNNN_name.yaml", at: SourceLocation(file: path, line: 1, column: 1),
                                     fix: "rename it like 0001_initial.yaml: four digits, an underscore, a name of letters, digits, '_' or '-'"))
         }
         let doc = try YAMLReader.parse(data, file: path)
@@ -68,13 +68,13 @@ struct MigrationParser {
     func loc(_ n: YAMLNode) -> SourceLocation { n.location(in: file) }
 
     mutating func error(_ rule: RuleInfo, _ message: String, _ node: YAMLNode, fix: String? = nil) {
-        diagnostics.append(.error(rule.code, message, at: loc(node), fix: fix))
+        diagnostics.append(.error(rule, message, at: loc(node), fix: fix))
     }
 
     mutating func parseRoot(_ root: YAMLNode?) throws(InputError) -> (String?, [MigrationStep]) {
         guard let root, let pairs = root.mapping else {
             let at = root.map(loc) ?? SourceLocation(file: file, line: 1, column: 1)
-            throw InputError(.error(InputRules.wrongKind.code, "a migration file is a mapping with `steps:` (found \(root?.kindName ?? "an empty file"))", at: at,
+            throw InputError(Diagnostic(rule: InputRules.wrongKind, "a migration file is a mapping with `steps:` (found \(root?.kindName ?? "an empty file"))", at: at,
                                     fix: "start the file with `steps:` and a list of steps; see docs/migrations.md"))
         }
         var description: String?
@@ -87,10 +87,10 @@ struct MigrationParser {
             }
         }
         guard let stepsNode else {
-            throw InputError(.error(InputRules.missingKey.code, "the migration has no `steps:`", at: loc(root), fix: "add `steps:` with a list of steps"))
+            throw InputError(Diagnostic(rule: InputRules.missingKey, "the migration has no `steps:`", at: loc(root), fix: "add `steps:` with a list of steps"))
         }
         guard let items = stepsNode.sequence else {
-            throw InputError(.error(InputRules.wrongKind.code, "`steps` is a list of steps (found \(stepsNode.kindName))", at: loc(stepsNode)))
+            throw InputError(Diagnostic(rule: InputRules.wrongKind, "`steps` is a list of steps (found \(stepsNode.kindName))", at: loc(stepsNode)))
         }
         var steps: [MigrationStep] = []
         for item in items {

@@ -13,18 +13,18 @@ public struct MigrationFolder: Sendable {
         var isDir: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDir) else { return MigrationFolder(path: path, migrations: []) }
         guard isDir.boolValue else {
-            throw InputError(.error(InputRules.unreadable.code, "'\(path)' is a file where the migrations folder was expected", at: SourceLocation(file: path, line: 1, column: 1)))
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "'\(path)' is a file where the migrations folder was expected", at: SourceLocation(file: path, line: 1, column: 1)))
         }
         let names: [String]
         do { names = try fm.contentsOfDirectory(atPath: path).sorted() } catch {
-            throw InputError(.error(InputRules.unreadable.code, "cannot list the migrations folder '\(path)'", at: SourceLocation(file: path, line: 1, column: 1)))
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "cannot list the migrations folder '\(path)'", at: SourceLocation(file: path, line: 1, column: 1)))
         }
         var diagnostics: [Diagnostic] = []
         var migrations: [Migration] = []
         for name in names where !name.hasPrefix(".") && name != SumFile.fileName && !name.lowercased().hasSuffix(".md") {
             let file = (path as NSString).appendingPathComponent(name)
             guard Migration.parseFileName(name) != nil else {
-                diagnostics.append(.error(StoreRules.fileName.code, "'\(name)' in the migrations folder is not named NNNN_name.yaml", at: SourceLocation(file: file, line: 1, column: 1),
+                diagnostics.append(Diagnostic(rule: StoreRules.fileName, "'\(name)' in the migrations folder is not named NNNN_name.yaml", at: SourceLocation(file: file, line: 1, column: 1),
                                           fix: "rename it like 0001_initial.yaml (four digits, '_', a name), or move it out of the folder"))
                 continue
             }
@@ -34,7 +34,7 @@ public struct MigrationFolder: Sendable {
         var seen: [Int: Migration] = [:]
         for m in migrations {
             if let first = seen[m.version] {
-                diagnostics.append(.error(StoreRules.duplicateVersion.code, "version \(m.version) is used twice: '\(first.fileName)' and '\(m.fileName)'",
+                diagnostics.append(Diagnostic(rule: StoreRules.duplicateVersion, "version \(m.version) is used twice: '\(first.fileName)' and '\(m.fileName)'",
                                           at: SourceLocation(file: m.path, line: 1, column: 1),
                                           fix: "renumber the newer one after the last migration, then run `ckschema migrate hash`"))
             } else { seen[m.version] = m }
@@ -43,7 +43,7 @@ public struct MigrationFolder: Sendable {
         for v in seen.keys.sorted() {
             if v != expected, let m = seen[v] {
                 let missing = expected == v - 1 ? "\(expected)" : "\(expected)–\(v - 1)"
-                diagnostics.append(.error(StoreRules.gap.code, "migration numbers skip \(missing): '\(m.fileName)' follows version \(expected - 1)",
+                diagnostics.append(Diagnostic(rule: StoreRules.gap, "migration numbers skip \(missing): '\(m.fileName)' follows version \(expected - 1)",
                                           at: SourceLocation(file: m.path, line: 1, column: 1),
                                           fix: "number migrations 1, 2, 3, ... with no gap; rename '\(m.fileName)' to \(String(format: "%04d", expected))_\(m.name).yaml"))
             }
@@ -63,7 +63,7 @@ public struct MigrationFolder: Sendable {
     public func verifySum() throws(InputError) {
         guard let data = FileManager.default.contents(atPath: sumPath) else {
             if migrations.isEmpty { return }
-            throw InputError(.error(StoreRules.sumMissing.code, "the migrations folder has no \(SumFile.fileName)", at: SourceLocation(file: sumPath, line: 1, column: 1),
+            throw InputError(Diagnostic(rule: StoreRules.sumMissing, "the migrations folder has no \(SumFile.fileName)", at: SourceLocation(file: sumPath, line: 1, column: 1),
                                     fix: "run `ckschema migrate hash` to write it, and commit it with the migrations"))
         }
         let recorded = try SumFile.parse(String(decoding: data, as: UTF8.self), path: sumPath)

@@ -34,7 +34,7 @@ public enum MigrationGenerator {
         mutating func add(_ kind: some MigrationStepKind) { steps.append(MigrationStep(kind)) }
 
         mutating func refuse(_ m: String, _ fix: String, _ origin: Origin) {
-            refused.append(.error(StoreRules.productionForbidden.code, m, at: origin.location, fix: fix))
+            refused.append(Diagnostic(rule: StoreRules.productionForbidden, m, at: origin.location, fix: fix))
         }
 
         mutating func zones(_ old: Schema, _ new: Schema) {
@@ -125,7 +125,7 @@ public enum MigrationGenerator {
     public static func newMigration(folder: MigrationFolder, name: String, development: Schema) throws(InputError) -> (path: String, text: String)? {
         let cleanName = name.replacingOccurrences(of: " ", with: "_")
         guard !cleanName.isEmpty, cleanName.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
-            throw InputError(.error(StoreRules.fileName.code, "'\(name)' is not a migration name; use letters, digits, '_' and '-'", at: nil))
+            throw InputError(Diagnostic(rule: StoreRules.fileName, "'\(name)' is not a migration name; use letters, digits, '_' and '-'", at: nil))
         }
         let replayed = try folder.replay()
         let (steps, refused) = Self.steps(from: replayed, to: development)

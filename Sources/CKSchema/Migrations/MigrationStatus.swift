@@ -39,17 +39,16 @@ public struct MigrationStatus: Sendable {
                 } else {
                     entries.append(Entry(version: v, name: m.name, state: .changed, appliedAt: h.appliedAt))
                     let what = m.name == h.name ? "its file has changed since it was applied" : "it was applied as '\(h.name)' and the file is now '\(m.fileName)'"
-                    diagnostics.append(.error(StoreRules.changed.code, "migration \(m.fileName) is applied to \(environment.rawValue), but \(what)",
+                    diagnostics.append(Diagnostic(rule: StoreRules.changed, "migration \(m.fileName) is applied to \(environment.rawValue), but \(what)",
                                               at: SourceLocation(file: m.path, line: 1, column: 1),
                                               fix: "undo the edit (git checkout the file) and put the change in a new migration"))
                 }
             case (let m?, nil):
                 entries.append(Entry(version: v, name: m.name, state: .pending, appliedAt: nil))
-                diagnostics.append(Diagnostic(code: StoreRules.pending.code, severity: .note, location: SourceLocation(file: m.path, line: 1, column: 1),
-                                              message: "migration \(m.fileName) is not yet applied to \(environment.rawValue)", fix: "run `ckschema migrate apply --env \(environment.rawValue)`"))
+                diagnostics.append(Diagnostic(rule: StoreRules.pending, "migration \(m.fileName) is not yet applied to \(environment.rawValue)", at: SourceLocation(file: m.path, line: 1, column: 1), fix: "run `ckschema migrate apply --env \(environment.rawValue)`"))
             case (nil, let h?):
                 entries.append(Entry(version: v, name: h.name, state: .missing, appliedAt: h.appliedAt))
-                diagnostics.append(.error(StoreRules.missing.code, "migration \(String(format: "%04d", v))_\(h.name) is applied to \(environment.rawValue) but its file is not in '\(folder.path)'",
+                diagnostics.append(Diagnostic(rule: StoreRules.missing, "migration \(String(format: "%04d", v))_\(h.name) is applied to \(environment.rawValue) but its file is not in '\(folder.path)'",
                                           at: nil, fix: "restore the file from version control; applied migrations are never removed"))
             case (nil, nil): break
             }
@@ -87,7 +86,7 @@ public struct MigrationStatus: Sendable {
                 }
                 // Point at the first development element the replay lacks, else the schema file.
                 let at = steps.refused.first?.location ?? steps.steps.first.flatMap { development.origin(of: $0) } ?? development.origin.location
-                status.diagnostics.append(.error(StoreRules.replayDrift.code,
+                status.diagnostics.append(Diagnostic(rule: StoreRules.replayDrift,
                                                  "replaying \(folder.path) does not give the development schema; missing: \(list)\(steps.steps.count + steps.refused.count > 5 ? "; ..." : "")",
                                                  at: at, fix: fix))
             }
@@ -99,7 +98,7 @@ public struct MigrationStatus: Sendable {
             if expected.storeNormalized != actual.storeNormalized {
                 let delta = MigrationGenerator.steps(from: expected, to: actual)
                 let list = (delta.steps.map(\.summary) + delta.refused.map(\.message)).prefix(5).joined(separator: "; ")
-                status.diagnostics.append(.error(StoreRules.storeDrift.code,
+                status.diagnostics.append(Diagnostic(rule: StoreRules.storeDrift,
                                                  "the store's \(environment.rawValue) schema is not what its migration history (up to \(last)) produces: \(list.isEmpty ? "they differ" : list)",
                                                  at: nil, fix: "the store was changed outside migrations (records import in development adds fields, promote --apply deploys); write a migration for it or rebuild the store"))
             }

@@ -94,10 +94,10 @@ public enum Migrator {
         let last = history.last?.version ?? 0
         if let to = options.targetVersion {
             guard folder.migrations.contains(where: { $0.version == to }) || to == 0 else {
-                throw InputError(.error(StoreRules.badTarget.code, "--to \(to): there is no migration \(to) (the last is \(folder.migrations.last?.version ?? 0))", at: nil))
+                throw InputError(Diagnostic(rule: StoreRules.badTarget, "--to \(to): there is no migration \(to) (the last is \(folder.migrations.last?.version ?? 0))", at: nil))
             }
             if to < last {
-                throw InputError(.error(StoreRules.badTarget.code, "--to \(to): the \(env.rawValue) store is already at \(last); migrations never go backwards", at: nil,
+                throw InputError(Diagnostic(rule: StoreRules.badTarget, "--to \(to): the \(env.rawValue) store is already at \(last); migrations never go backwards", at: nil,
                                         fix: "write a new migration that undoes the change"))
             }
         }

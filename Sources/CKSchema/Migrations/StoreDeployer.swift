@@ -24,8 +24,8 @@ public enum StoreDeployer {
         let plan = try PromotionPlan.load(path: path)
         try plan.verify(from: from, to: to, file: path)
         if plan.fails(on: .forbidden) {
-            throw InputError(plan.diagnostics(minimum: .forbidden) + [.error(
-                StoreRules.productionForbidden.code,
+            throw InputError(plan.diagnostics(minimum: .forbidden) + [Diagnostic(
+                rule: StoreRules.productionForbidden,
                 "the plan '\(path)' has \(plan.count(.forbidden)) forbidden change(s); production would refuse it, so nothing was deployed",
                 at: nil, fix: "apply the fixes the plan gives, compute the plan again, then apply it")])
         }
@@ -49,7 +49,7 @@ public enum StoreDeployer {
         if current.storeNormalized != expectedProduction.storeNormalized {
             let delta = MigrationGenerator.steps(from: expectedProduction, to: current)
             let what = (delta.steps.map(\.summary) + delta.refused.map(\.message)).prefix(3).joined(separator: "; ")
-            throw InputError(.error(StoreRules.storeDrift.code,
+            throw InputError(Diagnostic(rule: StoreRules.storeDrift,
                                     "the store's production schema is not the one the plan was computed from (the plan is stale)\(what.isEmpty ? "" : ": \(what)")",
                                     at: nil, fix: "compute the plan again against the store's production schema, review it, then apply it"))
         }

@@ -48,7 +48,7 @@ public struct SumFile: Sendable, Hashable {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let parts = line.split(separator: " ")
             guard parts.count == 2, parts[1].hasPrefix("h1:"), parts[1].count == 67, folder == nil else {
-                throw InputError(.error(StoreRules.sumMissing.code, folder != nil ? "the folder line must be the last line of the sum file" : "malformed line in the sum file",
+                throw InputError(Diagnostic(rule: StoreRules.sumMissing, folder != nil ? "the folder line must be the last line of the sum file" : "malformed line in the sum file",
                                         at: SourceLocation(file: path, line: i + 1, column: 1),
                                         fix: "if it is a merge conflict, renumber your migration after the other branch's; then run `ckschema migrate hash`"))
             }
@@ -57,11 +57,11 @@ public struct SumFile: Sendable, Hashable {
         }
         let s = SumFile(entries: entries)
         guard let folder else {
-            throw InputError(.error(StoreRules.sumMissing.code, "the sum file has no `folder` line", at: SourceLocation(file: path, line: 1, column: 1),
+            throw InputError(Diagnostic(rule: StoreRules.sumMissing, "the sum file has no `folder` line", at: SourceLocation(file: path, line: 1, column: 1),
                                     fix: "run `ckschema migrate hash`"))
         }
         if folder != s.folderChecksum {
-            throw InputError(.error(StoreRules.sumMismatch.code, "the sum file's folder checksum does not match its own lines: it was edited by hand or merged",
+            throw InputError(Diagnostic(rule: StoreRules.sumMismatch, "the sum file's folder checksum does not match its own lines: it was edited by hand or merged",
                                     at: SourceLocation(file: path, line: 1, column: 1), fix: "run `ckschema migrate hash` after checking the migrations"))
         }
         return s
@@ -76,17 +76,17 @@ public struct SumFile: Sendable, Hashable {
         for e in entries {
             let at = SourceLocation(file: (folder as NSString).appendingPathComponent(e.file), line: 1, column: 1)
             guard let r = recordedByFile[e.file] else {
-                out.append(.error(StoreRules.sumMismatch.code, "'\(e.file)' is not in \(Self.fileName): it was added without `ckschema migrate hash`", at: at,
+                out.append(Diagnostic(rule: StoreRules.sumMismatch, "'\(e.file)' is not in \(Self.fileName): it was added without `ckschema migrate hash`", at: at,
                                   fix: "review it, then run `ckschema migrate hash`"))
                 continue
             }
             if r != e.checksum {
-                out.append(.error(StoreRules.sumMismatch.code, "'\(e.file)' has changed since \(Self.fileName) was written", at: at,
+                out.append(Diagnostic(rule: StoreRules.sumMismatch, "'\(e.file)' has changed since \(Self.fileName) was written", at: at,
                                   fix: "if the change is meant and the migration is not applied anywhere yet, run `ckschema migrate hash`; otherwise undo it and add a new migration"))
             }
         }
         for r in recorded.entries where !mine.contains(r.file) {
-            out.append(.error(StoreRules.sumMismatch.code, "'\(r.file)' is in \(Self.fileName) but not in the folder: it was removed or renamed",
+            out.append(Diagnostic(rule: StoreRules.sumMismatch, "'\(r.file)' is in \(Self.fileName) but not in the folder: it was removed or renamed",
                               at: SourceLocation(file: path, line: 1, column: 1), fix: "restore the file; migrations are never removed once shared"))
         }
         return out

@@ -50,7 +50,7 @@ public enum SchemaPuller {
     /// Runs cktool, checks the export, and replaces the destination with it.
     public static func pull(_ r: Request) throws(InputError) -> Result {
         if let problem = ContainerIdentifier.problem(r.container) {
-            throw InputError(.error(PullRules.containerIdentifier.code, "'\(escaped(r.container))' is not a container identifier: \(problem)", at: nil,
+            throw InputError(Diagnostic(rule: PullRules.containerIdentifier, "'\(escaped(r.container))' is not a container identifier: \(problem)", at: nil,
                                     fix: "pass --container-id iCloud.com.example.App, or set 'container:' in ckschema.yaml"))
         }
         let (executable, prefix) = try resolve(r.tool)
@@ -58,7 +58,7 @@ public enum SchemaPuller {
         let folder = (r.destination as NSString).deletingLastPathComponent
         var isDir: ObjCBool = false
         if !folder.isEmpty, !(fm.fileExists(atPath: folder, isDirectory: &isDir) && isDir.boolValue) {
-            throw InputError(.error(InputRules.unreadable.code, "the folder of '\(r.destination)' does not exist", at: nil,
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "the folder of '\(r.destination)' does not exist", at: nil,
                                     fix: "create '\(folder)', or pass -o with a path in an existing folder"))
         }
         let base = (r.destination as NSString).lastPathComponent
@@ -76,16 +76,16 @@ public enum SchemaPuller {
         let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         guard status == 0 else {
             let said = output.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw InputError(.error(PullRules.cktoolFailed.code,
+            throw InputError(Diagnostic(rule: PullRules.cktoolFailed,
                                     "cktool export-schema failed (exit \(status))" + (said.isEmpty ? "" : ": " + escaped(String(said.prefix(4000)))),
                                     at: nil, fix: "if cktool has no token, " + tokenFix + "; check the team (--team-id) and container (--container-id)"))
         }
         guard let data = fm.contents(atPath: temp), !data.isEmpty else {
-            throw InputError(.error(PullRules.cktoolFailed.code, "cktool export-schema exited 0 but wrote no schema", at: nil, fix: tokenFix))
+            throw InputError(Diagnostic(rule: PullRules.cktoolFailed, "cktool export-schema exited 0 but wrote no schema", at: nil, fix: tokenFix))
         }
         let schema: Schema
         do { schema = try CKDBSource.parse(data, file: exportLabel) } catch {
-            throw InputError([.error(PullRules.exportMalformed.code,
+            throw InputError([Diagnostic(rule: PullRules.exportMalformed,
                                      "the schema cktool exported does not parse; nothing was written and '\(r.destination)' is unchanged",
                                      at: nil, fix: "run 'xcrun cktool export-schema' by hand and report the file; the errors follow")] + error.diagnostics)
         }
@@ -93,7 +93,7 @@ public enum SchemaPuller {
         if changed {
             guard rename(temp, r.destination) == 0 else {
                 let reason = String(cString: strerror(errno))
-                throw InputError(.error(InputRules.unwritable.code, "cannot write '\(r.destination)': \(reason)", at: nil,
+                throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot write '\(r.destination)': \(reason)", at: nil,
                                         fix: "check that the file and its folder are writable"))
             }
         }
@@ -105,14 +105,14 @@ public enum SchemaPuller {
         switch tool {
         case .executable(let path):
             guard FileManager.default.isExecutableFile(atPath: path) else {
-                throw InputError(.error(PullRules.cktoolMissing.code, "'\(escaped(path))' is not an executable cktool", at: nil,
+                throw InputError(Diagnostic(rule: PullRules.cktoolMissing, "'\(escaped(path))' is not an executable cktool", at: nil,
                                         fix: "pass --cktool with the path of cktool (or of a script taking its arguments), or unset CKSCHEMA_CKTOOL"))
             }
             return (path, [])
         case .xcrun:
             let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             guard let xcrun = paths.map({ ($0 as NSString).appendingPathComponent("xcrun") }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-                throw InputError(.error(PullRules.cktoolMissing.code, "cktool is not available: 'xcrun' is not on PATH (cktool ships with Xcode 13 or later, on macOS)", at: nil,
+                throw InputError(Diagnostic(rule: PullRules.cktoolMissing, "cktool is not available: 'xcrun' is not on PATH (cktool ships with Xcode 13 or later, on macOS)", at: nil,
                                         fix: "on macOS install Xcode and " + tokenFix + "; elsewhere pull on a Mac, or pass --cktool PATH"))
             }
             return (xcrun, ["cktool"])
@@ -122,7 +122,7 @@ public enum SchemaPuller {
     /// Runs the tool with its output (both streams) going to `log`; returns its exit status.
     static func run(_ executable: String, _ arguments: [String], log: String) throws(InputError) -> Int32 {
         guard FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log) else {
-            throw InputError(.error(InputRules.unreadable.code, "cannot create a temporary file in '\(NSTemporaryDirectory())'", at: nil, fix: "check TMPDIR"))
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "cannot create a temporary file in '\(NSTemporaryDirectory())'", at: nil, fix: "check TMPDIR"))
         }
         defer { try? handle.close() }
         let p = Process()
@@ -132,7 +132,7 @@ public enum SchemaPuller {
         p.standardError = handle
         p.standardInput = FileHandle.nullDevice
         do { try p.run() } catch {
-            throw InputError(.error(PullRules.cktoolMissing.code, "cannot run '\(escaped(executable))': \(error.localizedDescription)", at: nil,
+            throw InputError(Diagnostic(rule: PullRules.cktoolMissing, "cannot run '\(escaped(executable))': \(error.localizedDescription)", at: nil,
                                     fix: "pass --cktool with the path of cktool, or unset CKSCHEMA_CKTOOL"))
         }
         p.waitUntilExit()

@@ -25,7 +25,7 @@ enum NDJSONLines {
     static func read(path: String, _ body: (Item) throws -> Void) throws {
         let name = displayName(path)
         func unreadable(_ m: String) -> InputError {
-            InputError(.error(InputRules.unreadable.code, m, at: SourceLocation(file: name, line: 1, column: 1)))
+            InputError(Diagnostic(rule: InputRules.unreadable, m, at: SourceLocation(file: name, line: 1, column: 1)))
         }
         let fd: Int32
         if path == "-" {

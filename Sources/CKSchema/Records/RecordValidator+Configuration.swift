@@ -13,7 +13,7 @@ extension RecordValidator {
             let files = configuration.records.filter { $0.environment == env }.map(\.path)
             if files.isEmpty { continue }
             guard let path = env == .production ? configuration.productionSchema : configuration.developmentSchema else {
-                throw InputError(.error(InputRules.config.code,
+                throw InputError(Diagnostic(rule: InputRules.config,
                     "ckschema.yaml lists \(env.rawValue) record files but names no 'schemas.\(env.rawValue)'",
                     at: configuration.path.map { SourceLocation(file: $0, line: 1, column: 1) }))
             }

@@ -166,7 +166,7 @@ final class ValidationRun {
 
     private func unreadable(_ path: String, _ message: String) {
         summary.unreadableFiles += 1
-        deliver(.error(InputRules.unreadable.code, message, at: SourceLocation(file: path, line: 1, column: 1)))
+        deliver(Diagnostic(rule: InputRules.unreadable, message, at: SourceLocation(file: path, line: 1, column: 1)))
     }
 
     // MARK: Streaming JSON
@@ -223,7 +223,7 @@ final class ValidationRun {
         } catch {
             for d in error.diagnostics {
                 summary.malformedRecords += 1
-                deliver(Diagnostic(code: RecordsRules.syntax.code, severity: .error, location: d.location, message: d.message, fix: d.fix))
+                deliver(Diagnostic(rule: RecordsRules.syntax, d.message, at: d.location, fix: d.fix))
             }
             return
         }
@@ -295,7 +295,7 @@ final class ValidationRun {
     private func batches(_ r: ChunkResult, size: Int, into out: inout [(line: Int, diagnostic: Diagnostic)]) {
         for c in r.references {
             let line = c.absoluteLine ? c.line : baseLine + c.line + 1
-            references.append((c, .error(RecordsRules.referenceTargetType.code, compose(c.recordIndex, c.recordName, c.field, ""),
+            references.append((c, Diagnostic(rule: RecordsRules.referenceTargetType, compose(c.recordIndex, c.recordName, c.field, ""),
                                          at: SourceLocation(file: file, line: line, column: c.column),
                                          fix: "point it at a '\(c.expectedType)' record")))
         }
@@ -311,20 +311,20 @@ final class ValidationRun {
             let label = compose(e.recordIndex, e.name, nil, "")
             if batchCount > RecordValidator.maxBatchItems && !batchReportedItems {
                 batchReportedItems = true
-                out.append((line, .error(RecordsRules.batchTooManyItems.code,
+                out.append((line, Diagnostic(rule: RecordsRules.batchTooManyItems,
                     "\(label)batch \(batchNumber + 1) holds more than \(RecordValidator.maxBatchItems) records; CloudKit refuses the modify operation with limitExceeded",
                     at: loc, fix: "use --batch \(RecordValidator.maxBatchItems) or fewer")))
             }
             if batchBytes > RecordValidator.maxBatchBytes && !batchReportedBytes {
                 batchReportedBytes = true
-                out.append((line, .error(RecordsRules.batchTooLarge.code,
+                out.append((line, Diagnostic(rule: RecordsRules.batchTooLarge,
                     "\(label)batch \(batchNumber + 1) carries more than 2 MB of non-asset data; CloudKit refuses the request with limitExceeded",
                     at: loc, fix: "write fewer records per batch")))
             }
             if let name = e.name, names[name] == nil { names[name] = e.recordType ?? "" }
             if let parent = e.parent {
                 let pl = e.absoluteLine ? e.parentLine : baseLine + e.parentLine + 1
-                parents.append((parent, .error(RecordsRules.parentNotFound.code,
+                parents.append((parent, Diagnostic(rule: RecordsRules.parentNotFound,
                     compose(e.recordIndex, e.name, "parent", "the parent record '\(parent)' is neither in the batch nor in the given files"),
                     at: SourceLocation(file: file, line: pl, column: e.parentColumn),
                     fix: "save the parent in the same batch or an earlier one, or fix its name")))
@@ -340,11 +340,9 @@ final class ValidationRun {
             case .new:
                 let what = o.field.map { "field '\($0)' (\(o.type?.description ?? "type unknown")) would be added to record type '\(o.recordType)'" }
                     ?? "record type '\(o.recordType)' would be created"
-                out.append((line, Diagnostic(code: RecordsRules.inferredField.code, severity: .note, location: loc,
-                                             message: compose(o.recordIndex, o.recordName, o.field, "not in the development schema: " + what),
-                                             fix: "run with --infer to print the schema change, and add it to the schema")))
+                out.append((line, Diagnostic(rule: RecordsRules.inferredField, compose(o.recordIndex, o.recordName, o.field, "not in the development schema: " + what), at: loc, fix: "run with --infer to print the schema change, and add it to the schema")))
             case .conflict(let first):
-                out.append((line, .error(RecordsRules.inferConflict.code,
+                out.append((line, Diagnostic(rule: RecordsRules.inferConflict,
                     compose(o.recordIndex, o.recordName, o.field, "written as \(o.type?.description ?? "?") but an earlier record wrote it as \(first); CloudKit fixes a new field's type on its first save and refuses the other"),
                     at: loc, fix: "write the field with one type")))
             case .known:

@@ -45,7 +45,7 @@ final class ImportRun {
             case .tooLong(let line, let message):
                 // The same CK400 validate gives; the line is never held whole.
                 result.failed += 1
-                result.diagnostics.append(.error(RecordsRules.syntax.code, ValidationRun.compose(number: number, nil, nil, message),
+                result.diagnostics.append(Diagnostic(rule: RecordsRules.syntax, ValidationRun.compose(number: number, nil, nil, message),
                                                  at: SourceLocation(file: file, line: line, column: 1)))
             case .line(let line, let bytes):
                 batch.append(take(bytes, line: line, number: number, file: file))

@@ -44,7 +44,7 @@ struct IncomingReader {
             var failed = rec
             failed.zone = zone(ofMalformed: bytes) ?? failed.zone
             let why = syntaxError.map { "\($0.message) at byte \($0.offset + 1)" } ?? "empty record"
-            failed.error = .error(StoreRules.recordMalformed.code, ValidationRun.compose(number: number, nil, nil, "line is not JSON: \(why)"),
+            failed.error = Diagnostic(rule: StoreRules.recordMalformed, ValidationRun.compose(number: number, nil, nil, "line is not JSON: \(why)"),
                                   at: SourceLocation(file: file, line: line, column: 1))
             return (failed, [])
         }
@@ -54,7 +54,7 @@ struct IncomingReader {
             return (r.rec, r.additions)
         } catch {
             var failed = r.rec
-            failed.error = .error(error.rule.code, ValidationRun.compose(number: number, r.rec.name.isEmpty ? nil : r.rec.name, error.field, error.message),
+            failed.error = .error(error.rule, ValidationRun.compose(number: number, r.rec.name.isEmpty ? nil : r.rec.name, error.field, error.message),
                                   at: SourceLocation(file: file, line: line, column: 1), fix: error.fix)
             return (failed, [])
         }

@@ -92,9 +92,7 @@ public enum RecordImporter {
     /// One note a field development added to its schema, at the first record that added it.
     private static func newFieldNotes(_ added: [String: SourceLocation]) -> [Diagnostic] {
         added.sorted(by: { $0.key < $1.key }).map { key, at in
-            Diagnostic(code: StoreRules.recordNewField.code, severity: .note, location: at,
-                       message: "development added field \(key) to its schema, as CloudKit does for a record with a new key",
-                       fix: "add it to Schemas/ and write a migration (`ckschema migrate new`), or production will refuse it")
+            Diagnostic(rule: StoreRules.recordNewField, "development added field \(key) to its schema, as CloudKit does for a record with a new key", at: at, fix: "add it to Schemas/ and write a migration (`ckschema migrate new`), or production will refuse it")
         }
     }
 
@@ -124,7 +122,7 @@ public enum RecordImporter {
         for i in batch.indices where batch[i].error == nil {
             let r = batch[i]
             if !inBatch.insert(r.zone + "\u{1}" + r.name).inserted {
-                batch[i].error = .error(StoreRules.recordConflict.code, ValidationRun.compose(number: r.number, r.name, nil, "appears twice in one batch of \(options.batchSize)"),
+                batch[i].error = Diagnostic(rule: StoreRules.recordConflict, ValidationRun.compose(number: r.number, r.name, nil, "appears twice in one batch of \(options.batchSize)"),
                                         at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "save each record once per request")
             }
         }
@@ -158,7 +156,7 @@ public enum RecordImporter {
         }
         for r in batch {
             if let e = r.error { result.diagnostics.append(e); result.failed += 1 } else if skip.contains(r.zone) {
-                result.diagnostics.append(.error(StoreRules.recordBatchFailed.code,
+                result.diagnostics.append(Diagnostic(rule: StoreRules.recordBatchFailed,
                                                  ValidationRun.compose(number: r.number, r.name, nil, "not saved: another record of its batch failed in atomic zone '\(r.zone)'"),
                                                  at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "fix the failing record; the batch is saved all or nothing"))
                 result.failed += 1
@@ -186,13 +184,13 @@ public enum RecordImporter {
         let type = s.string(at: 0), current = s.string(at: 1)
         let at = SourceLocation(file: r.file, line: r.line, column: 1)
         if type != r.type {
-            r.error = .error(StoreRules.recordConflict.code, ValidationRun.compose(number: r.number, r.name, nil, "already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'"), at: at,
+            r.error = Diagnostic(rule: StoreRules.recordConflict, ValidationRun.compose(number: r.number, r.name, nil, "already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'"), at: at,
                              fix: "a record's type cannot change; use another record name")
             return false
         }
         if options.savePolicy == .ifServerRecordUnchanged, r.changeTag != current {
             let m = r.changeTag.map { "its change tag is '\(current)' in the store, '\($0)' in the file (stale)" } ?? "it already exists (change tag '\(current)') and the file gives no recordChangeTag"
-            r.error = .error(StoreRules.recordConflict.code, ValidationRun.compose(number: r.number, r.name, nil, "conflict saving it: \(m)"), at: at,
+            r.error = Diagnostic(rule: StoreRules.recordConflict, ValidationRun.compose(number: r.number, r.name, nil, "conflict saving it: \(m)"), at: at,
                              fix: "export the current record and re-apply the change, or pass --save-policy changedKeys or allKeys to overwrite")
             return false
         }

@@ -92,12 +92,12 @@ public enum StoreQuery {
     public static func compile(_ q: RecordQuery, schema: Schema, searchTables: [String: String],
                                btreeIndexes: [String: String] = [:]) -> Result<CompiledQuery, QueryRefusal> {
         guard let type = schema.recordType(named: q.recordType) else {
-            return .failure(QueryRefusal([.error(RuntimeRules.unknownType.code, "Did not find record type: \(RuntimeRules.shown(q.recordType))", at: nil,
+            return .failure(QueryRefusal([Diagnostic(rule: RuntimeRules.unknownType, "Did not find record type: \(RuntimeRules.shown(q.recordType))", at: nil,
                                     fix: "the \(q.environment.rawValue) schema's record types: " + schema.recordTypes.map(\.name).joined(separator: ", "))]))
         }
         let zone = q.zone ?? type.zone ?? Zone.defaultZoneName
         if zone != Zone.defaultZoneName, schema.zone(named: zone) == nil {
-            return .failure(QueryRefusal([.error(RuntimeRules.zoneNotFound.code, "Zone '\(RuntimeRules.shown(zone))' does not exist in the \(q.environment.rawValue) environment", at: nil,
+            return .failure(QueryRefusal([Diagnostic(rule: RuntimeRules.zoneNotFound, "Zone '\(RuntimeRules.shown(zone))' does not exist in the \(q.environment.rawValue) environment", at: nil,
                                     fix: "zones: " + ([Zone.defaultZoneName] + schema.zones.map(\.name)).joined(separator: ", "))]))
         }
         let start = SourceLocation(file: predicateFile, line: 1, column: 1)
@@ -115,23 +115,23 @@ public enum StoreQuery {
             }
         }
         if predicate.matchesAll, !type.indexes(on: .recordName).contains(.queryable) {
-            refusals.append(.error(PredicateRules.needsIndex.code, "Field 'recordName' is not marked queryable", at: nil,
+            refusals.append(Diagnostic(rule: PredicateRules.needsIndex, "Field 'recordName' is not marked queryable", at: nil,
                                    fix: "a query without a filter needs 'system: { recordName: [queryable] }' on \(type.name)"))
         }
         var order: [String] = []
         for s in q.sort {
             let key: PredicateKey
             do { key = try PredicateParser.key(s.field, column: 1) } catch {
-                refusals.append(.error(RuntimeRules.notSortable.code, "cannot sort on '\(RuntimeRules.shown(s.field))'", at: nil))
+                refusals.append(Diagnostic(rule: RuntimeRules.notSortable, "cannot sort on '\(RuntimeRules.shown(s.field))'", at: nil))
                 continue
             }
             guard let r = PredicateChecker.resolve(key, in: type), case let expr? = expression(key, r.type) else {
-                refusals.append(.error(PredicateRules.unknownField.code, "'\(type.name)' has no field '\(RuntimeRules.shown(s.field))' to sort on"
+                refusals.append(Diagnostic(rule: PredicateRules.unknownField, "'\(type.name)' has no field '\(RuntimeRules.shown(s.field))' to sort on"
                                        + Suggest.phrase(for: s.field, in: type.fields.map(\.name)), at: nil))
                 continue
             }
             guard r.indexes.contains(.sortable) else {
-                refusals.append(.error(RuntimeRules.notSortable.code, "Field '\(key.schemaName ?? s.field)' is not marked sortable", at: nil,
+                refusals.append(Diagnostic(rule: RuntimeRules.notSortable, "Field '\(key.schemaName ?? s.field)' is not marked sortable", at: nil,
                                        fix: r.isEncrypted ? "an encrypted field cannot be sorted on" : "add 'sortable' to the indexes of \(type.name).\(r.place)"))
                 continue
             }

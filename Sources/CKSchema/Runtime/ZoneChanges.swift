@@ -20,16 +20,16 @@ public enum ZoneChanges {
                              format: RecordLineFormat = .ndjson, sink: (String) throws -> Void) throws(InputError) -> Outcome {
         let schema = try store.schema(env)
         if zone == Zone.defaultZoneName {
-            return .refused([.error(RuntimeRules.changesDefaultZone.code,
+            return .refused([Diagnostic(rule: RuntimeRules.changesDefaultZone,
                                     "the default zone does not support fetching changes (CKFetchRecordZoneChangesOperation needs a custom zone)", at: nil,
                                     fix: "move the record types whose changes the app fetches into a custom zone with the fetchChanges capability")])
         }
         guard let z = schema.zone(named: zone) else {
-            return .refused([.error(RuntimeRules.zoneNotFound.code, "Zone '\(RuntimeRules.shown(zone))' does not exist in the \(env.rawValue) environment", at: nil,
+            return .refused([Diagnostic(rule: RuntimeRules.zoneNotFound, "Zone '\(RuntimeRules.shown(zone))' does not exist in the \(env.rawValue) environment", at: nil,
                                     fix: "zones: " + schema.zones.map(\.name).joined(separator: ", "))])
         }
         guard z.capabilities.contains(.fetchChanges) else {
-            return .refused([.error(RuntimeRules.changesNotSupported.code, "zone '\(zone)' does not have the fetchChanges capability, so its changes cannot be fetched", at: nil,
+            return .refused([Diagnostic(rule: RuntimeRules.changesNotSupported, "zone '\(zone)' does not have the fetchChanges capability, so its changes cannot be fetched", at: nil,
                                     fix: "add fetchChanges to the zone's capabilities")])
         }
         let fields = Dictionary(schema.recordTypes.map { t in (t.name, Dictionary(t.fields.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })) },
@@ -99,7 +99,7 @@ public enum ZoneChanges {
     /// The sequence number a token stands for, or CK732 (exit 2) saying why it is not ours.
     static func decode(_ token: String, storeID: String, env: Environment, zone: String, last: Position) throws(InputError) -> Position {
         func refuse(_ why: String) -> InputError {
-            InputError(.error(RuntimeRules.badToken.code, "the change token \(why)", at: nil,
+            InputError(Diagnostic(rule: RuntimeRules.badToken, "the change token \(why)", at: nil,
                               fix: "fetch without --since to get every record and a new token"))
         }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)

@@ -63,19 +63,19 @@ public final class Store {
         let exists = fm.fileExists(atPath: path)
         if !exists {
             if access == .read {
-                throw InputError(.error(StoreRules.notAStore.code, "no store at '\(path)'", at: nil,
+                throw InputError(Diagnostic(rule: StoreRules.notAStore, "no store at '\(path)'", at: nil,
                                         fix: "run `ckschema migrate apply` to create it, or check `store:` in ckschema.yaml"))
             }
             let dir = (path as NSString).deletingLastPathComponent
             if !dir.isEmpty, !fm.fileExists(atPath: dir) {
                 do { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                    throw InputError(.error(StoreRules.readOnly.code, "cannot create the store's folder '\(dir)': \(error.localizedDescription)", at: nil))
+                    throw InputError(Diagnostic(rule: StoreRules.readOnly, "cannot create the store's folder '\(dir)': \(error.localizedDescription)", at: nil))
                 }
             }
         } else {
             try Self.checkHeader(path: path)
             if access == .write, !Self.isWritable(path) {
-                throw InputError(.error(StoreRules.readOnly.code, "the store '\(path)' is read-only", at: nil,
+                throw InputError(Diagnostic(rule: StoreRules.readOnly, "the store '\(path)' is read-only", at: nil,
                                         fix: "make the file and its folder writable, or run a command that only reads the store"))
             }
         }
@@ -88,7 +88,7 @@ public final class Store {
         let hasJournal = access == .read && exists && ((try? fm.attributesOfItem(atPath: journal)[.size] as? Int) ?? 0) > 0
         if hasJournal {
             guard Self.isWritable(path), Self.isWritable(journal) else {
-                throw InputError(.error(StoreRules.readOnly.code,
+                throw InputError(Diagnostic(rule: StoreRules.readOnly,
                                         "the store '\(path)' has a rollback journal ('\(journal)') left by a write that did not finish (a killed or crashed run); SQLite must roll it back before the store can be read, and this user cannot write the file",
                                         at: nil, fix: "run any ckschema command on the store as a user who can write it and its folder (the journal is rolled back then); do not delete the journal"))
             }
@@ -102,7 +102,7 @@ public final class Store {
             throw Self.wrap(error, path: path, doing: "open the store")
         }
         if access == .write, db.isReadOnly {
-            throw InputError(.error(StoreRules.readOnly.code, "the store '\(path)' is read-only", at: nil,
+            throw InputError(Diagnostic(rule: StoreRules.readOnly, "the store '\(path)' is read-only", at: nil,
                                     fix: "make the file and its folder writable"))
         }
         try checkOrCreate()
@@ -123,13 +123,13 @@ public final class Store {
     /// Refuses a file that does not start with SQLite's header (an empty file is a new store).
     private static func checkHeader(path: String) throws(InputError) {
         guard let h = FileHandle(forReadingAtPath: path) else {
-            throw InputError(.error(StoreRules.readOnly.code, "cannot read the store '\(path)'", at: nil, fix: "check the file's permissions"))
+            throw InputError(Diagnostic(rule: StoreRules.readOnly, "cannot read the store '\(path)'", at: nil, fix: "check the file's permissions"))
         }
         defer { try? h.close() }
         let head = (try? h.read(upToCount: 16)) ?? Data()
         if head.isEmpty { return }
         if head != Data("SQLite format 3\0".utf8) {
-            throw InputError(.error(StoreRules.notAStore.code, "'\(path)' is not an SQLite database, so it cannot be a ckschema store", at: nil,
+            throw InputError(Diagnostic(rule: StoreRules.notAStore, "'\(path)' is not an SQLite database, so it cannot be a ckschema store", at: nil,
                                     fix: "point `store:` in ckschema.yaml (or --store) at a ckschema store, or move the file away and let ckschema create a new one"))
         }
     }
@@ -141,24 +141,24 @@ public final class Store {
             let tables = try db.scalar("SELECT count(*) FROM sqlite_master")?.integer ?? 0
             if appID != Self.applicationID {
                 if tables > 0 || appID != 0 {
-                    throw InputError(.error(StoreRules.notAStore.code,
+                    throw InputError(Diagnostic(rule: StoreRules.notAStore,
                                             "'\(path)' is an SQLite database of another tool (application_id \(appID), \(tables) schema objects), not a ckschema store",
                                             at: nil, fix: "point `store:` in ckschema.yaml (or --store) at a ckschema store; ckschema never writes into another tool's database"))
                 }
                 guard access == .write else {
-                    throw InputError(.error(StoreRules.notAStore.code, "'\(path)' is an empty database, not a ckschema store", at: nil))
+                    throw InputError(Diagnostic(rule: StoreRules.notAStore, "'\(path)' is an empty database, not a ckschema store", at: nil))
                 }
                 try db.transaction { try self.createTables() }
                 return
             }
             let version = Int(try db.scalar("SELECT value FROM meta WHERE key = 'format_version'")?.text ?? "") ?? 0
             if version > Self.formatVersion {
-                throw InputError(.error(StoreRules.newerFormat.code,
+                throw InputError(Diagnostic(rule: StoreRules.newerFormat,
                                         "the store '\(path)' has format version \(version); this ckschema reads version \(Self.formatVersion) and will not rewrite a newer store",
                                         at: nil, fix: "upgrade ckschema to the version that wrote the store"))
             }
             if version < 1 {
-                throw InputError(.error(StoreRules.notAStore.code, "the store '\(path)' has no format version; it is damaged", at: nil))
+                throw InputError(Diagnostic(rule: StoreRules.notAStore, "the store '\(path)' has no format version; it is damaged", at: nil))
             }
         } catch let e as InputError {
             throw e
@@ -214,7 +214,7 @@ public final class Store {
         try guarded("read the \(env.rawValue) schema") {
             let json = try self.db.scalar("SELECT schema_json FROM environments WHERE name = ?", [.text(env.rawValue)])?.text ?? ""
             do { return try StoreSchemaCodec.decode(json) } catch let e as StoreSchemaCodec.DecodeError {
-                throw InputError(.error(StoreRules.notAStore.code, "the store's \(env.rawValue) schema is damaged: \(e.message)", at: nil))
+                throw InputError(Diagnostic(rule: StoreRules.notAStore, "the store's \(env.rawValue) schema is damaged: \(e.message)", at: nil))
             }
         }
     }
@@ -348,33 +348,33 @@ public final class Store {
         guard let e = error as? SQLiteError else {
             // Never a raw Swift error value: the JSON parser's error has its own words.
             if let p = error as? JSONValue.ParseError {
-                return InputError(.error(StoreRules.notAStore.code, "could not \(doing): the store '\(path)' holds JSON that does not parse (\(p.message) at byte \(p.offset + 1)); it is damaged", at: nil,
+                return InputError(Diagnostic(rule: StoreRules.notAStore, "could not \(doing): the store '\(path)' holds JSON that does not parse (\(p.message) at byte \(p.offset + 1)); it is damaged", at: nil,
                                          fix: "restore the store from a backup, or rebuild it with `ckschema migrate apply`"))
             }
-            return InputError(.error(StoreRules.sqlite.code, "could not \(doing) in '\(path)': \(error)", at: nil))
+            return InputError(Diagnostic(rule: StoreRules.sqlite, "could not \(doing) in '\(path)': \(error)", at: nil))
         }
         if e.isFull {
-            return InputError(.error(StoreRules.full.code, "could not \(doing): the disk holding '\(path)' is full; nothing was changed",
+            return InputError(Diagnostic(rule: StoreRules.full, "could not \(doing): the disk holding '\(path)' is full; nothing was changed",
                                      at: nil, fix: "free some disk space and run the command again"))
         }
         if e.extendedCode == 776 || e.extendedCode == 264 {
             // SQLITE_READONLY_ROLLBACK / SQLITE_READONLY_RECOVERY: a hot journal or WAL needs a writer.
-            return InputError(.error(StoreRules.readOnly.code, "could not \(doing): the store '\(path)' needs a rollback of an unfinished write, which a read-only connection cannot do (\(e.message))", at: nil,
+            return InputError(Diagnostic(rule: StoreRules.readOnly, "could not \(doing): the store '\(path)' needs a rollback of an unfinished write, which a read-only connection cannot do (\(e.message))", at: nil,
                                      fix: "run the command as a user who can write the store and its folder; do not delete the '-journal' file"))
         }
         if e.isReadOnly {
-            return InputError(.error(StoreRules.readOnly.code, "could not \(doing): the store '\(path)' is read-only (\(e.message))", at: nil,
+            return InputError(Diagnostic(rule: StoreRules.readOnly, "could not \(doing): the store '\(path)' is read-only (\(e.message))", at: nil,
                                      fix: "make the file and its folder writable"))
         }
         if e.isBusy {
-            return InputError(.error(StoreRules.locked.code, "could not \(doing): the store '\(path)' is busy (another process holds SQLite's lock)", at: nil,
+            return InputError(Diagnostic(rule: StoreRules.locked, "could not \(doing): the store '\(path)' is busy (another process holds SQLite's lock)", at: nil,
                                      fix: "wait for the other ckschema command to finish, or raise --lock-timeout"))
         }
         if e.isNotADatabase {
-            return InputError(.error(StoreRules.notAStore.code, "'\(path)' is not a usable SQLite database (\(e.message))", at: nil,
+            return InputError(Diagnostic(rule: StoreRules.notAStore, "'\(path)' is not a usable SQLite database (\(e.message))", at: nil,
                                      fix: "point `store:` in ckschema.yaml at a ckschema store"))
         }
-        return InputError(.error(StoreRules.sqlite.code, "could not \(doing) in '\(path)': \(e)", at: nil))
+        return InputError(Diagnostic(rule: StoreRules.sqlite, "could not \(doing) in '\(path)': \(e)", at: nil))
     }
 
     static func sqlLiteral(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }

@@ -82,7 +82,7 @@ final class StoreLock {
             }
             if Date() >= deadline {
                 let who = lastHolder.map { "by \($0)" } ?? "by another process writing to it"
-                throw InputError(.error(StoreRules.locked.code, "the store '\(store.path)' is locked \(who); waited \(formatSeconds(timeout))",
+                throw InputError(Diagnostic(rule: StoreRules.locked, "the store '\(store.path)' is locked \(who); waited \(formatSeconds(timeout))",
                                         at: nil, fix: "wait for it to finish and run again, or raise --lock-timeout; a lock left by a process that is gone is taken over automatically"))
             }
             usleep(100_000)

@@ -20,7 +20,7 @@ enum StoreName {
         var owner: String? = nil
 
         var diagnostic: Diagnostic {
-            .error(SecurityRules.unsafeStoreName.code,
+            Diagnostic(rule: SecurityRules.unsafeStoreName,
                    "\(what) '\(name)'\(owner.map { " of '\($0)'" } ?? "") cannot reach the store: it is not a CloudKit name (a letter, then letters, digits and '_', at most 255)",
                    at: nil, fix: "rename it in the schema or migration; a '# ckschema-disable CK101' comment does not let it into the store")
         }

@@ -9,7 +9,7 @@ public struct NodeDecoder {
     public var hasErrors: Bool { diagnostics.contains(atLeast: .error) }
 
     public mutating func report(_ rule: RuleInfo, _ message: String, at node: YAMLNode, fix: String? = nil) {
-        diagnostics.append(Diagnostic(code: rule.code, severity: rule.defaultSeverity, location: node.location(in: file), message: message, fix: fix))
+        diagnostics.append(Diagnostic(rule: rule, message, at: node.location(in: file), fix: fix))
     }
 
     public mutating func append(_ d: Diagnostic) { diagnostics.append(d) }

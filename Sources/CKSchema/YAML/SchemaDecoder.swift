@@ -16,7 +16,7 @@ struct SchemaDecoder {
     mutating func decode(_ document: YAMLDocument) -> Schema {
         var schema = Schema(origin: Origin(SourceLocation(file: d.file, line: 1, column: 1)))
         guard let root = document.root, !root.isNull else {
-            d.append(.error(InputRules.wrongKind.code, "the schema file is empty",
+            d.append(Diagnostic(rule: InputRules.wrongKind, "the schema file is empty",
                             at: SourceLocation(file: d.file, line: 1, column: 1),
                             fix: "start it with 'ckschema: 1' and a 'recordTypes:' mapping (see docs/schema-format.md)"))
             return schema

@@ -18,8 +18,6 @@ public enum SchemaFormatter {
         var line = 1
         while line <= min(a.count, b.count), a[line - 1] == b[line - 1] { line += 1 }
         let expected = line <= b.count ? String(b[line - 1]) : ""
-        return Diagnostic(code: notFormatted.code, severity: .error, location: SourceLocation(file: file.path, line: line, column: 1),
-                          message: "the file is not formatted; line \(line) should read '\(expected)'",
-                          fix: "run 'ckschema fmt --write \(file.path)'")
+        return Diagnostic(rule: notFormatted, "the file is not formatted; line \(line) should read '\(expected)'", at: SourceLocation(file: file.path, line: line, column: 1), fix: "run 'ckschema fmt --write \(file.path)'")
     }
 }

@@ -22,8 +22,8 @@ public enum YAMLReader {
     public static func parse(_ data: Data, file: String) throws(InputError) -> YAMLDocument {
         if let bad = TextBytes.firstInvalidUTF8(data) {
             let (line, col) = TextBytes.lineColumn(ofByte: bad, in: data)
-            throw InputError(.error(
-                InputRules.notUTF8.code, "the file is not valid UTF-8 (byte 0x\(String(data[data.startIndex + bad], radix: 16, uppercase: true)) at offset \(bad))",
+            throw InputError(Diagnostic(
+                rule: InputRules.notUTF8, "the file is not valid UTF-8 (byte 0x\(String(data[data.startIndex + bad], radix: 16, uppercase: true)) at offset \(bad))",
                 at: SourceLocation(file: file, line: line, column: col), fix: "save the file as UTF-8"))
         }
         var builder = TreeBuilder(file: file)
@@ -71,7 +71,7 @@ struct ParserFailure {
             fix = "replace the tab with spaces"
         }
         let rule = problem.contains("UTF-8") ? InputRules.notUTF8 : InputRules.yamlSyntax
-        return .error(rule.code, message, at: SourceLocation(file: file, line: line, column: column), fix: fix)
+        return .error(rule, message, at: SourceLocation(file: file, line: line, column: column), fix: fix)
     }
 
     private func byte(at line: Int, column: Int, in data: Data) -> UInt8? {
@@ -215,7 +215,7 @@ struct TreeBuilder {
     mutating func documentStart(line: Int, column: Int) throws(InputError) {
         documents += 1
         if documents > 1 {
-            throw InputError(.error(InputRules.yamlSyntax.code, "a schema file holds one YAML document; found a second one",
+            throw InputError(Diagnostic(rule: InputRules.yamlSyntax, "a schema file holds one YAML document; found a second one",
                                     at: loc(line, column), fix: "split the documents into separate files"))
         }
     }
@@ -227,7 +227,7 @@ struct TreeBuilder {
 
     mutating func open(mapping: Bool, anchor: String?, line: Int, column: Int) throws(InputError) {
         if stack.count + enclosingDepth >= YAMLReader.maxDepth {
-            throw InputError(.error(InputRules.tooDeep.code, "nesting is deeper than \(YAMLReader.maxDepth) levels",
+            throw InputError(Diagnostic(rule: InputRules.tooDeep, "nesting is deeper than \(YAMLReader.maxDepth) levels",
                                     at: loc(line, column), fix: "a schema file needs only a few levels; check the file is what you meant"))
         }
         stack.append(Frame(isMapping: mapping, anchor: anchor, line: line, column: column, scratchStart: scratch.count))
@@ -249,11 +249,11 @@ struct TreeBuilder {
 
     mutating func alias(_ name: String, line: Int, column: Int) throws(InputError) {
         guard let target = anchors[name] else {
-            throw InputError(.error(InputRules.yamlSyntax.code, "alias '*\(name)' names no anchor defined before it", at: loc(line, column)))
+            throw InputError(Diagnostic(rule: InputRules.yamlSyntax, "alias '*\(name)' names no anchor defined before it", at: loc(line, column)))
         }
         aliasExpansion += target.size
         if aliasExpansion > YAMLReader.maxAliasExpansion {
-            throw InputError(.error(InputRules.aliasBomb.code,
+            throw InputError(Diagnostic(rule: InputRules.aliasBomb,
                                     "aliases expand to more than \(YAMLReader.maxAliasExpansion) nodes (an alias bomb?)",
                                     at: loc(line, column), fix: "write the repeated parts out, or use fewer nested aliases"))
         }
@@ -317,7 +317,7 @@ struct TreeBuilder {
 
     private func duplicate(_ key: Int32, first: Int32) -> InputError {
         let f = Int(first), k = Int(key)
-        return InputError(.error(InputRules.duplicateKey.code,
+        return InputError(Diagnostic(rule: InputRules.duplicateKey,
                                  "duplicate key '\(storage.texts[k])' in one mapping; the first is at line \(storage.lines[f]), column \(storage.columns[f])",
                                  at: loc(Int(storage.lines[k]), Int(storage.columns[k])), fix: "remove one of them or merge them"))
     }

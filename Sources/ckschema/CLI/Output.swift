@@ -77,7 +77,7 @@ extension Output {
                 try data.write(to: URL(fileURLWithPath: path), options: .atomic)
             }
         } catch {
-            throw InputError(.error(InputRules.unwritable.code, "cannot write '\(path)': \(error.localizedDescription)",
+            throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot write '\(path)': \(error.localizedDescription)",
                                     at: SourceLocation(file: path, line: 1, column: 1), fix: "check that the folder exists and is writable"))
         }
     }

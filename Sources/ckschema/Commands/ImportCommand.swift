@@ -46,7 +46,7 @@ enum ImportCommand: OptionsCommand {
         if let output, output != "-", !options.force, FileManager.default.fileExists(atPath: output) {
             let existing: SchemaFile
             do { existing = try SchemaSource.loadYAMLFile(path: output) } catch {
-                throw InputError(.error(InputRules.invalidValue.code,
+                throw InputError(Diagnostic(rule: InputRules.invalidValue,
                                         "'\(output)' exists and is not a YAML schema ckschema can read, so import will not overwrite it",
                                         at: SourceLocation(file: output, line: 1, column: 1),
                                         fix: "choose another -o file, fix the file, or pass --force to replace it"))

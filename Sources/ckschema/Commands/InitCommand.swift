@@ -20,7 +20,7 @@ enum InitCommand: OptionsCommand {
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let root = options.folder, container = options.container
         if let problem = ContainerIdentifier.problem(container) {
-            throw InputError(.error(PullRules.containerIdentifier.code, "'\(ControlCharacters.escaped(container))' is not a container identifier: \(problem)", at: nil,
+            throw InputError(Diagnostic(rule: PullRules.containerIdentifier, "'\(ControlCharacters.escaped(container))' is not a container identifier: \(problem)", at: nil,
                                     fix: "pass --container iCloud.com.example.App, the identifier Xcode shows under Signing & Capabilities > iCloud"))
         }
         let files = ProjectTemplate.files(container: container)
@@ -29,7 +29,7 @@ enum InitCommand: OptionsCommand {
             let existing = files.map { (root as NSString).appendingPathComponent($0.path) }.filter { fm.fileExists(atPath: $0) }
             if !existing.isEmpty {
                 throw InputError(existing.map {
-                    .error(InputRules.unreadable.code, "'\($0)' exists already; init changes nothing",
+                    Diagnostic(rule: InputRules.unreadable, "'\($0)' exists already; init changes nothing",
                            at: SourceLocation(file: $0, line: 1, column: 1), fix: "pass --force to overwrite it")
                 })
             }

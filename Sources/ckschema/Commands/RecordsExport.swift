@@ -12,7 +12,7 @@ enum RecordsExport: Subcommand {
         let handle: FileHandle
         if let path = o.outputPath {
             guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
-                throw InputError(.error(InputRules.unwritable.code, "cannot write '\(path)'", at: nil, fix: "check that the folder exists and is writable"))
+                throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot write '\(path)'", at: nil, fix: "check that the folder exists and is writable"))
             }
             handle = h
         } else { handle = io.out }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import CKSchema
 
 /// Paths the tests share: the repository root, its fixtures, the shared corpus.
 enum Paths {
@@ -78,4 +79,16 @@ func makeTempDir(_ name: String = "ckschema-test") throws -> String {
 func read(_ path: String) throws -> String {
     guard let data = FileManager.default.contents(atPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
     return String(decoding: data, as: UTF8.self)
+}
+
+/// Diagnostics with any code, for the tests of renderers and plans: rule code reports
+/// through `Diagnostic(rule:)`.
+extension Diagnostic {
+    static func error(_ code: String, _ message: String, at location: CKSchema.SourceLocation?, fix: String? = nil) -> Diagnostic {
+        Diagnostic(code: code, severity: .error, location: location, message: message, fix: fix)
+    }
+
+    static func warning(_ code: String, _ message: String, at location: CKSchema.SourceLocation?, fix: String? = nil) -> Diagnostic {
+        Diagnostic(code: code, severity: .warning, location: location, message: message, fix: fix)
+    }
 }

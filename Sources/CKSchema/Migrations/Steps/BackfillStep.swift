@@ -61,7 +61,7 @@ struct BackfillStep: MigrationStepKind {
         guard let t = schema.recordType(named: recordType), let f = t.field(named: field) else { return nil }
         let v: DataStepSQL.ValueSQL
         do throws(DataStepError) { v = try DataStepSQL.backfillValueSQL(value, field: f, recordType: t) } catch {
-            throw InputError(.error(error.rule.code, error.message, at: location, fix: error.fix))
+            throw InputError(.error(error.rule, error.message, at: location, fix: error.fix))
         }
         let path = try StoreName.jsonPath(field)
         var sql = "UPDATE records SET fields = json_set(fields, \(path), \(v.expression)), \(DataStepSQL.touch) WHERE env = ? AND record_type = ?"

@@ -30,7 +30,7 @@ struct CopyStep: MigrationStepKind {
         guard let t = schema.recordType(named: recordType), let a = t.field(named: from), let b = t.field(named: to) else { return nil }
         let conv: String
         do throws(DataStepError) { conv = try DataStepSQL.conversionSQL(from: a, to: b) } catch {
-            throw InputError(.error(error.rule.code, error.message, at: location, fix: error.fix))
+            throw InputError(.error(error.rule, error.message, at: location, fix: error.fix))
         }
         let sql = "UPDATE records SET fields = json_set(fields, \(try StoreName.jsonPath(to)), \(conv)), \(DataStepSQL.touch) WHERE env = ? AND record_type = ? AND json_extract(fields, \(try StoreName.jsonPath(from))) IS NOT NULL"
         return (sql, [.text(tag), .integer(now), .text(env.rawValue), .text(recordType)])

@@ -6,7 +6,7 @@ struct RemoveIndexStep: IndexStep {
     var index: IndexTarget
 
     func developmentReview(at location: SourceLocation?) -> Diagnostic? {
-        .warning(StoreRules.removeIndexReview.code,
+        Diagnostic(rule: StoreRules.removeIndexReview,
                  "removing the \(index.kind.rawValue) index on \(index.recordType).\(index.field) breaks every query that filters or sorts on it", at: location,
                  fix: "check the app's queries on \(index.recordType) before applying to production")
     }

@@ -27,7 +27,7 @@ struct StepArguments {
 
     mutating func fail(_ rule: RuleInfo, _ message: String, _ at: YAMLNode, fix: String? = nil) {
         ok = false
-        diagnostics.append(.error(rule.code, message, at: location(at), fix: fix))
+        diagnostics.append(.error(rule, message, at: location(at), fix: fix))
     }
 
     mutating func value(_ key: String) -> YAMLNode? {

@@ -10,12 +10,12 @@ struct StepContext {
     let adoptingFields: Bool
 
     func fail(_ rule: RuleInfo, _ message: String, fix: String? = nil) -> InputError {
-        InputError(.error(rule.code, "\(kind): \(message)", at: location, fix: fix))
+        InputError(.error(rule, "\(kind): \(message)", at: location, fix: fix))
     }
 
     /// A CloudKit rule broken by the step: the rule's own code, as lint reports it.
     func fail(_ v: CloudKitViolation) -> InputError {
-        InputError(Diagnostic(code: v.rule.code, severity: .error, location: location, message: "\(kind): \(v.message)", fix: v.fix))
+        InputError(Diagnostic(rule: v.rule.info, "\(kind): \(v.message)", at: location, fix: v.fix))
     }
 
     /// A data step's SQL could not be built (a value that does not fit the field, a lossy copy).

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import CKSchema
+
+/// One rule shape: a finding is made from its rule's info (`Diagnostic(rule:)`), which gives
+/// the code and the default severity, so the two cannot come apart.
+@Suite struct DiagnosticShapeTests {
+    @Test func aFindingTakesCodeAndSeverityFromItsRule() {
+        let note = Diagnostic(rule: RecordsRules.inferredField, "not in the schema", at: nil)
+        #expect(note.code == "CK416" && note.severity == .note)
+        let warning = Diagnostic(rule: CKDBRules.notExpressible, "dropped", at: nil, fix: "keep it")
+        #expect(warning.code == CKDBRules.notExpressible.code && warning.severity == CKDBRules.notExpressible.defaultSeverity && warning.fix == "keep it")
+        #expect(Diagnostic(rule: CloudKitRule.invalidName.info, "bad", at: nil).code == "CK101")
+    }
+
+    /// Where a severity is decided at run time (ckschema.yaml's settings, a plan's class, a
+    /// finding carried over from a checker thread), the memberwise initializer is used; nowhere
+    /// else does library code spell a code next to a severity.
+    @Test func onlyRunTimeSeveritiesUseTheMemberwiseInitializer() throws {
+        let allowed: Set<String> = [
+            "Diagnostics/Diagnostic.swift",   // the initializers themselves
+            "Lint/LintRules.swift",           // lint.severity in ckschema.yaml
+            "Diff/PromotionStep.swift",       // the step's class, after promote: settings
+            "Predicate/Predicate.swift",      // the caller's severity for a predicate finding
+            "Records/ValidationRun.swift",    // a checker thread's finding, placed in its file
+            "Runtime/ImportRun.swift",        // the same, for records import
+            "Migrations/Migrator.swift",      // a stale lock taken over: a note of the lock rule
+        ]
+        let root = Paths.root + "/Sources/CKSchema"
+        let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        #expect(files.count > 100)
+        for f in files where !allowed.contains(f) {
+            let text = try String(contentsOfFile: root + "/" + f, encoding: .utf8)
+            // (`PendingDiagnostic` carries a rule's code and severity between threads: not this.)
+            #expect(text.range(of: #"(^|[^A-Za-z])Diagnostic\(code:"#, options: .regularExpression) == nil,
+                    "\(f) builds a Diagnostic from a code; use Diagnostic(rule:)")
+            #expect(text.range(of: #"\.(error|warning)\([A-Za-z_.]+\.code,"#, options: .regularExpression) == nil,
+                    "\(f) reports a rule's code with a severity; use Diagnostic(rule:)")
+        }
+    }
+}
