@@ -1,20 +1,28 @@
 /// "Did you mean" suggestions for misspelt keys, types and names.
 public enum Suggest {
     /// The candidate closest to `word` (case-insensitive edit distance), when close enough to be a likely typo.
+    /// Ties go to the name first in code-point order, so a Set or a Dictionary's keys (whose
+    /// order changes from run to run) give the same suggestion every time.
     public static func closest<S: Sequence>(to word: String, in candidates: S) -> String? where S.Element == String {
         let w = Array(word.lowercased().unicodeScalars)
         var best: (String, Int)?
         for c in candidates {
             let d = distance(w, Array(c.lowercased().unicodeScalars))
-            if best == nil || d < best!.1 { best = (c, d) }
+            if let b = best, d > b.1 || (d == b.1 && !precedes(c, b.0)) { continue }
+            best = (c, d)
         }
         guard let (name, d) = best else { return nil }
         let allowed = max(1, min(3, w.count / 3))
         if d <= allowed { return name }
         // A word that is the start of a candidate ("index" for "indexes") is a likely slip too.
-        if w.count >= 3, let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(word.lowercased()) }) { return prefixed }
+        if w.count >= 3 {
+            let prefixed = candidates.filter { $0.lowercased().hasPrefix(word.lowercased()) }
+            return prefixed.min { $0.count != $1.count ? $0.count < $1.count : precedes($0, $1) }
+        }
         return nil
     }
+
+    private static func precedes(_ a: String, _ b: String) -> Bool { a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) }
 
     /// `; did you mean 'x'?` or the empty string.
     public static func phrase<S: Sequence>(for word: String, in candidates: S) -> String where S.Element == String {
