@@ -12,7 +12,7 @@ public enum PrimitiveType: String, Sendable, Hashable, CaseIterable, Codable {
     /// The upper-case keyword of the CloudKit Schema Language.
     public var ckdbKeyword: String { rawValue.uppercased() }
 
-    /// A small number for packed storage (`Field`): the case's position.
+    /// A small number for packed storage (`Field`, validate's type tags): the case's position.
     var code: UInt32 {
         switch self {
         case .string: 0
@@ -28,7 +28,7 @@ public enum PrimitiveType: String, Sendable, Hashable, CaseIterable, Codable {
     }
 
     /// The case of a `code`; nil for any other number.
-    init?(code: UInt32) {
+    @inline(__always) init?(code: UInt32) {
         switch code {
         case 0: self = .string
         case 1: self = .int64

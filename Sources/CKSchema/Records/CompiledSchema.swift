@@ -96,9 +96,9 @@ struct TypeTag: Sendable {
     /// Tag spelling to the tag, encoded in the table's integer (no array access per value).
     static let table = ByteTable(all.map { (key: $0.0, value: $0.1.encoded) })
 
-    /// bits 0-3: the primitive's index in `PrimitiveType.allCases` (15: none), 4: list, 5: encrypted.
+    /// bits 0-3: the primitive's `code` (15: none), 4: list, 5: encrypted.
     var encoded: Int {
-        (primitive.map { p in PrimitiveType.allCases.firstIndex(of: p)! } ?? 15) | (isList ? 16 : 0) | (isEncrypted ? 32 : 0)
+        (primitive.map { Int($0.code) } ?? 15) | (isList ? 16 : 0) | (isEncrypted ? 32 : 0)
     }
 
     init(primitive: PrimitiveType?, isList: Bool, isEncrypted: Bool) {
@@ -108,18 +108,7 @@ struct TypeTag: Sendable {
     }
 
     @inline(__always) init(encoded v: Int) {
-        switch v & 15 {
-        case 0: primitive = .string
-        case 1: primitive = .int64
-        case 2: primitive = .double
-        case 3: primitive = .bytes
-        case 4: primitive = .timestamp
-        case 5: primitive = .location
-        case 6: primitive = .reference
-        case 7: primitive = .asset
-        case 8: primitive = .number
-        default: primitive = nil
-        }
+        primitive = PrimitiveType(code: UInt32(v & 15))
         isList = v & 16 != 0
         isEncrypted = v & 32 != 0
     }
