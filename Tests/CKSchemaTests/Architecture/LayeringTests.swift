@@ -27,17 +27,23 @@ import Testing
         var text: String
     }
 
+    /// Every file of the library, subfolders included (`Migrations/Steps/X.swift` belongs to
+    /// the layer `Migrations`).
     static func sources() throws -> [SourceFile] {
         let base = Paths.root + "/Sources/CKSchema"
-        var out: [SourceFile] = []
-        for folder in try FileManager.default.contentsOfDirectory(atPath: base).sorted() {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: base + "/" + folder, isDirectory: &isDir), isDir.boolValue else { continue }
-            for name in try FileManager.default.contentsOfDirectory(atPath: base + "/" + folder).sorted() where name.hasSuffix(".swift") {
-                out.append(SourceFile(folder: folder, name: name, text: try read(base + "/" + folder + "/" + name)))
-            }
+        let paths = FileManager.default.enumerator(atPath: base)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted() ?? []
+        return try paths.compactMap { path in
+            let parts = path.split(separator: "/").map(String.init)
+            guard parts.count >= 2 else { return nil }
+            return SourceFile(folder: parts[0], name: parts.dropFirst().joined(separator: "/"), text: try read(base + "/" + path))
         }
-        return out
+    }
+
+    @Test func subfoldersBelongToTheirLayer() throws {
+        let steps = try Self.sources().filter { $0.name.hasPrefix("Steps/") }
+        #expect(steps.count >= 14, "Migrations/Steps is read")
+        #expect(steps.allSatisfy { $0.folder == "Migrations" })
+        #expect(Self.declarations(steps)["BackfillStep"] == "Migrations")
     }
 
     /// Top-level type names (declared at the start of a line) and the folder of each.
