@@ -32,12 +32,12 @@ public struct Suppression: Sendable, Hashable {
                 if let colon = rest.firstIndex(of: ":") { return (rest[..<colon], rest[rest.index(after: colon)...]) }
                 return (rest, "")
             }()
-            // Alone on its line: only a comment opener (`#`, `//`, `--`, `/*`, `<!--`) and blanks before the marker.
+            // Alone on its line: only a comment opener (`#`, `//`, `--`, `/*`) and blanks before the marker.
             let before = line[..<r.lowerBound].filter { !$0.isWhitespace }
             return Suppression(file: file, line: lineNo, column: line.distance(from: line.startIndex, to: r.lowerBound) + 1,
                                codes: Set(codesPart.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)),
                                reasoned: !reason.trimmingCharacters(in: .whitespaces).isEmpty,
-                               standalone: ["#", "//", "--", "/*", "<!--"].contains(String(before)))
+                               standalone: ["#", "//", "--", "/*"].contains(String(before)))
         }
     }
 
