@@ -34,8 +34,10 @@ import Testing
             // (`PendingDiagnostic` carries a rule's code and severity between threads: not this.)
             #expect(text.range(of: #"(^|[^A-Za-z])Diagnostic\(code:"#, options: .regularExpression) == nil,
                     "\(f) builds a Diagnostic from a code; use Diagnostic(rule:)")
-            #expect(text.range(of: #"\.(error|warning)\([A-Za-z_.]+\.code,"#, options: .regularExpression) == nil,
-                    "\(f) reports a rule's code with a severity; use Diagnostic(rule:)")
+            // `.error(rule, ...)` forces a rule to be an error: only for a rule passed in (a
+            // reader's grammar rule, a data step's), never a named one, whose default says.
+            #expect(text.range(of: #"\.error\(\s*[A-Z][A-Za-z]*\.[a-z][A-Za-z]*\s*,"#, options: .regularExpression) == nil,
+                    "\(f) reports a named rule as an error; use Diagnostic(rule:), which takes its default severity")
         }
     }
 }
