@@ -242,3 +242,28 @@ import Testing
         #expect(e.diagnostics.first?.fix == "the steps are " + MigrationStep.kindNames.joined(separator: ", "))
     }
 }
+
+extension MigrationStepKindTests {
+    /// A key the kind takes is never reported as unknown because another was missing, and a
+    /// misspelt key is matched against the kind's keys.
+    @Test func aMissingKeyDoesNotMakeThePresentOnesUnknown() throws {
+        let e = try #require(throws: InputError.self) {
+            try MigrationFileTests.parse("steps:\n  - addSubscription: { type: query, idd: x }\n  - addIndex: { recordType: T, kind: fast }\n")
+        }
+        let messages = e.diagnostics.map(\.message)
+        #expect(messages.contains("`addSubscription` needs `id:`"))
+        #expect(messages.contains("`addSubscription` has no key 'idd'; did you mean 'id'?"))
+        #expect(messages.contains("`addIndex` needs `field:`"))
+        #expect(!messages.contains { $0.contains("no key 'type'") || $0.contains("no key 'kind'") }, "\(messages)")
+    }
+
+    /// Every key a kind takes is named in its row of docs/migrations.md.
+    @Test func everyKeyIsDocumented() throws {
+        let doc = try String(contentsOfFile: Paths.root + "/docs/migrations.md", encoding: .utf8)
+        let rows = doc.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        for kind in MigrationStep.kinds {
+            guard let row = rows.first(where: { $0.hasPrefix("| `\(kind.key)` |") }) else { continue }  // data steps have sections
+            for key in kind.keys { #expect(row.contains("`\(key)`"), "docs/migrations.md: `\(kind.key)` does not name `\(key)`") }
+        }
+    }
+}

@@ -1,6 +1,7 @@
 /// `addField: { recordType, name, type, ...a field as a schema file writes it }`.
 struct AddFieldStep: MigrationStepKind {
     static let key = "addField"
+    static let keys = ["recordType", "name"]
     var recordType: String
     var field: Field
 

@@ -16,6 +16,8 @@ protocol IndexStep: MigrationStepKind {
 }
 
 extension IndexStep {
+    static var keys: [String] { ["recordType", "field", "kind"] }
+
     static func parse(_ args: inout StepArguments) -> Self? { IndexTarget.parse(&args).map(Self.init) }
 
     var recordTypeName: String? { index.recordType }

@@ -1,6 +1,7 @@
 /// `addRecordType: { name, ...a record type as a schema file writes it }`.
 struct AddRecordTypeStep: MigrationStepKind {
     static let key = "addRecordType"
+    static let keys = ["name"] + SchemaDecoder.recordTypeKeys
     var recordType: RecordType
 
     static func parse(_ args: inout StepArguments) -> Self? {

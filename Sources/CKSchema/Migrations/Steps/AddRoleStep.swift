@@ -1,6 +1,7 @@
 /// `addRole: { name }` (or `addRole: name`): a security role for grants.
 struct AddRoleStep: MigrationStepKind {
     static let key = "addRole"
+    static let keys = ["name"]
     var name: String
 
     static func parse(scalar: String, _ args: inout StepArguments) -> Self? { Self(name: scalar) }

@@ -2,6 +2,7 @@
 /// store then evaluates it on every save (docs/runtime.md).
 struct AddSubscriptionStep: MigrationStepKind {
     static let key = "addSubscription"
+    static let keys = ["id", "type", "database", "recordType", "predicate", "zone", "firesOn", "desiredKeys"]
     var subscription: Subscription
 
     static func parse(_ args: inout StepArguments) -> Self? {

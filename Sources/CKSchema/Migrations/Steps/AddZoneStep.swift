@@ -1,6 +1,7 @@
 /// `addZone: { name, database, capabilities }`: a custom zone.
 struct AddZoneStep: MigrationStepKind {
     static let key = "addZone"
+    static let keys = ["name", "database", "capabilities"]
     var zone: Zone
 
     static func parse(_ args: inout StepArguments) -> Self? {

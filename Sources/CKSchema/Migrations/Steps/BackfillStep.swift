@@ -4,6 +4,7 @@ import Foundation
 /// existing records of `recordType` that lack it (on all of them with `overwrite: true`).
 struct BackfillStep: MigrationStepKind {
     static let key = "backfill"
+    static let keys = ["recordType", "field", "value", "expression", "overwrite"]
     var recordType: String
     var field: String
     var value: BackfillValue

@@ -2,6 +2,7 @@
 /// `from`, converting where the conversion is lossless.
 struct CopyStep: MigrationStepKind {
     static let key = "copy"
+    static let keys = ["recordType", "from", "to"]
     var recordType: String
     var from: String
     var to: String

@@ -2,6 +2,7 @@
 /// only way a migration removes anything production has deployed.
 struct DeprecateStep: MigrationStepKind {
     static let key = "deprecate"
+    static let keys = ["recordType", "field"]
     var recordType: String
     var field: String?
 

@@ -9,6 +9,9 @@
 protocol MigrationStepKind: Sendable, Hashable {
     /// The step's YAML key (`addField`).
     static var key: String { get }
+    /// The keys its arguments take: a key not read because another was missing is not
+    /// reported as unknown, and a misspelt key is matched against these.
+    static var keys: [String] { get }
     /// Reads the step's arguments (a mapping), reporting every problem through `args`;
     /// nil when the step cannot be built.
     static func parse(_ args: inout StepArguments) -> Self?

@@ -2,6 +2,7 @@
 /// deployed field (`ProductionGate` reports it with promote's rule, CK302, and its fix).
 struct RemoveFieldStep: MigrationStepKind {
     static let key = "removeField"
+    static let keys = ["recordType", "field"]
     var recordType: String
     var field: String
 

@@ -2,6 +2,7 @@
 /// refuses to delete a deployed record type.
 struct RemoveRecordTypeStep: MigrationStepKind {
     static let key = "removeRecordType"
+    static let keys = ["name"]
     var name: String
 
     static func parse(scalar: String, _ args: inout StepArguments) -> Self? { Self(name: scalar) }

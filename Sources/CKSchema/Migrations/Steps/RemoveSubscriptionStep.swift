@@ -2,6 +2,7 @@
 /// subscriptions in both environments.
 struct RemoveSubscriptionStep: MigrationStepKind {
     static let key = "removeSubscription"
+    static let keys = ["id"]
     var id: String
 
     static func parse(scalar: String, _ args: inout StepArguments) -> Self? { Self(id: scalar) }

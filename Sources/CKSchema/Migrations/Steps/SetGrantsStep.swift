@@ -1,6 +1,7 @@
 /// `setGrants: { recordType, grants: { role: [permissions] } }`: replaces a type's grants.
 struct SetGrantsStep: MigrationStepKind {
     static let key = "setGrants"
+    static let keys = ["recordType", "grants"]
     var recordType: String
     var grants: [Grant]
 

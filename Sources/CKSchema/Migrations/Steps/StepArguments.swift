@@ -5,15 +5,18 @@ struct StepArguments {
     /// The step's key (`addField`), for messages.
     let kind: String
     let file: String
+    /// The keys the kind takes (`MigrationStepKind.keys`).
+    let known: [String]
     private(set) var diagnostics: [Diagnostic] = []
     private var used: Set<String> = []
     /// False once any problem was reported: the step is not built.
     private(set) var ok = true
 
-    init(node: YAMLNode, kind: String, file: String) {
+    init(node: YAMLNode, kind: String, file: String, known: [String]) {
         self.node = node
         self.kind = kind
         self.file = file
+        self.known = known
     }
 
     var pairs: [YAMLPair] { node.mapping ?? [] }
@@ -129,10 +132,10 @@ struct StepArguments {
         return !decoder.d.hasErrors
     }
 
-    /// Reports keys the kind did not read.
+    /// Reports keys the kind neither read nor takes.
     mutating func finish() {
-        for p in pairs where !used.contains(p.name) {
-            let suggestion = Suggest.closest(to: p.name, in: Array(used))
+        for p in pairs where !used.contains(p.name) && !known.contains(p.name) {
+            let suggestion = Suggest.closest(to: p.name, in: known + used)
             fail("`\(kind)` has no key '\(p.name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), p.key)
         }
     }
@@ -140,7 +143,7 @@ struct StepArguments {
     /// Builds a step of kind `K` from its node: the scalar form when the kind has one, else
     /// the mapping, with every unread key reported.
     static func parse<K: MigrationStepKind>(_ k: K.Type, node: YAMLNode, file: String) -> (K?, [Diagnostic]) {
-        var args = StepArguments(node: node, kind: K.key, file: file)
+        var args = StepArguments(node: node, kind: K.key, file: file, known: K.keys)
         if let s = node.scalar, !node.isNull, let step = K.parse(scalar: s, &args) { return (step, args.diagnostics) }
         guard node.mapping != nil else {
             args.fail("the arguments of `\(K.key)` are a mapping (found \(node.kindName))", node, fix: "see docs/migrations.md for `\(K.key)`")
