@@ -8,6 +8,9 @@ let package = Package(
         .library(name: "CKSchema", targets: ["CKSchema"]),
         .executable(name: "ckschema", targets: ["ckschema"]),
     ],
+    // One target per layer of docs/architecture.md, each depending only on the layers directly
+    // below it (peers on one row never see each other): the compiler refuses an import against
+    // the picture, and LayeringTests checks this graph against the document.
     targets: [
         .systemLibrary(
             name: "CYAML",
@@ -18,17 +21,31 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
-        .target(
-            name: "CKSchema",
-            dependencies: ["CYAML", "CSQLite"]
-        ),
+        .target(name: "CKSchemaModel", dependencies: []),
+        .target(name: "CKSchemaDiagnostics", dependencies: ["CKSchemaModel"]),
+        .target(name: "CKSchemaYAML", dependencies: ["CKSchemaDiagnostics", "CYAML"]),
+        .target(name: "CKSchemaCKDB", dependencies: ["CKSchemaDiagnostics"]),
+        .target(name: "CKSchemaCoreData", dependencies: ["CKSchemaDiagnostics"]),
+        .target(name: "CKSchemaPredicate", dependencies: ["CKSchemaDiagnostics"]),
+        .target(name: "CKSchemaLinter", dependencies: ["CKSchemaYAML", "CKSchemaCKDB", "CKSchemaCoreData", "CKSchemaPredicate"]),
+        .target(name: "CKSchemaDiff", dependencies: ["CKSchemaLinter"]),
+        .target(name: "CKSchemaConfig", dependencies: ["CKSchemaDiff"]),
+        .target(name: "CKSchemaRecords", dependencies: ["CKSchemaConfig"]),
+        .target(name: "CKSchemaPull", dependencies: ["CKSchemaConfig"]),
+        .target(name: "CKSchemaStore", dependencies: ["CKSchemaRecords", "CKSchemaPull", "CSQLite"]),
+        .target(name: "CKSchemaRuntime", dependencies: ["CKSchemaStore"]),
+        .target(name: "CKSchemaMigrations", dependencies: ["CKSchemaRuntime"]),
+        .target(name: "CKSchemaCheck", dependencies: ["CKSchemaMigrations"]),
+        .target(name: "CKSchema", dependencies: ["CKSchemaCheck"]),
         .executableTarget(
             name: "ckschema",
             dependencies: ["CKSchema"]
         ),
+        // The executable is a dependency so that the binary the end-to-end tests run is built
+        // from the same sources as the library they test, never a stale one.
         .testTarget(
             name: "CKSchemaTests",
-            dependencies: ["CKSchema"],
+            dependencies: ["CKSchema", "ckschema"],
             resources: []
         ),
     ],

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-dist}"
-version="$(grep -o '"[0-9][0-9.]*"' Sources/CKSchema/Support/Version.swift | head -1 | tr -d '"')"
+version="$(grep -o '"[0-9][0-9.]*"' Sources/CKSchemaModel/Support/Version.swift | head -1 | tr -d '"')"
 
 case "$(uname -s)" in
   Linux)

@@ -1,6 +1,21 @@
 import Foundation
 import FuzzDriver
 @testable import CKSchema
+@testable import CKSchemaModel
+@testable import CKSchemaDiagnostics
+@testable import CKSchemaYAML
+@testable import CKSchemaCKDB
+@testable import CKSchemaCoreData
+@testable import CKSchemaPredicate
+@testable import CKSchemaLinter
+@testable import CKSchemaDiff
+@testable import CKSchemaConfig
+@testable import CKSchemaRecords
+@testable import CKSchemaPull
+@testable import CKSchemaStore
+@testable import CKSchemaRuntime
+@testable import CKSchemaMigrations
+@testable import CKSchemaCheck
 
 /// The CloudKit Schema Language parser; what parses is exported back to `.ckdb` and to YAML,
 /// and the export must parse again.

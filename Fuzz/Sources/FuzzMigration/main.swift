@@ -1,6 +1,21 @@
 import Foundation
 import FuzzDriver
 @testable import CKSchema
+@testable import CKSchemaModel
+@testable import CKSchemaDiagnostics
+@testable import CKSchemaYAML
+@testable import CKSchemaCKDB
+@testable import CKSchemaCoreData
+@testable import CKSchemaPredicate
+@testable import CKSchemaLinter
+@testable import CKSchemaDiff
+@testable import CKSchemaConfig
+@testable import CKSchemaRecords
+@testable import CKSchemaPull
+@testable import CKSchemaStore
+@testable import CKSchemaRuntime
+@testable import CKSchemaMigrations
+@testable import CKSchemaCheck
 
 /// The migration file loader, then each step applied to a schema as `migrate apply` applies
 /// it, and the SQL of each data step built (names are checked before they become SQL).

@@ -1,143 +1,129 @@
 import Foundation
 import Testing
 
-/// The library's folders form layers (docs/architecture.md): a folder may use the types of
-/// the folders below it, never those above it or beside it. The test reads `Sources/CKSchema`,
-/// finds each folder's top-level types, and fails on any reference against the layering.
+/// The library's layers are SwiftPM targets (docs/architecture.md): the compiler refuses a
+/// use of a module the target does not depend on. What this suite holds is the picture
+/// itself: Package.swift's graph is the one the document draws, and no file imports a module
+/// outside its target's dependencies (SwiftPM puts every built module on one search path, so
+/// such an import could compile on an incremental build even though a clean one refuses it).
 @Suite struct LayeringTests {
-    /// From the bottom up. Folders in one entry are peers and must not use each other.
-    static let layers: [[String]] = [
-        ["Support"],
-        ["Model"],
-        ["Diagnostics"],
-        ["YAML", "CKDB", "CoreData", "Predicate"],
-        ["Lint"],
-        ["Diff"],
-        ["Config"],
-        ["Records", "Pull"],
-        ["Store"],
-        ["Runtime"],
-        ["Migrations"],
-        ["Catalog", "Check"],
-    ]
+    /// A target and the targets it depends on, as written.
+    typealias Graph = [String: [String]]
 
-    struct SourceFile {
-        var folder: String
-        var name: String
-        var text: String
-    }
-
-    /// Every file of the library, subfolders included (`Migrations/Steps/X.swift` belongs to
-    /// the layer `Migrations`).
-    static func sources() throws -> [SourceFile] {
-        let base = Paths.root + "/Sources/CKSchema"
-        let paths = FileManager.default.enumerator(atPath: base)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted() ?? []
-        return try paths.compactMap { path in
-            let parts = path.split(separator: "/").map(String.init)
-            guard parts.count >= 2 else { return nil }
-            return SourceFile(folder: parts[0], name: parts.dropFirst().joined(separator: "/"), text: try read(base + "/" + path))
-        }
-    }
-
-    @Test func subfoldersBelongToTheirLayer() throws {
-        let steps = try Self.sources().filter { $0.name.hasPrefix("Steps/") }
-        #expect(steps.count >= 14, "Migrations/Steps is read")
-        #expect(steps.allSatisfy { $0.folder == "Migrations" })
-        #expect(Self.declarations(steps)["BackfillStep"] == "Migrations")
-    }
-
-    /// Top-level type names (declared at the start of a line) and the folder of each.
-    static func declarations(_ files: [SourceFile]) -> [String: String] {
-        var out: [String: String] = [:]
-        let keywords: Set<String> = ["struct", "enum", "class", "protocol", "typealias", "actor"]
-        let modifiers: Set<String> = ["public", "internal", "private", "fileprivate", "final", "package"]
-        for f in files {
-            for line in f.text.split(separator: "\n") where line.first?.isLetter == true {
-                let words = line.split(whereSeparator: { $0 == " " || $0 == ":" || $0 == "<" || $0 == "{" || $0 == "=" }).map(String.init)
-                var i = 0
-                while i < words.count, modifiers.contains(words[i]) { i += 1 }
-                if i + 1 < words.count, keywords.contains(words[i]), out[words[i + 1]] == nil { out[words[i + 1]] = f.folder }
-            }
+    /// The library targets of Package.swift (`.target(name: "X", dependencies: [...])`).
+    static func packageGraph(_ manifest: String) -> Graph {
+        var out: Graph = [:]
+        let pattern = #/\.target\(name:\s*"(\w+)",\s*dependencies:\s*\[([^\]]*)\]/#
+        for m in manifest.matches(of: pattern) {
+            out[String(m.1)] = names(m.2)
         }
         return out
     }
 
-    /// The capitalised identifiers a file uses, without comments, string literals, member
-    /// names (`CoreDataModel.Configuration`) and the types the file nests itself.
-    static func identifiers(_ text: String) -> Set<String> {
-        var out = Set<String>()
-        var word = ""
-        var inString = false, inComment = false, afterDot = false
-        var previous: Character = " "
-        for ch in text {
-            if inComment { if ch == "\n" { inComment = false }; previous = ch; continue }
-            if inString {
-                if ch == "\"" && previous != "\\" { inString = false }
-                previous = ch
-                continue
-            }
-            if ch == "/" && previous == "/" { inComment = true; word = ""; previous = ch; continue }
-            if ch == "\"" { inString = true; word = ""; previous = ch; continue }
-            if ch.isLetter || ch.isNumber || ch == "_" {
-                if word.isEmpty { afterDot = previous == "." }
-                word.append(ch)
-            } else {
-                if let first = word.first, first.isUppercase, !afterDot { out.insert(word) }
-                word = ""
-            }
-            previous = ch
-        }
-        return out.subtracting(nestedTypes(text))
-    }
-
-    /// Types a file declares inside another type (indented declarations).
-    static func nestedTypes(_ text: String) -> Set<String> {
-        var out = Set<String>()
-        for line in text.split(separator: "\n") where line.first == " " {
-            let words = line.split(whereSeparator: { $0 == " " || $0 == ":" || $0 == "<" || $0 == "{" }).map(String.init)
-            if let i = words.firstIndex(where: { ["struct", "enum", "class", "protocol", "typealias"].contains($0) }), i + 1 < words.count {
-                out.insert(words[i + 1])
-            }
+    /// The graph docs/architecture.md lists between its `<!-- targets -->` markers.
+    static func documentedGraph(_ doc: String) -> Graph {
+        guard let start = doc.range(of: "<!-- targets -->"), let end = doc.range(of: "<!-- /targets -->") else { return [:] }
+        var out: Graph = [:]
+        for line in doc[start.upperBound..<end.lowerBound].split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":"), !line.hasPrefix("```") else { continue }
+            out[String(line[..<colon])] = names(line[line.index(after: colon)...])
         }
         return out
     }
 
-    @Test func everyFolderIsInALayer() throws {
-        let folders = Set(try Self.sources().map(\.folder))
-        let layered = Set(Self.layers.joined())
-        #expect(folders.subtracting(layered).isEmpty, "folders without a layer: \(folders.subtracting(layered).sorted())")
+    static func names(_ s: Substring) -> [String] {
+        s.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"\n")) }.filter { !$0.isEmpty }
     }
 
-    /// Every reference from a folder to a type of a folder at its own layer or above.
-    static func violations(_ files: [SourceFile]) -> [String] {
-        let declared = declarations(files)
-        var rank: [String: Int] = [:]
-        for (i, layer) in layers.enumerated() { for folder in layer { rank[folder] = i } }
+    /// Every target a target may import: its dependencies and theirs.
+    static func closure(_ graph: Graph, of target: String) -> Set<String> {
+        var seen = Set<String>(), stack = graph[target] ?? []
+        while let next = stack.popLast() {
+            if seen.insert(next).inserted { stack += graph[next] ?? [] }
+        }
+        return seen
+    }
+
+    /// The modules a file imports (`import X`, `@_exported import X`, `@testable import X`),
+    /// read from the start of each line: the exact statement, not a guess at what it uses.
+    static func imports(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line -> String? in
+            var words = line.split(separator: " ")
+            while let first = words.first, first.hasPrefix("@") || ["public", "internal", "package", "private", "fileprivate"].contains(first) {
+                words.removeFirst()
+            }
+            guard words.count >= 2, words[0] == "import" else { return nil }
+            return String(words[1].split(separator: ".")[0])
+        }
+    }
+
+    /// Modules from outside the package that any layer may import.
+    static let system: Set<String> = ["Foundation", "FoundationEssentials", "FoundationXML", "Dispatch", "Glibc", "Musl", "Darwin", "WinSDK"]
+
+    /// Each import of a library file against the graph: "CKSchemaYAML/X.swift imports CKSchemaCKDB".
+    static func violations(_ graph: Graph, files: [(target: String, path: String, text: String)]) -> [String] {
         var out: [String] = []
         for f in files {
-            guard let mine = rank[f.folder] else { continue }
-            for name in identifiers(f.text).sorted() {
-                guard let folder = declared[name], folder != f.folder, let theirs = rank[folder] else { continue }
-                if theirs >= mine { out.append("\(f.folder)/\(f.name) uses \(name) (\(folder))") }
+            let allowed = closure(graph, of: f.target).union(system)
+            for module in imports(f.text) where !allowed.contains(module) {
+                out.append("\(f.path) imports \(module), which \(f.target) does not depend on")
             }
         }
         return out
     }
 
-    @Test func referencesRunDownTheLayers() throws {
-        let violations = Self.violations(try Self.sources())
+    static func libraryFiles(_ graph: Graph) throws -> [(target: String, path: String, text: String)] {
+        let base = Paths.root + "/Sources"
+        var out: [(target: String, path: String, text: String)] = []
+        for target in graph.keys.sorted() {
+            let dir = base + "/" + target
+            let paths = FileManager.default.enumerator(atPath: dir)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted() ?? []
+            for p in paths { out.append((target, target + "/" + p, try read(dir + "/" + p))) }
+        }
+        return out
+    }
+
+    @Test func packageGraphIsTheDocumentedOne() throws {
+        let package = Self.packageGraph(try read(Paths.root + "/Package.swift"))
+        let documented = Self.documentedGraph(try read(Paths.root + "/docs/architecture.md"))
+        #expect(package.count >= 15, "Package.swift's layer targets are read")
+        #expect(package == documented, "Package.swift and docs/architecture.md's <!-- targets --> list differ")
+    }
+
+    @Test func everyLibraryFolderIsATarget() throws {
+        let package = Self.packageGraph(try read(Paths.root + "/Package.swift"))
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Paths.root + "/Sources").filter { $0.hasPrefix("CKSchema") }
+        #expect(Set(folders) == Set(package.keys), "every Sources/CKSchema* folder is a layer target, and every layer has its folder")
+    }
+
+    @Test func theGraphHasNoCycleAndOnlyCModulesBesideIt() throws {
+        let package = Self.packageGraph(try read(Paths.root + "/Package.swift"))
+        for target in package.keys {
+            #expect(!Self.closure(package, of: target).contains(target), "\(target) depends on itself")
+            for dep in package[target] ?? [] {
+                #expect(package[dep] != nil || dep.hasPrefix("C") && !dep.hasPrefix("CKSchema"), "\(target) depends on \(dep), which is not a layer")
+            }
+        }
+    }
+
+    @Test func filesImportOnlyWhatTheirTargetDependsOn() throws {
+        let package = Self.packageGraph(try read(Paths.root + "/Package.swift"))
+        let files = try Self.libraryFiles(package)
+        #expect(files.count > 150, "the library's files are read")
+        let violations = Self.violations(package, files: files)
         #expect(violations.isEmpty, "against the layering (docs/architecture.md):\n\(violations.joined(separator: "\n"))")
     }
 
-    /// The check itself catches a reference up, or across to a peer, and ignores comments,
-    /// strings and member names.
-    @Test func theCheckCatchesWhatItShould() {
-        let files = [
-            SourceFile(folder: "Model", name: "Schema.swift", text: "public struct Schema {\n    var plan: PromotionPlan?\n}\n"),
-            SourceFile(folder: "Diff", name: "PromotionPlan.swift", text: "public struct PromotionPlan {\n    var s: Schema\n}\n"),
-            SourceFile(folder: "YAML", name: "YAMLReader.swift", text: "enum YAMLReader {\n    // CKDBParser in a comment\n    let s = \"CKDBParser\"\n    let k = Foo.CKDBParser\n}\n"),
-            SourceFile(folder: "CKDB", name: "CKDBParser.swift", text: "enum CKDBParser {\n    let r = YAMLReader.self\n}\n"),
+    /// The checks themselves catch an import up, or across to a peer, and a graph that differs.
+    @Test func theChecksCatchWhatTheyShould() {
+        let graph: Graph = ["A": [], "B": ["A"], "C": ["A"], "D": ["B", "C"]]
+        let files: [(target: String, path: String, text: String)] = [
+            ("B", "B/x.swift", "import Foundation\nimport A\n@testable import C\n"),
+            ("A", "A/y.swift", "// import D in a comment\npublic import D\n"),
+            ("D", "D/z.swift", "@_exported import B\nimport A\n"),
         ]
-        #expect(Self.violations(files) == ["Model/Schema.swift uses PromotionPlan (Diff)", "CKDB/CKDBParser.swift uses YAMLReader (YAML)"])
+        #expect(Self.violations(graph, files: files) == ["B/x.swift imports C, which B does not depend on", "A/y.swift imports D, which A does not depend on"])
+        #expect(Self.packageGraph(#".target(name: "B", dependencies: ["A", "CZ"]),"#) == ["B": ["A", "CZ"]])
+        #expect(Self.documentedGraph("<!-- targets -->\n```\nA:\nB: A, CZ\n```\n<!-- /targets -->") == ["A": [], "B": ["A", "CZ"]])
     }
 }

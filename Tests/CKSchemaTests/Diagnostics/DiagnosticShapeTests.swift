@@ -1,6 +1,21 @@
 import Foundation
 import Testing
 @testable import CKSchema
+@testable import CKSchemaModel
+@testable import CKSchemaDiagnostics
+@testable import CKSchemaYAML
+@testable import CKSchemaCKDB
+@testable import CKSchemaCoreData
+@testable import CKSchemaPredicate
+@testable import CKSchemaLinter
+@testable import CKSchemaDiff
+@testable import CKSchemaConfig
+@testable import CKSchemaRecords
+@testable import CKSchemaPull
+@testable import CKSchemaStore
+@testable import CKSchemaRuntime
+@testable import CKSchemaMigrations
+@testable import CKSchemaCheck
 
 /// One rule shape: a finding is made from its rule's info (`Diagnostic(rule:)`), which gives
 /// the code and the default severity, so the two cannot come apart.
@@ -18,16 +33,18 @@ import Testing
     /// else does library code spell a code next to a severity.
     @Test func onlyRunTimeSeveritiesUseTheMemberwiseInitializer() throws {
         let allowed: Set<String> = [
-            "Diagnostics/Diagnostic.swift",   // the initializers themselves
-            "Lint/LintRules.swift",           // lint.severity in ckschema.yaml
-            "Diff/PromotionStep.swift",       // the step's class, after promote: settings
-            "Predicate/Predicate.swift",      // the caller's severity for a predicate finding
-            "Records/ValidationRun.swift",    // a checker thread's finding, placed in its file
-            "Runtime/ImportRun.swift",        // the same, for records import
-            "Migrations/Migrator.swift",      // a stale lock taken over: a note of the lock rule
+            "CKSchemaDiagnostics/Diagnostic.swift",   // the initializers themselves
+            "CKSchemaLinter/LintRules.swift",           // lint.severity in ckschema.yaml
+            "CKSchemaDiff/PromotionStep.swift",       // the step's class, after promote: settings
+            "CKSchemaPredicate/Predicate.swift",      // the caller's severity for a predicate finding
+            "CKSchemaRecords/ValidationRun.swift",    // a checker thread's finding, placed in its file
+            "CKSchemaRuntime/ImportRun.swift",        // the same, for records import
+            "CKSchemaMigrations/Migrator.swift",      // a stale lock taken over: a note of the lock rule
         ]
-        let root = Paths.root + "/Sources/CKSchema"
-        let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        // Every layer target of the library (`Sources/CKSchema*`), paths from `Sources/`.
+        let root = Paths.root + "/Sources"
+        let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }
+            .filter { $0.hasPrefix("CKSchema") && $0.hasSuffix(".swift") } ?? []
         #expect(files.count > 100)
         for f in files where !allowed.contains(f) {
             let text = try String(contentsOfFile: root + "/" + f, encoding: .utf8)

@@ -1,6 +1,21 @@
 import Foundation
 import Testing
 @testable import CKSchema
+@testable import CKSchemaModel
+@testable import CKSchemaDiagnostics
+@testable import CKSchemaYAML
+@testable import CKSchemaCKDB
+@testable import CKSchemaCoreData
+@testable import CKSchemaPredicate
+@testable import CKSchemaLinter
+@testable import CKSchemaDiff
+@testable import CKSchemaConfig
+@testable import CKSchemaRecords
+@testable import CKSchemaPull
+@testable import CKSchemaStore
+@testable import CKSchemaRuntime
+@testable import CKSchemaMigrations
+@testable import CKSchemaCheck
 
 /// The repository's own `Migrations/` (the Trailmark example app) against its `Schemas/`.
 @Suite(.enabled(if: FileManager.default.fileExists(atPath: Paths.root + "/Schemas/development.yaml"), "needs the example app's Schemas/"))

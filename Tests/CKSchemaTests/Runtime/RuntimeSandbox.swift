@@ -1,5 +1,20 @@
 import Foundation
 @testable import CKSchema
+@testable import CKSchemaModel
+@testable import CKSchemaDiagnostics
+@testable import CKSchemaYAML
+@testable import CKSchemaCKDB
+@testable import CKSchemaCoreData
+@testable import CKSchemaPredicate
+@testable import CKSchemaLinter
+@testable import CKSchemaDiff
+@testable import CKSchemaConfig
+@testable import CKSchemaRecords
+@testable import CKSchemaPull
+@testable import CKSchemaStore
+@testable import CKSchemaRuntime
+@testable import CKSchemaMigrations
+@testable import CKSchemaCheck
 
 /// A temporary store holding `Tests/Fixtures/runtime/schema.yaml` in both environments, with
 /// `notes.ndjson` imported into development: the ground for `query`, `changes` and `notifications`.

@@ -1,3 +1,0 @@
-/// Source: CKQuery: "fields in the predicate must be queryable"; the server's error
-/// "Field 'recordName' is not marked queryable".
-struct PredicateIndexRule: PredicateLintRule { static let info = PredicateRules.needsIndex }

@@ -1,0 +1,347 @@
+import CKSchemaDiagnostics
+
+/// The words the CloudKit Schema Language reserves. Matched without regard to case.
+///
+/// Source: Apple, "Integrating a Text-Based Schema into Your Workflow" (CloudKit Schema
+/// Language grammar; keywords are case-insensitive).
+enum CKDBKeyword: UInt8, CaseIterable, Sendable {
+    case define, schema, create, role, record, type, grant, read, write, to
+    case queryable, sortable, searchable, list, encrypted, preferred, `as`
+    case asset, bytes, double, int64, location, number, reference, string, timestamp
+
+    /// The spelling the language documents (upper case).
+    var spelling: String {
+        switch self {
+        case .as: "AS"
+        default: String(describing: self).uppercased()
+        }
+    }
+
+    /// The primitive type a type keyword names, or nil for other keywords.
+    var primitive: PrimitiveType? {
+        switch self {
+        case .asset: .asset
+        case .bytes: .bytes
+        case .double: .double
+        case .int64: .int64
+        case .location: .location
+        case .number: .number
+        case .reference: .reference
+        case .string: .string
+        case .timestamp: .timestamp
+        default: nil
+        }
+    }
+
+    /// The index kind an option keyword names, or nil.
+    var indexKind: IndexKind? {
+        switch self {
+        case .queryable: .queryable
+        case .sortable: .sortable
+        case .searchable: .searchable
+        default: nil
+        }
+    }
+
+    /// The permission a GRANT keyword names, or nil.
+    var permission: Permission? {
+        switch self {
+        case .read: .read
+        case .create: .create
+        case .write: .write
+        default: nil
+        }
+    }
+}
+
+/// One token of a `.ckdb` file: where it is (byte offsets and line) and what it is.
+struct CKDBToken {
+    enum Kind: Equatable {
+        /// An unquoted word: a keyword or a name.
+        case word
+        /// A double-quoted name; `start` and `end` include the quotes when present.
+        case quoted
+        case leftParen, rightParen, comma, semicolon, less, greater
+        /// A run of bytes that cannot start a token.
+        case invalid
+        case endOfFile
+    }
+
+    var kind: Kind
+    /// Byte offset of the first byte.
+    var start: Int
+    /// Byte offset one past the last byte.
+    var end: Int
+    /// 1-based line of `start`.
+    var line: Int
+    /// Byte offset where that line starts.
+    var lineStart: Int
+    /// For `.word`: the keyword it spells, if any.
+    var keyword: CKDBKeyword?
+    /// For `.quoted`: the closing quote is missing (the name runs to the end of the line).
+    var isUnterminated = false
+
+    func isKeyword(_ k: CKDBKeyword) -> Bool { kind == .word && keyword == k }
+    var isName: Bool { kind == .word || kind == .quoted }
+}
+
+/// Splits `.ckdb` text into tokens, byte by byte over UTF-8 (no `Character`s, no regex):
+/// the import of a multi-megabyte schema is bound by this loop.
+///
+/// Comments (`//`, `--` to the end of the line, `/* ... */`) and whitespace are skipped.
+/// Problems (an unterminated comment) are reported to `diagnostics`; the lexer never stops
+/// early and always ends with `.endOfFile`.
+struct CKDBLexer {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let file: String
+    private(set) var offset: Int
+    private(set) var line = 1
+    private(set) var lineStart = 0
+    var diagnostics: [Diagnostic] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
+        self.bytes = bytes
+        self.file = file
+        // A UTF-8 byte order mark is not part of the text.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            offset = 3
+            lineStart = 3
+        } else {
+            offset = 0
+        }
+    }
+
+    /// The last column computed: locations are asked for in file order, so counting on from
+    /// there keeps a whole schema written on one line linear, not quadratic.
+    private final class ColumnCache {
+        var lineStart = -1
+        var offset = 0
+        var column = 1
+    }
+    private let columnCache = ColumnCache()
+
+    /// The location of a byte offset on the given line: 1-based column in Unicode scalars.
+    func location(offset: Int, line: Int, lineStart: Int) -> SourceLocation {
+        var column = 1
+        var i = lineStart
+        if columnCache.lineStart == lineStart, columnCache.offset <= offset {
+            column = columnCache.column
+            i = columnCache.offset
+        }
+        while i < offset {
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        columnCache.lineStart = lineStart
+        columnCache.offset = offset
+        columnCache.column = column
+        return SourceLocation(file: file, line: line, column: column)
+    }
+
+    func location(of token: CKDBToken) -> SourceLocation {
+        location(offset: token.start, line: token.line, lineStart: token.lineStart)
+    }
+
+    /// The token's bytes as a String (for quoted names: without the quotes).
+    func text(of token: CKDBToken) -> String {
+        let r = nameRange(token)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[r]), as: UTF8.self)
+    }
+
+    /// The byte range of a name token's text (for quoted names: without the quotes).
+    @inline(__always) private func nameRange(_ token: CKDBToken) -> Range<Int> {
+        guard token.kind == .quoted else { return token.start..<token.end }
+        return (token.start + 1)..<(token.isUnterminated ? token.end : max(token.start + 1, token.end - 1))
+    }
+
+    /// FNV-1a of a name's bytes: a cheap hash to find a field listed twice.
+    func nameHash(of token: CKDBToken) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for i in nameRange(token) { h = (h ^ UInt64(bytes[i])) &* 0x100_0000_01B3 }
+        return h
+    }
+
+    /// True when a name's text begins with `_` (a system field, or a mistake).
+    func nameStartsWithUnderscore(_ token: CKDBToken) -> Bool {
+        let r = nameRange(token)
+        return !r.isEmpty && bytes[r.lowerBound] == 0x5F
+    }
+
+    @inline(__always) private static func isWordStart(_ c: UInt8) -> Bool {
+        (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || c == 0x5F
+    }
+
+    @inline(__always) private static func isWordByte(_ c: UInt8) -> Bool {
+        (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F
+    }
+
+    @inline(__always) private static func isSpace(_ c: UInt8) -> Bool {
+        c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0C || c == 0x0B
+    }
+
+    /// The next token; `.endOfFile` forever once the text is used up. Inlined into the
+    /// parser's one caller, so the token is built in registers, not stored and reloaded.
+    @inline(__always) mutating func next() -> CKDBToken {
+        skipTrivia()
+        let n = bytes.count
+        let start = offset
+        guard start < n else {
+            return CKDBToken(kind: .endOfFile, start: n, end: n, line: line, lineStart: lineStart)
+        }
+        let c = bytes[start]
+        var token = CKDBToken(kind: .invalid, start: start, end: start + 1, line: line, lineStart: lineStart)
+        switch c {
+        case 0x28: token.kind = .leftParen
+        case 0x29: token.kind = .rightParen
+        case 0x2C: token.kind = .comma
+        case 0x3B: token.kind = .semicolon
+        case 0x3C: token.kind = .less
+        case 0x3E: token.kind = .greater
+        case 0x22:
+            token.kind = .quoted
+            var i = start + 1
+            while i < n, bytes[i] != 0x22, bytes[i] != 0x0A { i += 1 }
+            if i < n, bytes[i] == 0x22 {
+                token.end = i + 1
+            } else {
+                // A quoted name may not span lines. Most likely only the closing quote
+                // is missing: take the name-like bytes after the quote as the name, so
+                // that the rest of the line (the type, the options) still parses.
+                var e = start + 1
+                while e < i {
+                    let d = bytes[e]
+                    guard Self.isWordByte(d) || d == 0x2E || d >= 0x80 else { break }
+                    e += 1
+                }
+                token.end = e
+                token.isUnterminated = true
+            }
+        default:
+            if Self.isWordStart(c) {
+                var i = start + 1
+                while i < n, Self.isWordByte(bytes[i]) { i += 1 }
+                token.kind = .word
+                token.end = i
+                token.keyword = keyword(from: start, to: i)
+            } else {
+                // One diagnostic for a whole run of bytes that cannot start a token.
+                var i = start + 1
+                while i < n, !startsToken(at: i) { i += 1 }
+                token.end = i
+            }
+        }
+        offset = token.end
+        return token
+    }
+
+    /// True when a token, whitespace or a comment begins at `i` (ends an invalid run).
+    private func startsToken(at i: Int) -> Bool {
+        let c = bytes[i]
+        if Self.isWordStart(c) || Self.isSpace(c) || c == 0x0A { return true }
+        switch c {
+        case 0x28, 0x29, 0x2C, 0x3B, 0x3C, 0x3E, 0x22: return true
+        case 0x2F: return i + 1 < bytes.count && (bytes[i + 1] == 0x2F || bytes[i + 1] == 0x2A)
+        case 0x2D: return i + 1 < bytes.count && bytes[i + 1] == 0x2D
+        default: return false
+        }
+    }
+
+    /// The keyword a word spells, without regard to case: a switch on the first letter and
+    /// the length, then one comparison (this runs for every word of the file).
+    private func keyword(from s: Int, to e: Int) -> CKDBKeyword? {
+        let len = e - s
+        guard len >= 2, len <= 10 else { return nil }
+        switch bytes[s] & 0xDF {
+        case 0x41: return len == 2 ? (eq(s, "AS") ? .as : nil) : len == 5 && eq(s, "ASSET") ? .asset : nil
+        case 0x42: return len == 5 && eq(s, "BYTES") ? .bytes : nil
+        case 0x43: return len == 6 && eq(s, "CREATE") ? .create : nil
+        case 0x44: return len != 6 ? nil : eq(s, "DEFINE") ? .define : eq(s, "DOUBLE") ? .double : nil
+        case 0x45: return len == 9 && eq(s, "ENCRYPTED") ? .encrypted : nil
+        case 0x47: return len == 5 && eq(s, "GRANT") ? .grant : nil
+        case 0x49: return len == 5 && eq(s, "INT64") ? .int64 : nil
+        case 0x4C: return len == 4 ? (eq(s, "LIST") ? .list : nil) : len == 8 && eq(s, "LOCATION") ? .location : nil
+        case 0x4E: return len == 6 && eq(s, "NUMBER") ? .number : nil
+        case 0x50: return len == 9 && eq(s, "PREFERRED") ? .preferred : nil
+        case 0x51: return len == 9 && eq(s, "QUERYABLE") ? .queryable : nil
+        case 0x52:
+            switch len {
+            case 4: return eq(s, "ROLE") ? .role : eq(s, "READ") ? .read : nil
+            case 6: return eq(s, "RECORD") ? .record : nil
+            case 9: return eq(s, "REFERENCE") ? .reference : nil
+            default: return nil
+            }
+        case 0x53:
+            switch len {
+            case 6: return eq(s, "STRING") ? .string : eq(s, "SCHEMA") ? .schema : nil
+            case 8: return eq(s, "SORTABLE") ? .sortable : nil
+            case 10: return eq(s, "SEARCHABLE") ? .searchable : nil
+            default: return nil
+            }
+        case 0x54:
+            switch len {
+            case 2: return eq(s, "TO") ? .to : nil
+            case 4: return eq(s, "TYPE") ? .type : nil
+            case 9: return eq(s, "TIMESTAMP") ? .timestamp : nil
+            default: return nil
+            }
+        case 0x57: return len == 5 && eq(s, "WRITE") ? .write : nil
+        default: return nil
+        }
+    }
+
+    /// True when the bytes at `s` spell `keyword` (upper case, same length checked by the caller).
+    @inline(__always) private func eq(_ s: Int, _ keyword: StaticString) -> Bool {
+        let k = keyword.utf8Start
+        for j in 1..<keyword.utf8CodeUnitCount {
+            var c = bytes[s + j]
+            if c >= 0x61 && c <= 0x7A { c &= 0xDF }
+            if c != k[j] { return false }
+        }
+        return true
+    }
+
+    private mutating func newline(at i: Int) {
+        line += 1
+        lineStart = i + 1
+    }
+
+    private mutating func skipTrivia() {
+        let n = bytes.count
+        var i = offset
+        while i < n {
+            let c = bytes[i]
+            if c == 0x0A {
+                newline(at: i)
+                i += 1
+            } else if Self.isSpace(c) {
+                i += 1
+            } else if (c == 0x2F || c == 0x2D), i + 1 < n, bytes[i + 1] == c {
+                // `//` or `--`: to the end of the line.
+                i += 2
+                while i < n, bytes[i] != 0x0A { i += 1 }
+            } else if c == 0x2F, i + 1 < n, bytes[i + 1] == 0x2A {
+                let open = location(offset: i, line: line, lineStart: lineStart)
+                i += 2
+                var closed = false
+                while i < n {
+                    let d = bytes[i]
+                    if d == 0x2A, i + 1 < n, bytes[i + 1] == 0x2F {
+                        i += 2
+                        closed = true
+                        break
+                    }
+                    if d == 0x0A { newline(at: i) }
+                    i += 1
+                }
+                if !closed {
+                    diagnostics.append(Diagnostic(
+                        rule: CKDBRules.unterminated, "unterminated comment: '/*' has no closing '*/'",
+                        at: open, fix: "close the comment with '*/'"))
+                }
+            } else {
+                break
+            }
+        }
+        offset = i
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import CKSchemaMigrations
+
+/// `ckschema check`, the CI gate, as a library entry point: every check `ckschema.yaml`
+/// configures, each schema source loaded once, and what each found.
+///
+/// The checks run in the configuration's order (its `check:` list, or every check whose
+/// inputs it names): lint the development schema, plan the promotion from production,
+/// validate the configured record files, and compare the migrations with the store.
+public enum Check {
+    /// What one run of the gate found.
+    public struct Report: Sendable {
+        /// Every finding of every check, in check order.
+        public var diagnostics: [Diagnostic] = []
+        /// The checks that ran (`lint`, `promote`, `validate`, `migrations`): a check whose
+        /// inputs are not configured does not run.
+        public var ran: [String] = []
+        /// True when a check could not do its job (an unreadable or malformed input): exit 2.
+        public var failed = false
+
+        /// True when the gate fails at `failOn`: a check could not run, or a finding is at
+        /// or above it.
+        public func fails(on failOn: Severity) -> Bool { failed || diagnostics.contains(atLeast: failOn) }
+    }
+
+    /// Runs every configured check.
+    public static func run(_ config: Configuration) -> Report {
+        var report = Report()
+        let schemas = SchemaCache(model: config.model ?? ModelSelection())
+        for name in config.checks ?? Configuration.checkNames {
+            guard let result = step(name, config, schemas) else { continue }
+            report.ran.append(name == "migrate" ? "migrations" : name)
+            report.diagnostics += result.diagnostics
+            report.failed = report.failed || result.failed
+        }
+        return report
+    }
+
+    /// One check's result: its findings, or the input error that stopped it.
+    struct StepResult {
+        var diagnostics: [Diagnostic] = []
+        var failed = false
+    }
+
+    /// The schema sources of one run, each loaded once. A source that cannot be read is
+    /// reported by the first step that needs it; later steps are skipped silently, so one
+    /// malformed file is one set of diagnostics, not one per check.
+    final class SchemaCache {
+        private var loaded: [String: Schema?] = [:]
+        private var linted: [String: [Diagnostic]] = [:]
+        /// The Core Data model version and configuration ckschema.yaml names.
+        let model: ModelSelection
+
+        init(model: ModelSelection) { self.model = model }
+
+        /// The lint findings of the schema at `path`, computed once: the lint step reports
+        /// them, and the promote step's plan waits on their errors.
+        func lint(_ path: String, _ schema: Schema, _ configuration: LintConfiguration) -> [Diagnostic] {
+            if let known = linted[path] { return known }
+            let found = Linter(configuration: configuration).lint(schema)
+            linted[path] = found
+            return found
+        }
+
+        /// The schema, or nil when it failed (its errors go into `result` the first time).
+        func schema(_ path: String, _ result: inout StepResult) -> Schema? {
+            if let known = loaded[path] {
+                if known == nil { result.failed = true }
+                return known
+            }
+            do {
+                let schema = try SchemaSource.load(path: path, model: model)
+                loaded[path] = schema
+                return schema
+            } catch {
+                loaded[path] = .some(nil)
+                result.diagnostics += error.diagnostics
+                result.failed = true
+                return nil
+            }
+        }
+    }
+
+    /// Runs one check by name; nil means its inputs are not configured.
+    static func step(_ name: String, _ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
+        switch name {
+        case "lint": lintStep(config, schemas)
+        case "promote": promoteStep(config, schemas)
+        case "validate": validateStep(config)
+        case "migrate": migrateStep(config, schemas)
+        default: nil
+        }
+    }
+
+    /// Production -> development: forbidden changes are errors, review ones warnings. Lint
+    /// errors stop the plan; the lint step reports them, unless it is not configured.
+    static func promoteStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
+        guard let dev = config.developmentSchema, let prod = config.productionSchema else { return nil }
+        var step = StepResult()
+        let from = schemas.schema(prod, &step), to = schemas.schema(dev, &step)
+        guard let from, let to else { return step }
+        let result = Promoter.check(from: from, to: to, hashing: false, promote: config.promote) { schemas.lint(dev, $0, config.lint) }
+        let lintRuns = (config.checks ?? Configuration.checkNames).contains("lint")
+        step.diagnostics += (lintRuns ? [] : result.lintErrors) + (result.plan?.diagnostics(minimum: .review) ?? [])
+        return step
+    }
+
+    static func lintStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
+        guard let dev = config.developmentSchema else { return nil }
+        var step = StepResult()
+        if let schema = schemas.schema(dev, &step) { step.diagnostics += schemas.lint(dev, schema, config.lint) }
+        return step
+    }
+
+    /// The record files ckschema.yaml lists, each against its environment's schema.
+    static func validateStep(_ config: Configuration) -> StepResult? {
+        guard !config.records.isEmpty else { return nil }
+        var diagnostics: [Diagnostic] = []
+        do {
+            let summary = try RecordValidator.validateConfigured(config) { diagnostics.append($0) }
+            return StepResult(diagnostics: diagnostics, failed: summary.unreadableFiles > 0 || summary.malformedRecords > 0)
+        } catch {
+            return StepResult(diagnostics: diagnostics + error.diagnostics, failed: true)
+        }
+    }
+
+    /// `migrate status` for the development environment: sum file, changed/missing migrations, drift.
+    /// Configured when the folder has migrations, or when a store exists (its history may
+    /// name migrations whose files are gone: CK531).
+    static func migrateStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: config.migrations)) ?? []
+        guard names.contains(where: { Migration.parseFileName($0) != nil }) || FileManager.default.fileExists(atPath: config.store) else { return nil }
+        var step = StepResult()
+        var dev: Schema?
+        if let path = config.developmentSchema {
+            dev = schemas.schema(path, &step)
+            if dev == nil { return step }
+        }
+        do {
+            let folder = try MigrationFolder.load(path: config.migrations)
+            let store = FileManager.default.fileExists(atPath: config.store) ? try Store(path: config.store, access: .read) : nil
+            step.diagnostics += try MigrationStatus.check(folder: folder, store: store, environment: .development, development: dev).diagnostics
+        } catch {
+            step.diagnostics += error.diagnostics
+            step.failed = true
+        }
+        return step
+    }
+}

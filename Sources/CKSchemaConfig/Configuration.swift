@@ -1,0 +1,196 @@
+import Foundation
+import CKSchemaDiff
+
+/// `ckschema.yaml`: where a repository keeps its schemas, migrations, store and record
+/// fixtures, and how lint and check behave. Every command finds it from the current
+/// folder upwards; explicit paths on the command line override it.
+public struct Configuration: Sendable, Equatable {
+    public static let fileName = "ckschema.yaml"
+    /// Where the store is when ckschema.yaml does not say (or there is no ckschema.yaml).
+    public static let defaultStore = ".ckschema/store.sqlite"
+    /// The migrations folder when ckschema.yaml does not say.
+    public static let defaultMigrations = "Migrations"
+
+    /// A record file `check` validates, and the environment it is headed for.
+    public struct RecordFile: Sendable, Equatable {
+        public var path: String
+        public var environment: Environment
+        public init(path: String, environment: Environment) { self.path = path; self.environment = environment }
+    }
+
+    /// The file it was read from (nil for the defaults).
+    public var path: String?
+    /// The development schema source (file, folder or .ckdb), resolved.
+    public var developmentSchema: String?
+    /// The production schema source, resolved.
+    public var productionSchema: String?
+    public var migrations: String
+    public var store: String
+    public var records: [RecordFile]
+    public var lint: LintConfiguration
+    /// `promote: { disable: [...], severity: { CK311: note } }`: the production rules'
+    /// classes, as a team decides them (docs/promotion.md, "Configuring the rules").
+    public var promote: LintConfiguration = LintConfiguration()
+    /// Every rule code the file names, where it names it, for `RuleCatalog.unknownCodes`.
+    public var ruleCodes: [RuleCodeMention] = []
+    /// The lowest severity that fails lint and check.
+    public var failOn: Severity
+    /// The checks `ckschema check` runs; nil means every one that is configured.
+    public var checks: [String]?
+    /// The iCloud container (`container:`), for `pull`; else the development schema's.
+    public var container: String?
+    /// The Apple developer team (`team:`), for `pull`.
+    public var team: String?
+    /// `coreData:` — the model version and configuration of a Core Data schema source.
+    public var model: ModelSelection?
+
+    public init(
+        path: String? = nil, developmentSchema: String? = nil, productionSchema: String? = nil,
+        migrations: String = Configuration.defaultMigrations, store: String = Configuration.defaultStore, records: [RecordFile] = [],
+        lint: LintConfiguration = LintConfiguration(), failOn: Severity = .error, checks: [String]? = nil
+    ) {
+        self.path = path
+        self.developmentSchema = developmentSchema
+        self.productionSchema = productionSchema
+        self.migrations = migrations
+        self.store = store
+        self.records = records
+        self.lint = lint
+        self.failOn = failOn
+        self.checks = checks
+    }
+
+    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team", "coreData"]
+    /// The checks `ckschema check` knows.
+    public static let checkNames = ["lint", "promote", "validate", "migrate"]
+
+    /// Looks for `ckschema.yaml` in `folder` and its parents; nil when there is none.
+    public static func find(from folder: String = FileManager.default.currentDirectoryPath) throws(InputError) -> Configuration? {
+        var url = URL(fileURLWithPath: folder).standardizedFileURL
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        while true {
+            let candidate = url.appendingPathComponent(fileName).path
+            if FileManager.default.fileExists(atPath: candidate) {
+                let display = url.path == cwd ? fileName : candidate
+                return try load(path: display)
+            }
+            let parent = url.deletingLastPathComponent()
+            if parent.path == url.path { return nil }
+            url = parent
+        }
+    }
+
+    /// Reads one `ckschema.yaml`; paths in it are relative to its folder.
+    public static func load(path: String) throws(InputError) -> Configuration {
+        let doc = try YAMLReader.read(path: path)
+        var d = NodeDecoder(file: path)
+        var config = Configuration(path: path)
+        let base = (path as NSString).deletingLastPathComponent
+        func resolve(_ p: String) -> String {
+            if p.hasPrefix("/") || base.isEmpty { return p }
+            return (base as NSString).appendingPathComponent(p)
+        }
+        config.migrations = resolve(config.migrations)
+        config.store = resolve(config.store)
+        guard let root = doc.root, !root.isNull else {
+            throw InputError(Diagnostic(rule: InputRules.config, "ckschema.yaml is empty", at: SourceLocation(file: path, line: 1, column: 1),
+                                    fix: "run 'ckschema init' to write one"))
+        }
+        guard let pairs = d.mapping(root, what: "ckschema.yaml", allowed: topKeys) else { throw InputError(d.diagnostics) }
+        for p in pairs {
+            switch p.name {
+            case "ckschema":
+                if let v = d.int(p.value, what: "'ckschema'"), v != Schema.formatVersion {
+                    d.report(InputRules.invalidValue, "ckschema.yaml format version \(v) is not supported; this ckschema reads version \(Schema.formatVersion)", at: p.value)
+                }
+            case "schemas":
+                guard let s = d.mapping(p.value, what: "'schemas'", allowed: ["development", "production"]) else { continue }
+                for q in s {
+                    guard let v = d.string(q.value, what: "'schemas.\(q.name)'") else { continue }
+                    if q.name == "development" { config.developmentSchema = resolve(v) } else { config.productionSchema = resolve(v) }
+                }
+            case "migrations": if let v = d.string(p.value, what: "'migrations'") { config.migrations = resolve(v) }
+            case "store": if let v = d.string(p.value, what: "'store'") { config.store = resolve(v) }
+            case "records":
+                guard let items = p.value.sequence else {
+                    d.report(InputRules.wrongKind, "'records' must be a list, found \(p.value.kindName)", at: p.value)
+                    continue
+                }
+                for item in items {
+                    if let s = item.scalar {
+                        config.records.append(RecordFile(path: resolve(s), environment: .production))
+                        continue
+                    }
+                    guard let m = d.mapping(item, what: "an item of 'records'", allowed: ["path", "env"]) else { continue }
+                    var rec = RecordFile(path: "", environment: .production)
+                    for q in m {
+                        if q.name == "path", let v = d.string(q.value, what: "'path'") { rec.path = resolve(v) }
+                        if q.name == "env", let e = d.enumValue(q.value, what: "environment", as: Environment.self) { rec.environment = e }
+                    }
+                    if rec.path.isEmpty { d.report(InputRules.missingKey, "a records entry has no 'path'", at: item) } else { config.records.append(rec) }
+                }
+            case "lint":
+                guard let m = d.mapping(p.value, what: "'lint'", allowed: ["disable", "severity", "failOn"]) else { continue }
+                for q in m {
+                    if q.name == "failOn" {
+                        if let v = d.enumValue(q.value, what: "severity", as: Severity.self) { config.failOn = v }
+                    } else {
+                        ruleSetting(q, section: "lint", into: &config.lint, codes: &config.ruleCodes, &d)
+                    }
+                }
+            case "promote":
+                guard let m = d.mapping(p.value, what: "'promote'", allowed: ["disable", "severity"]) else { continue }
+                for q in m { ruleSetting(q, section: "promote", into: &config.promote, codes: &config.ruleCodes, &d) }
+            case "check":
+                var names: [String] = []
+                for (name, node) in d.stringList(p.value, what: "'check'") {
+                    if checkNames.contains(name) { names.append(name) } else {
+                        d.report(InputRules.invalidValue, "'\(name)' is not a check\(Suggest.phrase(for: name, in: checkNames))", at: node,
+                                 fix: "use some of: " + checkNames.joined(separator: ", "))
+                    }
+                }
+                config.checks = names
+            case "container": if let v = d.string(p.value, what: "'container'") { config.container = v }
+            case "team": if let v = d.string(p.value, what: "'team'") { config.team = v }
+            case "coreData":
+                guard let m = d.mapping(p.value, what: "'coreData'", allowed: ["modelVersion", "configuration"]) else { continue }
+                var selection = ModelSelection()
+                for q in m {
+                    guard let v = d.string(q.value, what: "'coreData.\(q.name)'") else { continue }
+                    if q.name == "modelVersion" { selection.version = v } else { selection.configuration = v }
+                }
+                config.model = selection
+            default: break
+            }
+        }
+        if d.hasErrors { throw InputError(d.diagnostics) }
+        return config
+    }
+
+    /// One `disable:` or `severity:` entry of the `lint:` or `promote:` section. The codes
+    /// are checked against the rule catalog above this layer (`RuleCatalog.unknownCodes`).
+    private static func ruleSetting(_ q: YAMLPair, section: String, into settings: inout LintConfiguration,
+                                    codes: inout [RuleCodeMention], _ d: inout NodeDecoder) {
+        switch q.name {
+        case "disable":
+            for (code, node) in d.stringList(q.value, what: "'\(section).disable'") {
+                codes.append(RuleCodeMention(code: code, location: d.location(node)))
+                settings.disabled.insert(code)
+            }
+        case "severity":
+            guard let sev = d.mapping(q.value, what: "'\(section).severity'") else { return }
+            for s in sev {
+                codes.append(RuleCodeMention(code: s.name, location: d.location(s.key)))
+                if let v = d.enumValue(s.value, what: "severity", as: Severity.self) { settings.severities[s.name] = v }
+            }
+        default: break
+        }
+    }
+}
+
+
+/// A rule code written in `ckschema.yaml`, and where.
+public struct RuleCodeMention: Sendable, Hashable {
+    public var code: String
+    public var location: SourceLocation
+}

@@ -1,0 +1,221 @@
+import CKSchemaDiagnostics
+
+/// The CloudKit schema NSPersistentCloudKitContainer builds from a Core Data model.
+///
+/// Each line of the mapping is cited in docs/coredata.md, with Apple's article and the
+/// real export (`../shared/corpus/ckdb/`) that shows it.
+public enum CoreDataMapping {
+    /// The zone mirroring uses in the private database. Source: “Reading CloudKit Records
+    /// for Core Data” (the record IDs it prints are in `com.apple.coredata.cloudkit.zone`).
+    public static let zoneName = "com.apple.coredata.cloudkit.zone"
+    /// The record type of many-to-many relationships. Source: “Reading CloudKit Records for
+    /// Core Data”, many-to-many relationships.
+    public static let manyToManyType = "CDMR"
+
+    /// `CD_` before every record type and field. Source: “Reading CloudKit Records for
+    /// Core Data” (“CloudKit prefixes the CKRecord types and fields it creates ... with CD_”).
+    public static func cloudName(_ name: String) -> String { "CD_" + name }
+
+    /// The field type of an attribute type: nil for one the mapping does not know,
+    /// `.some(nil)` for one CloudKit does not support (Undefined, ObjectID; CK616 says so).
+    ///
+    /// Source: “Reading CloudKit Records for Core Data” (attributes keep their value
+    /// types), checked against the corpus exports: `CD_isHidden INT64` (a Boolean),
+    /// `CD_id STRING` (a UUID), `CD_inputMax DOUBLE`, `CD_completionTime TIMESTAMP`,
+    /// `CD_alternateNames BYTES` (a Transformable). Decimal is stored as its string.
+    public static func fieldType(_ attributeType: String) -> PrimitiveType?? {
+        switch attributeType {
+        case "String", "UUID", "URI", "Decimal": .string
+        case "Integer 16", "Integer 32", "Integer 64", "Boolean": .int64
+        case "Double", "Float": .double
+        case "Date": .timestamp
+        case "Binary", "Transformable": .bytes
+        case "Undefined", "ObjectID": .some(nil)
+        default: nil
+        }
+    }
+
+    /// Attribute types whose large values CloudKit stores as an asset beside the field
+    /// (`CD_<attribute>_ckAsset`). Source: “Reading CloudKit Records for Core Data”
+    /// (large values are externalized as CKAsset), WWDC19 “Using Core Data With CloudKit”
+    /// (asset externalization).
+    static let externalizable: Set<String> = ["String", "Binary", "Transformable"]
+
+    /// Indexes CloudKit's development environment gives a field it creates: every
+    /// field queryable and sortable, strings also searchable, assets none. Source: the
+    /// corpus exports (every CD_ field, `CD_moveReceipt BYTES QUERYABLE SORTABLE`).
+    static func indexes(_ type: PrimitiveType) -> IndexSet {
+        switch type {
+        case .string: [.queryable, .searchable, .sortable]
+        case .asset: []
+        default: [.queryable, .sortable]
+        }
+    }
+
+    /// The grants CloudKit gives a record type it creates. Source: every CD_ type of the
+    /// corpus exports (`GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world"`).
+    static func grants(_ origin: Origin) -> [Grant] {
+        [Grant(role: "_creator", permissions: [.write], origin: origin),
+         Grant(role: "_icloud", permissions: [.create], origin: origin),
+         Grant(role: "_world", permissions: [.read], origin: origin)]
+    }
+
+    /// The entities mirrored: those of the configuration chosen, else of the one marked
+    /// `usedWithCloudKit`, else every entity (the Default configuration).
+    public static func entities(of model: CoreDataModel, configuration: String?) throws(InputError) -> [CoreDataModel.Entity] {
+        let names = model.configurations.map { "'\($0.name)'" }.joined(separator: ", ")
+        var chosen: CoreDataModel.Configuration?
+        if let configuration {
+            chosen = model.configurations.first { $0.name == configuration }
+            if chosen == nil && configuration != "Default" {
+                throw InputError(Diagnostic(rule: CoreDataRules.configuration, "the model has no configuration '\(configuration)'" + (names.isEmpty ? "" : "; it has \(names)"),
+                                        at: model.origin.location, fix: "pass one of its configurations to --configuration, or Default for every entity"))
+            }
+        } else {
+            let cloud = model.configurations.filter(\.usedWithCloudKit)
+            if cloud.count > 1 {
+                throw InputError(Diagnostic(rule: CoreDataRules.configuration, "\(cloud.count) configurations are used with CloudKit (\(cloud.map { "'\($0.name)'" }.joined(separator: ", "))); the schema depends on which store this is",
+                                        at: cloud[1].origin.location, fix: "pass --configuration NAME (or coreData.configuration in ckschema.yaml)"))
+            }
+            chosen = cloud.first
+        }
+        guard let chosen else { return model.entities }
+        var byName: [String: CoreDataModel.Entity] = [:]
+        for e in model.entities where byName[e.name] == nil { byName[e.name] = e }
+        var out: [CoreDataModel.Entity] = []
+        for m in chosen.members {
+            guard let e = byName.removeValue(forKey: m) else {
+                if model.entity(named: m) == nil {
+                    throw InputError(Diagnostic(rule: CoreDataRules.missingEntity, "configuration '\(chosen.name)' names the entity '\(m)', which the model does not have",
+                                            at: chosen.origin.location, fix: "remove it from the configuration in Xcode"))
+                }
+                continue
+            }
+            out.append(e)
+        }
+        return out
+    }
+
+    /// The root of each entity's inheritance chain. Throws CK604 for a missing parent or a cycle.
+    static func roots(_ model: CoreDataModel) throws(InputError) -> [String: String] {
+        var byName: [String: CoreDataModel.Entity] = [:]
+        for e in model.entities where byName[e.name] == nil { byName[e.name] = e }
+        var roots: [String: String] = [:]
+        var errors: [Diagnostic] = []
+        for e in model.entities {
+            var seen: Set<String> = [e.name]
+            var current = e
+            while let p = current.parent {
+                guard let parent = byName[p] else {
+                    errors.append(Diagnostic(rule: CoreDataRules.missingEntity, "entity '\(current.name)' inherits from '\(p)', which the model does not have",
+                                         at: current.origin.location, fix: "choose an existing parent entity in Xcode, or none"))
+                    break
+                }
+                guard seen.insert(p).inserted else {
+                    errors.append(Diagnostic(rule: CoreDataRules.missingEntity, "entity '\(e.name)' inherits from itself through '\(p)'",
+                                         at: e.origin.location, fix: "break the cycle of parent entities"))
+                    break
+                }
+                current = parent
+            }
+            roots[e.name] = current.name
+        }
+        for e in model.entities {
+            for r in e.relationships where byName[r.destination] == nil {
+                errors.append(Diagnostic(rule: CoreDataRules.missingEntity, "relationship '\(e.name).\(r.name)' points to the entity '\(r.destination)', which the model does not have",
+                                     at: r.origin.location, fix: "choose an existing destination entity in Xcode"))
+            }
+        }
+        if !errors.isEmpty { throw InputError(errors) }
+        return roots
+    }
+
+    /// The schema a model mirrors to. It is partial: it describes the model's record types
+    /// (and CDMR), never `Users`, `cloudkit.share` or types the app created otherwise.
+    public static func schema(for model: CoreDataModel, configuration: String? = nil) throws(InputError) -> Schema {
+        let roots = try roots(model)
+        let included = try entities(of: model, configuration: configuration)
+        let includedNames = Set(included.map(\.name))
+        var byName: [String: CoreDataModel.Entity] = [:]
+        for e in model.entities where byName[e.name] == nil { byName[e.name] = e }
+
+        var errors: [Diagnostic] = []
+        var order: [String] = []
+        var types: [String: RecordType] = [:]
+        var manyToMany: Origin?
+        for e in included {
+            guard let root = roots[e.name] else { continue }
+            let typeName = cloudName(root)
+            if types[typeName] == nil {
+                let rootOrigin = byName[root]?.origin ?? e.origin
+                order.append(typeName)
+                // Source: “Reading CloudKit Records for Core Data” — the record type is the
+                // root entity's; CD_entityName holds the entity of each record.
+                types[typeName] = RecordType(
+                    name: typeName, zone: zoneName,
+                    fields: [Field(name: "CD_entityName", type: FieldType(.string), indexes: indexes(.string), origin: rootOrigin),
+                             moveReceipt(rootOrigin)],
+                    grants: grants(rootOrigin), origin: rootOrigin)
+            }
+            var fields: [Field] = []
+            for a in e.attributes where !a.isTransient {
+                guard let mapped = fieldType(a.type) else {
+                    errors.append(Diagnostic(rule: CoreDataRules.unknownAttributeType, "attribute '\(e.name).\(a.name)' has the type '\(a.type)', which the mapping to CloudKit does not know",
+                                         at: a.origin.location, fix: "use one of Xcode's attribute types (String, Integer 64, Double, Date, Binary, ...)"))
+                    continue
+                }
+                guard let type = mapped else { continue }
+                // Encrypted fields carry no index: the server cannot read them.
+                // Source: CKRecord.encryptedValues; `allowsCloudEncryption` in the model.
+                fields.append(Field(name: cloudName(a.name), type: FieldType(type), isEncrypted: a.allowsCloudEncryption,
+                                    indexes: a.allowsCloudEncryption ? [] : indexes(type), origin: a.origin))
+                if externalizable.contains(a.type) {
+                    var companion = Field(name: cloudName(a.name) + "_ckAsset", type: FieldType(.asset), origin: a.origin)
+                    companion.mayBeAbsent = true
+                    fields.append(companion)
+                }
+            }
+            for r in e.relationships where !r.isTransient {
+                guard let dest = byName[r.destination] else { continue }
+                let inverse = r.inverseName.flatMap { n in dest.relationships.first { $0.name == n } }
+                if !r.isToMany {
+                    // A to-one holds the related record's name. Source: “Reading CloudKit
+                    // Records for Core Data”, to-one relationships.
+                    fields.append(Field(name: cloudName(r.name), type: FieldType(.string), indexes: indexes(.string), origin: r.origin))
+                } else if let inverse, inverse.isToMany, includedNames.contains(dest.name) {
+                    // Both sides to-many: a CDMR record per link. A to-many whose inverse is
+                    // to-one is stored on the other side only.
+                    if manyToMany == nil { manyToMany = r.origin }
+                }
+            }
+            for f in fields where !(types[typeName]?.fields.contains { $0.name == f.name } ?? true) {
+                types[typeName]?.fields.append(f)
+            }
+        }
+        if !errors.isEmpty { throw InputError(errors) }
+        var recordTypes = order.compactMap { types[$0] }
+        if let origin = manyToMany {
+            let names = ["CD_entityNames", "CD_recordNames", "CD_relationships"]
+            recordTypes.append(RecordType(
+                name: manyToManyType, zone: zoneName,
+                fields: names.map { Field(name: $0, type: FieldType(.string), indexes: indexes(.string), origin: origin) },
+                grants: grants(origin), origin: origin))
+        }
+        var schema = Schema(
+            zones: [Zone(name: zoneName, database: .private, capabilities: [.fetchChanges, .atomic], origin: model.origin)],
+            recordTypes: recordTypes, origin: model.origin)
+        schema.isPartial = true
+        schema.coreDataModel = model
+        schema.coreDataConfiguration = configuration
+        return schema
+    }
+
+    /// `CD_moveReceipt`: written when a record moves between stores or zones; the
+    /// Done-and-done export has it on every CD_ type, the Dispatch export on none, so its
+    /// absence is not a difference.
+    static func moveReceipt(_ origin: Origin) -> Field {
+        var f = Field(name: "CD_moveReceipt", type: FieldType(.bytes), indexes: indexes(.bytes), origin: origin)
+        f.mayBeAbsent = true
+        return f
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import CKSchemaModel
+
+/// Reading an input file (a schema, a migration, a record file, a plan): every reader of
+/// every language reads through here, with the same limits and the same diagnostics.
+public enum InputFile {
+    /// Schema files (YAML, `.ckdb`, a Core Data model's `contents`) larger than this are
+    /// refused before parsing: real schemas are kilobytes.
+    public static let schemaLimit = 32 * 1024 * 1024
+
+    /// Reads a whole file, refusing one larger than `limit` bytes.
+    public static func read(path: String, limit: Int = schemaLimit) throws(InputError) -> Data {
+        let loc = SourceLocation(file: path, line: 1, column: 1)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "no such file '\(path)'", at: loc, fix: "check the path, or the paths in ckschema.yaml"))
+        }
+        if isDir.boolValue {
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "'\(path)' is a folder where a file was expected", at: loc))
+        }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limit {
+            throw InputError(Diagnostic(
+                rule: InputRules.unreadable,
+                "file is \(TextBytes.formatBytes(size)); the limit for this kind of file is \(TextBytes.formatBytes(limit))",
+                at: loc, fix: "split the schema into several files in one folder"))
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError(Diagnostic(rule: InputRules.unreadable, "cannot read '\(path)'", at: loc, fix: "check the file's permissions"))
+        }
+        return data
+    }
+
+    /// Writes `data` to `path` atomically (a temporary file renamed into place), so a failed
+    /// or interrupted write never leaves a half-written file; `overwrite: false` refuses an
+    /// existing file. Throws CK007 with the system's reason.
+    public static func write(_ data: Data, to path: String, overwrite: Bool = true) throws(InputError) {
+        do {
+            if !overwrite, FileManager.default.fileExists(atPath: path) {
+                throw CocoaError(.fileWriteFileExists)
+            }
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot write '\(path)': \(error.localizedDescription)",
+                                    at: SourceLocation(file: path, line: 1, column: 1), fix: "check that the folder exists and is writable"))
+        }
+    }
+
+    /// Writes text (UTF-8) as `write(_:to:overwrite:)` does.
+    public static func write(_ text: String, to path: String, overwrite: Bool = true) throws(InputError) {
+        try write(Data(text.utf8), to: path, overwrite: overwrite)
+    }
+}

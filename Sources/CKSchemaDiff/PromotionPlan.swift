@@ -1,0 +1,226 @@
+import Foundation
+import CKSchemaLinter
+
+/// A promotion plan: every change from production to development, in diff order, each
+/// with its class, reason, CloudKit source and fix, and the SHA-256 of the canonical
+/// form of both schemas it was computed from.
+///
+/// As a file (`promote --plan plan.json`) it is JSON with a `"format": "ckschema-plan"`,
+/// `"version": 1` header; `docs/output.md` documents it.
+public struct PromotionPlan: Sendable, Hashable {
+    /// The `format` value of a plan file.
+    public static let format = "ckschema-plan"
+    /// The plan file format version this tool writes and reads.
+    public static let version = 1
+
+    /// `canonicalHash` of the schema the plan starts from (production).
+    public var fromHash: String
+    /// `canonicalHash` of the schema the plan goes to (development).
+    public var toHash: String
+    public var steps: [PromotionStep]
+
+    /// Makes a plan from steps that are already in order.
+    public init(fromHash: String, toHash: String, steps: [PromotionStep]) {
+        self.fromHash = fromHash
+        self.toHash = toHash
+        self.steps = steps
+    }
+
+    /// Computes the plan that takes `from` to `to`.
+    ///
+    /// - Parameter hashing: compute both schemas' `canonicalHash` (needed to write or
+    ///   verify a plan file). Without it `fromHash` and `toHash` are empty: a check that
+    ///   writes no file saves emitting both schemas, most of a plan's own cost.
+    public static func compute(from: Schema, to: Schema, hashing: Bool = true) -> PromotionPlan {
+        let diff = SchemaDiff.compute(from: from, to: to)
+        return compute(diff: diff, from: from, to: to, hashing: hashing)
+    }
+
+    /// Classifies the changes of a diff already computed from `from` to `to`.
+    public static func compute(diff: SchemaDiff, from: Schema, to: Schema, hashing: Bool = true) -> PromotionPlan {
+        let context = PromotionContext(from: from, to: to)
+        let steps = diff.changes.map { ProductionRules.classify($0, in: context) }
+        guard hashing else { return PromotionPlan(fromHash: "", toHash: "", steps: steps) }
+        let hashes = Concurrently.both({ from.canonicalHash }, { to.canonicalHash })
+        return PromotionPlan(fromHash: hashes.0, toHash: hashes.1, steps: steps)
+    }
+
+    /// The number of steps of a class.
+    public func count(_ changeClass: ChangeClass) -> Int { steps.reduce(0) { $0 + ($1.changeClass == changeClass ? 1 : 0) } }
+
+    /// The highest class of any step; nil for an empty plan.
+    public var highestClass: ChangeClass? { steps.map(\.changeClass).max() }
+
+    /// True when some step is at or above `changeClass` (`--fail-on`).
+    public func fails(on changeClass: ChangeClass) -> Bool { steps.contains { $0.changeClass >= changeClass } }
+
+    /// The steps at or above `minimum` as diagnostics, in plan order: one per field change,
+    /// so two index kinds added to one field are one diagnostic, not two.
+    public func diagnostics(minimum: ChangeClass = .safe) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        var group: [PromotionStep] = []
+        func flush() {
+            guard let first = group.first else { return }
+            if group.count == 1 { out.append(first.diagnostic) } else { out.append(Self.merged(group)) }
+            group.removeAll()
+        }
+        for step in steps where step.changeClass >= minimum {
+            if let last = group.last, !Self.sameFieldChange(last, step) { flush() }
+            group.append(step)
+        }
+        flush()
+        return out
+    }
+
+    /// Index steps of one rule on one field, worded alike but for the index kind.
+    static func sameFieldChange(_ a: PromotionStep, _ b: PromotionStep) -> Bool {
+        guard a.code == b.code, a.changeClass == b.changeClass, a.change.kind == b.change.kind,
+              a.change.kind == .addIndex || a.change.kind == .removeIndex,
+              a.change.recordType == b.change.recordType, a.change.field == b.change.field,
+              let ka = a.change.index, let kb = b.change.index else { return false }
+        return a.fix == b.fix && kindless(a.reason, ka) == kindless(b.reason, kb)
+    }
+
+    private static func kindless(_ reason: String, _ kind: IndexKind) -> String {
+        reason.replacingOccurrences(of: "a \(kind.rawValue) index", with: "\u{0}")
+            .replacingOccurrences(of: "the \(kind.rawValue) index", with: "\u{0}")
+    }
+
+    /// One diagnostic for the index steps of one field: "adds queryable and sortable indexes".
+    static func merged(_ group: [PromotionStep]) -> Diagnostic {
+        let first = group[0]
+        let kinds = group.compactMap(\.change.index).map(\.rawValue)
+        let list = kinds.dropLast().joined(separator: ", ") + " and " + kinds.last!
+        let kind = first.change.index!.rawValue
+        let reason = first.reason.replacingOccurrences(of: "a \(kind) index", with: "\(list) indexes")
+            .replacingOccurrences(of: "the \(kind) index", with: "the \(list) indexes")
+        var d = first.diagnostic
+        d.message = reason
+        return d
+    }
+
+    /// The plan as the repository's `promote:` settings class it: a disabled rule's steps
+    /// become safe (the change is still deployed, no one need review it), and a severity
+    /// maps to the class that reports with it (note: safe, warning: review, error:
+    /// forbidden). Lowering a forbidden rule does not make production accept the change.
+    public func configured(by settings: LintConfiguration) -> PromotionPlan {
+        guard !settings.disabled.isEmpty || !settings.severities.isEmpty else { return self }
+        var plan = self
+        for i in plan.steps.indices {
+            let code = plan.steps[i].code
+            if settings.disabled.contains(code) {
+                plan.steps[i].changeClass = .safe
+            } else if let severity = settings.severities[code] {
+                plan.steps[i].changeClass = ChangeClass(severity: severity)
+            }
+        }
+        return plan
+    }
+}
+
+extension ChangeClass {
+    /// The class whose steps report with `severity`.
+    public init(severity: Severity) {
+        switch severity {
+        case .note: self = .safe
+        case .warning: self = .review
+        case .error: self = .forbidden
+        }
+    }
+}
+
+// MARK: - The plan file
+
+extension PromotionPlan: Codable {
+    private enum CodingKeys: String, CodingKey { case format, version, from, to, summary, steps }
+    private struct SchemaRef: Codable { var sha256: String }
+    private struct Summary: Codable { var safe: Int; var review: Int; var forbidden: Int }
+
+    /// Writes the plan file's JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(Self.format, forKey: .format)
+        try c.encode(Self.version, forKey: .version)
+        try c.encode(SchemaRef(sha256: fromHash), forKey: .from)
+        try c.encode(SchemaRef(sha256: toHash), forKey: .to)
+        try c.encode(Summary(safe: count(.safe), review: count(.review), forbidden: count(.forbidden)), forKey: .summary)
+        try c.encode(steps, forKey: .steps)
+    }
+
+    /// Reads a plan file's JSON object (header checked by `decode(_:file:)`).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            fromHash: try c.decode(SchemaRef.self, forKey: .from).sha256,
+            toHash: try c.decode(SchemaRef.self, forKey: .to).sha256,
+            steps: try c.decode([PromotionStep].self, forKey: .steps))
+    }
+
+    /// The plan file's bytes: pretty-printed JSON with sorted keys, ending in a newline.
+    public var jsonData: Data {
+        guard let data = JSONValue.prettyData(self) else { preconditionFailure("a plan always encodes") }
+        return data
+    }
+
+    /// Reads a plan file's bytes. Throws `InputError` saying whether the file is not JSON,
+    /// not a ckschema plan, from another format version, or malformed.
+    public static func decode(_ data: Data, file: String) throws(InputError) -> PromotionPlan {
+        let at = SourceLocation(file: file, line: 1, column: 1)
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw InputError(Diagnostic(rule: PromotionRules.planUnreadable, "'\(file)' is not JSON, so it is not a ckschema plan", at: at,
+                                    fix: "write the plan with `ckschema promote --plan \(file)`"))
+        }
+        guard let dict = object as? [String: Any], let format = dict["format"] as? String, format == Self.format else {
+            throw InputError(Diagnostic(rule: PromotionRules.planUnreadable, "'\(file)' is JSON but not a ckschema plan (it has no \"format\": \"\(Self.format)\")", at: at,
+                                    fix: "write the plan with `ckschema promote --plan \(file)`"))
+        }
+        guard let version = dict["version"] as? Int, version == Self.version else {
+            let found = dict["version"].map { "\($0)" } ?? "missing"
+            throw InputError(Diagnostic(rule: PromotionRules.planVersion, "'\(file)' is version \(found) of the plan format; this ckschema reads version \(Self.version)", at: at,
+                                    fix: "compute the plan again with this version of ckschema: `ckschema promote --plan \(file)`"))
+        }
+        do {
+            return try JSONDecoder().decode(PromotionPlan.self, from: data)
+        } catch {
+            throw InputError(Diagnostic(rule: PromotionRules.planUnreadable, "'\(file)' is a malformed ckschema plan: \(describe(error))", at: at,
+                                    fix: "compute the plan again: `ckschema promote --plan \(file)`"))
+        }
+    }
+
+    /// Reads a plan file from disk (at most 64 MB).
+    public static func load(path: String) throws(InputError) -> PromotionPlan {
+        let data = try InputFile.read(path: path, limit: 64 * 1024 * 1024)
+        return try decode(data, file: path)
+    }
+
+    /// Throws `InputError` (`CK392`) unless the plan was computed from exactly these
+    /// schemas, saying which of the two has changed.
+    public func verify(from: Schema, to: Schema, file: String) throws(InputError) {
+        let nowFrom = from.canonicalHash, nowTo = to.canonicalHash
+        let fromStale = nowFrom != fromHash, toStale = nowTo != toHash
+        guard fromStale || toStale else { return }
+        let which: String
+        switch (fromStale, toStale) {
+        case (true, true): which = "both schemas have changed since the plan was computed"
+        case (true, false): which = "the production (from) schema has changed since the plan was computed (sha256 \(short(fromHash)) in the plan, \(short(nowFrom)) now)"
+        default: which = "the development (to) schema has changed since the plan was computed (sha256 \(short(toHash)) in the plan, \(short(nowTo)) now)"
+        }
+        throw InputError(Diagnostic(rule: PromotionRules.planStale, "'\(file)' is stale: \(which)", at: SourceLocation(file: file, line: 1, column: 1),
+                                fix: "review and compute the plan again: `ckschema promote --plan \(file)`"))
+    }
+
+    private func short(_ hash: String) -> String { String(hash.prefix(12)) }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _)?: return "missing key '\(key.stringValue)'"
+        case .typeMismatch(_, let ctx)?, .valueNotFound(_, let ctx)?, .dataCorrupted(let ctx)?:
+            let path = ctx.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? ctx.debugDescription : "bad value at '\(path)'"
+        default: return "\(error)"
+        }
+    }
+}

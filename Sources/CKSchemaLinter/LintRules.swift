@@ -1,0 +1,107 @@
+import Foundation
+import CKSchemaYAML
+import CKSchemaCKDB
+import CKSchemaCoreData
+import CKSchemaPredicate
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The lint rules' codes and what `docs/rules.md` says of each.
+public enum LintRules {
+    /// Every rule the linter runs, in code order.
+    static let types: [any LintRule.Type] = [
+        InvalidNameRule.self, ReservedFieldNameRule.self, InvalidZoneNameRule.self, IndexNotAllowedRule.self,
+        EncryptedIndexedRule.self, EncryptedTypeRule.self, EncryptedPublicRule.self, UnknownReferenceTargetRule.self,
+        ReferenceOptionsRule.self, QueryIndexRule.self, QueryUnknownNameRule.self, DefaultZoneRule.self,
+        MissingZoneCapabilityRule.self, QueryDatabaseRule.self, DeprecatedInQueryRule.self, LegacyNumberRule.self,
+        UnknownRoleRule.self,
+        PredicateSyntaxRule.self, PredicateUnsupportedRule.self, PredicateTypeRule.self, PredicateUnknownFieldRule.self, PredicateIndexRule.self,
+        SubscriptionUnknownNameRule.self, SubscriptionDesiredKeysRule.self, SubscriptionDatabaseRule.self, SubscriptionZoneRule.self,
+        SubscriptionFiresOnRule.self, SubscriptionDesiredKeyCountRule.self,
+    ] + CoreDataLint.types
+
+    /// A suppression comment without a reason is not honoured.
+    public static let suppressionWithoutReason = RuleInfo(
+        code: "CK124", name: "suppression-without-reason",
+        summary: "A 'ckschema-disable' comment gives no reason, so it is not honoured.",
+        defaultSeverity: .warning)
+
+    public static let all: [RuleInfo] = (types.map { $0.info } + [suppressionWithoutReason]).sorted { $0.code < $1.code }
+}
+
+/// Which rules run and how severe each is, from `ckschema.yaml`'s `lint:` section.
+public struct LintConfiguration: Sendable, Equatable {
+    public var disabled: Set<String>
+    public var severities: [String: Severity]
+
+    public init(disabled: Set<String> = [], severities: [String: Severity] = [:]) {
+        self.disabled = disabled
+        self.severities = severities
+    }
+}
+
+/// Runs every lint rule over a schema, applies the configuration and the
+/// `ckschema-disable` comments of the source files.
+public struct Linter: Sendable {
+    public var configuration: LintConfiguration
+
+    public init(configuration: LintConfiguration = LintConfiguration()) { self.configuration = configuration }
+
+    /// The findings, sorted by place.
+    public func lint(_ schema: Schema) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        // CK104-CK107 share one pass over the fields, made when the first of them runs.
+        var cloudKit: [CloudKitRule: [LintFinding]]?
+        // A rule that protects the store runs even when ckschema.yaml disables it.
+        for type in LintRules.types where !configuration.disabled.contains(type.info.code) || Suppressions.unsuppressible.contains(type.info.code) {
+            var findings: [LintFinding] = []
+            if let shared = type as? any CloudKitFieldLintRule.Type {
+                if cloudKit == nil { cloudKit = CloudKitRules.lintFindings(schema) }
+                findings = cloudKit?[shared.cloudKitRule] ?? []
+            } else {
+                type.init().check(schema, into: &findings)
+            }
+            let severity = configuration.severities[type.info.code] ?? type.info.defaultSeverity
+            for f in findings {
+                out.append(Diagnostic(code: type.info.code, severity: severity, location: f.location, message: f.message, fix: f.fix))
+            }
+        }
+        // The comments were found when the files were read: lint reads no file.
+        let suppressions = Suppressions(schema.suppressions.items)
+        out = suppressions.filter(out)
+        if !configuration.disabled.contains(LintRules.suppressionWithoutReason.code) { out += suppressions.unreasoned }
+        return out.sortedByLocation()
+    }
+}
+
+/// The `ckschema-disable` comments of a schema's files (`Suppression`), by file and line,
+/// and the CK124 findings of those without a reason.
+struct Suppressions {
+    private let byFile: [String: [Int: [Suppression]]]
+    let unreasoned: [Diagnostic]
+
+    /// Rules that protect the store: a name CloudKit refuses would reach SQL text (CK560),
+    /// so a comment can silence style findings but never these.
+    static let unsuppressible: Set<String> = [CloudKitRule.invalidName.code]
+
+    init(_ comments: [Suppression]) {
+        var byFile: [String: [Int: [Suppression]]] = [:]
+        for c in comments { byFile[c.file, default: [:]][c.line, default: []].append(c) }
+        self.byFile = byFile
+        unreasoned = comments.filter { !$0.reasoned }.map { c in
+            Diagnostic(rule: LintRules.suppressionWithoutReason, "'\(Suppression.marker)' needs a reason after a colon; this one is not honoured", at: SourceLocation(file: c.file, line: c.line, column: c.column), fix: "write '# \(Suppression.marker) \(c.codes.sorted().joined(separator: " ")): why it is safe here'")
+        }
+    }
+
+    func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.filter { d in
+            guard let loc = d.location, !Self.unsuppressible.contains(d.code), let lines = byFile[loc.file] else { return true }
+            if (lines[loc.line] ?? []).contains(where: { !$0.standalone && $0.covers(d.code) }) { return false }
+            if (lines[loc.line - 1] ?? []).contains(where: { $0.standalone && $0.covers(d.code) }) { return false }
+            return true
+        }
+    }
+}

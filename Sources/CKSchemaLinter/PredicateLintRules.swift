@@ -1,0 +1,70 @@
+import CKSchemaYAML
+import CKSchemaCKDB
+import CKSchemaCoreData
+import CKSchemaPredicate
+
+/// One predicate the schema holds: a declared query's or a query subscription's.
+struct PredicateSite {
+    /// Nil for a query subscription without a predicate (TRUEPREDICATE).
+    var text: String?
+    /// Where the predicate's first character is (the declaration's place when unknown).
+    var start: SourceLocation?
+    var recordType: String
+    /// `query Note(...)` or `subscription 'happy-notes'`, for messages.
+    var label: String
+    var isSubscription: Bool
+
+    /// The predicates of a schema's declared queries and query subscriptions.
+    static func all(in schema: Schema) -> [PredicateSite] {
+        var out: [PredicateSite] = []
+        for q in schema.queries {
+            guard let p = q.predicate else { continue }
+            out.append(PredicateSite(text: p, start: q.predicateOrigin.location ?? q.origin.location, recordType: q.recordType,
+                                     label: "query \(q.name ?? q.recordType)", isSubscription: false))
+        }
+        for s in schema.subscriptions where s.kind == .query {
+            guard let t = s.recordType else { continue }
+            out.append(PredicateSite(text: s.predicate, start: s.predicateOrigin.location ?? s.origin.location, recordType: t,
+                                     label: "subscription '\(s.id)'", isSubscription: true))
+        }
+        return out
+    }
+
+    /// Every problem of every predicate in the schema, located inside the predicate.
+    static func problems(in schema: Schema) -> [(PredicateError, SourceLocation?, String)] {
+        let types = schema.recordTypesByName
+        var out: [(PredicateError, SourceLocation?, String)] = []
+        for site in all(in: schema) {
+            let predicate: Predicate
+            do { predicate = try PredicateParser.parse(site.text ?? "TRUEPREDICATE") } catch {
+                out.append((error, site.start, site.label))
+                continue
+            }
+            guard let t = types[site.recordType] else { continue }
+            for e in PredicateChecker.check(predicate, on: t) { out.append((e, site.start, site.label)) }
+            // A declared query that matches all records is CK110's; a subscription's is checked here.
+            if site.isSubscription, predicate.matchesAll, !t.indexes(on: .recordName).contains(.queryable) {
+                out.append((PredicateError(PredicateRules.needsIndex, column: 1, "matches all records: Field 'recordName' is not marked queryable",
+                                           fix: "add 'system: { recordName: [queryable] }' to \(t.name), or give the subscription a predicate"),
+                            site.start, site.label))
+            }
+        }
+        return out
+    }
+}
+
+/// Each predicate rule reports its own code's problems from `PredicateSite.problems`.
+protocol PredicateLintRule: LintRule {}
+
+extension PredicateLintRule {
+    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+        for (e, start, label) in PredicateSite.problems(in: schema) where e.rule.code == Self.info.code {
+            var f = LintFinding("\(label) predicate: \(e.message)", at: .unknown, fix: e.fix)
+            if var loc = start {
+                loc.column += e.column - 1
+                f.location = loc
+            }
+            findings.append(f)
+        }
+    }
+}

@@ -1,0 +1,7 @@
+import CKSchemaYAML
+import CKSchemaCKDB
+import CKSchemaCoreData
+import CKSchemaPredicate
+
+/// Source: CKQuery; production refuses unknown fields ("Unknown field").
+struct PredicateUnknownFieldRule: PredicateLintRule { static let info = PredicateRules.unknownField }

@@ -1,0 +1,38 @@
+import CKSchemaYAML
+import CKSchemaCKDB
+import CKSchemaCoreData
+import CKSchemaPredicate
+
+/// What a declared query needs from the schema. CloudKit refuses, in production only, a
+/// query on a field without the index it needs.
+///
+/// Source: CKQuery (developer.apple.com/documentation/cloudkit/ckquery): "fields in the
+/// predicate must be queryable, sort fields sortable, tokenized search needs searchable";
+/// the server's error "Field 'recordName' is not marked queryable" for a query that matches
+/// all records (`NSPredicate(value: true)`) when recordName has no queryable index.
+struct QueryIndexRule: LintRule {
+    static let info = RuleInfo(
+        code: "CK110", name: "query-needs-index",
+        summary: "A declared query filters on a field that is not queryable, sorts on one that is not sortable, searches one that is not searchable, or matches all records without recordName queryable.",
+        defaultSeverity: .error,
+        source: "CKQuery (developer.apple.com/documentation/cloudkit/ckquery); server error \"Field 'recordName' is not marked queryable\"")
+
+    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+        let types = schema.recordTypesByName
+        for q in schema.queries {
+            guard let t = types[q.recordType] else { continue }
+            let needs: [(String, IndexKind, String)] = q.filter.map { ($0, .queryable, "filters on") }
+                + q.search.map { ($0, .searchable, "searches") } + q.sort.map { ($0, .sortable, "sorts on") }
+            for (name, kind, verb) in needs {
+                guard let idx = t.indexesOfAnyField(name), !idx.contains(kind) else { continue }
+                let place = SystemField(rawValue: name) != nil && t.field(named: name) == nil ? "system.\(name)" : "fields.\(name)"
+                findings.append(LintFinding("query \(q.label) \(verb) '\(name)': Field '\(name)' is not marked \(kind.rawValue)",
+                                            at: q.origin, fix: "add '\(kind.rawValue)' to the indexes of \(t.name).\(place)"))
+            }
+            if !q.filtersRecords && !t.indexes(on: .recordName).contains(.queryable) {
+                findings.append(LintFinding("query \(q.label) matches all records: Field 'recordName' is not marked queryable",
+                                            at: q.origin, fix: "add 'system: { recordName: [queryable] }' to \(t.name)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import CKSchemaYAML
+import CKSchemaCKDB
+import CKSchemaCoreData
+import CKSchemaPredicate
+
+/// Entities with uniqueness constraints. Source: “Creating a Core Data Model for CloudKit”
+/// — Entities: “Unique constraints aren't supported.”
+struct UniqueConstraintRule: LintRule {
+    static let info = RuleInfo(code: "CK610", name: "coredata-unique-constraint", summary: "An entity of a CloudKit-mirrored model has a uniqueness constraint.", defaultSeverity: .error, source: CoreDataRules.creatingModel)
+    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+        for e in CoreDataLint.entities(schema) {
+            for c in e.uniquenessConstraints {
+                findings.append(LintFinding("entity '\(e.name)' has a uniqueness constraint on [\(c.properties.joined(separator: ", "))]; CloudKit mirroring does not support unique constraints",
+                                            at: c.origin, fix: "remove the constraint in Xcode's Data Model inspector and deduplicate in code (for example after import, on persistent history)"))
+            }
+        }
+    }
+}

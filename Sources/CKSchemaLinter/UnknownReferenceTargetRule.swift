@@ -1,0 +1,28 @@
+import CKSchemaYAML
+import CKSchemaCKDB
+import CKSchemaCoreData
+import CKSchemaPredicate
+
+/// A reference's target must be a record type the schema defines, and only references
+/// have a target or a delete action.
+///
+/// Source: CKRecord.Reference (developer.apple.com/documentation/cloudkit/ckrecord/reference):
+/// a reference points at a record; a target type the schema lacks cannot be created in production.
+struct UnknownReferenceTargetRule: LintRule {
+    static let info = RuleInfo(
+        code: "CK108", name: "unknown-reference-target",
+        summary: "A reference field names a record type ('to:') that the schema does not define.",
+        defaultSeverity: .error,
+        source: "CKRecord.Reference (developer.apple.com/documentation/cloudkit/ckrecord/reference)")
+
+    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+        let names = Set(schema.recordTypes.map(\.name)).union(CloudKitRules.systemRecordTypes)
+        for t in schema.recordTypes {
+            for f in t.fields {
+                guard let target = f.referenceTarget, !names.contains(target) else { continue }
+                findings.append(LintFinding("field '\(t.name).\(f.name)' references record type '\(target)', which the schema does not define\(Suggest.phrase(for: target, in: names))",
+                                            at: f.origin, fix: "define '\(target)' or correct 'to:'"))
+            }
+        }
+    }
+}

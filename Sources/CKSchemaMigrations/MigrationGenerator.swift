@@ -1,0 +1,172 @@
+import Foundation
+import CKSchemaRuntime
+
+/// `migrate new`: the steps that take the schema the migrations produce to the development
+/// schema, refusing the changes production would refuse (with what to do instead).
+public enum MigrationGenerator {
+    /// The steps from `old` to `new`, and the changes no allowed step can make.
+    public static func steps(from old: Schema, to new: Schema) -> (steps: [MigrationStep], refused: [Diagnostic]) {
+        var g = Generation()
+        g.zones(old, new)
+        g.roles(old, new)
+        for t in new.recordTypes {
+            if let ot = old.recordType(named: t.name) { g.recordType(ot, t) } else { g.add(.addRecordType(cleaned(t))) }
+        }
+        g.subscriptions(old, new)
+        for t in old.recordTypes where new.recordType(named: t.name) == nil {
+            g.refuse("record type '\(t.name)' is gone from the development schema; production never deletes a deployed record type",
+                     "put it back with `deprecated: true`", .unknown)
+        }
+        return (g.steps, g.refused)
+    }
+
+    /// A record type as a step writes it: no origin (it would point into the schema file).
+    private static func cleaned(_ t: RecordType) -> RecordType {
+        var clean = t
+        clean.origin = .unknown
+        return clean
+    }
+
+    /// The steps found so far and the changes refused, one part of the schema at a time.
+    private struct Generation {
+        var steps: [MigrationStep] = []
+        var refused: [Diagnostic] = []
+
+        mutating func add(_ kind: some MigrationStepKind) { steps.append(MigrationStep(kind)) }
+
+        mutating func refuse(_ m: String, _ fix: String, _ origin: Origin) {
+            refused.append(Diagnostic(rule: StoreRules.productionForbidden, m, at: origin.location, fix: fix))
+        }
+
+        mutating func zones(_ old: Schema, _ new: Schema) {
+            for z in new.zones {
+                guard let oz = old.zone(named: z.name) else { add(.addZone(z)); continue }
+                if oz.database != z.database || oz.capabilities != z.capabilities {
+                    refuse("zone '\(z.name)' changed its database or capabilities; a zone cannot be changed once created", "add a new zone instead", z.origin)
+                }
+            }
+            for z in old.zones where new.zone(named: z.name) == nil {
+                refuse("zone '\(z.name)' is gone from the development schema; migrations never delete a zone", "put the zone back in the schema", .unknown)
+            }
+        }
+
+        mutating func roles(_ old: Schema, _ new: Schema) {
+            let oldRoles = Set(old.roles.map(\.name))
+            for r in new.roles where !oldRoles.contains(r.name) { add(.addRole(r.name)) }
+            for r in old.roles where !new.roles.contains(where: { $0.name == r.name }) {
+                refuse("role '\(r.name)' is gone from the development schema; migrations never delete a role", "put the role back in the schema", r.origin)
+            }
+        }
+
+        /// A record type both schemas have: its place, its fields, system indexes, grants, deprecation.
+        mutating func recordType(_ ot: RecordType, _ t: RecordType) {
+            if ot.zone ?? Zone.defaultZoneName != t.zone ?? Zone.defaultZoneName || ot.database != t.database {
+                refuse("record type '\(t.name)' moved to another zone or database; production never moves a deployed type", "add a new record type in the new zone", t.origin)
+            }
+            if ot.requiredCapabilities != t.requiredCapabilities {
+                refuse("record type '\(t.name)' changed `requires`; no migration step changes it once the type exists",
+                       "keep `requires` as the migrations have it, or add the capability to a new record type", t.origin)
+            }
+            for f in t.fields {
+                if let of = ot.field(named: f.name) { field(of, f, in: t) } else {
+                    var clean = f
+                    clean.origin = .unknown
+                    add(.addField(recordType: t.name, field: clean))
+                }
+            }
+            for f in ot.fields where t.field(named: f.name) == nil {
+                refuse("field '\(t.name).\(f.name)' is gone from the development schema; production never deletes a deployed field",
+                       "put it back with `deprecated: true`", t.origin)
+            }
+            for sf in SystemField.allCases { indexes(ot.indexes(on: sf), t.indexes(on: sf), t.name, sf.rawValue) }
+            if Set(ot.grants) != Set(t.grants) { add(.setGrants(recordType: t.name, grants: t.grants)) }
+            if t.isDeprecated, !ot.isDeprecated { add(.deprecate(recordType: t.name, field: nil)) }
+        }
+
+        /// A field both have: its type and encryption never change; its indexes and deprecation may.
+        mutating func field(_ of: Field, _ f: Field, in t: RecordType) {
+            if of.type != f.type {
+                refuse("field '\(t.name).\(f.name)' changed type (\(of.type) to \(f.type)); production never retypes a deployed field",
+                       "keep '\(f.name)' as \(of.type), add a new field of type \(f.type), and `copy` or `backfill` into it", f.origin)
+                return
+            }
+            if of.isEncrypted != f.isEncrypted {
+                refuse("field '\(t.name).\(f.name)' \(f.isEncrypted ? "became" : "stopped being") encrypted; CloudKit allows encryption only on new fields",
+                       "add a new \(f.isEncrypted ? "encrypted" : "plaintext") field and copy into it", f.origin)
+                return
+            }
+            indexes(of.indexes, f.indexes, t.name, f.name)
+            if f.isDeprecated, !of.isDeprecated { add(.deprecate(recordType: t.name, field: f.name)) }
+            if !f.isDeprecated, of.isDeprecated {
+                refuse("field '\(t.name).\(f.name)' is no longer deprecated; there is no step to undo a deprecation", "keep `deprecated: true`", f.origin)
+            }
+        }
+
+        mutating func indexes(_ a: IndexSet, _ b: IndexSet, _ type: String, _ field: String) {
+            for k in b.subtracting(a) { add(.addIndex(recordType: type, field: field, kind: k)) }
+            for k in a.subtracting(b) { add(.removeIndex(recordType: type, field: field, kind: k)) }
+        }
+
+        /// A changed subscription is removed and added again: CloudKit subscriptions cannot be modified in place.
+        mutating func subscriptions(_ old: Schema, _ new: Schema) {
+            for s in old.subscriptions where new.subscription(withID: s.id).map({ $0 != s }) ?? true { add(.removeSubscription(s.id)) }
+            for s in new.subscriptions where old.subscription(withID: s.id).map({ $0 != s }) ?? true {
+                var clean = s
+                clean.origin = .unknown
+                clean.predicateOrigin = .unknown
+                add(.addSubscription(clean))
+            }
+        }
+    }
+
+    /// The next migration file for `folder` named `name`, from the folder's replay to `development`.
+    /// Throws `InputError` when production would refuse a change (nothing is written then) or when
+    /// there is nothing to migrate.
+    /// Returns nil when there is nothing to migrate (replaying the folder already gives `development`).
+    public static func newMigration(folder: MigrationFolder, name: String, development: Schema) throws(InputError) -> (path: String, text: String)? {
+        let cleanName = name.replacingOccurrences(of: " ", with: "_")
+        guard !cleanName.isEmpty, cleanName.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
+            throw InputError(Diagnostic(rule: StoreRules.fileName, "'\(name)' is not a migration name; use letters, digits, '_' and '-'", at: nil))
+        }
+        let replayed = try folder.replay()
+        let (steps, refused) = Self.steps(from: replayed, to: development)
+        if !refused.isEmpty { throw InputError(refused) }
+        if steps.isEmpty { return nil }
+        let version = (folder.migrations.last?.version ?? 0) + 1
+        let fileName = String(format: "%04d", version) + "_\(cleanName).yaml"
+        return ((folder.path as NSString).appendingPathComponent(fileName), MigrationWriter.yaml(steps: steps, description: nil))
+    }
+}
+
+/// Writes migration steps as the YAML of `docs/migrations.md`.
+public enum MigrationWriter {
+    /// The text of a migration file.
+    public static func yaml(steps: [MigrationStep], description: String?) -> String {
+        var out = ""
+        if let description { out += "description: \(quote(description))\n" }
+        out += "steps:\n"
+        for s in steps { out += step(s) }
+        return out
+    }
+
+    /// As the schema emitter writes a scalar: plain when it reads back the same, else
+    /// double-quoted with control characters and YAML line breaks escaped.
+    static func quote(_ s: String) -> String { SchemaEmitter.scalar(s, inFlow: true) }
+
+    static func fieldSpec(_ f: Field) -> String {
+        var parts = ["type: \(quote(f.type.description))"]
+        if f.isEncrypted { parts.append("encrypted: true") }
+        if !f.indexes.isEmpty { parts.append("indexes: [" + f.indexes.kinds.map(\.rawValue).joined(separator: ", ") + "]") }
+        if f.isDeprecated { parts.append("deprecated: true") }
+        if let r = f.referenceTarget { parts.append("to: \(quote(r))") }
+        if let a = f.referenceAction { parts.append("action: \(a.rawValue)") }
+        if let d = f.description { parts.append("description: \(quote(d))") }
+        return parts.joined(separator: ", ")
+    }
+
+    static func grants(_ g: [Grant], indent: String) -> String {
+        g.map { "\(indent)\(quote($0.role)): [" + $0.sortedPermissions.map(\.rawValue).joined(separator: ", ") + "]\n" }.joined()
+    }
+
+    static func step(_ s: MigrationStep) -> String { "  - \(s.kindName):" + s.action.yaml }
+}

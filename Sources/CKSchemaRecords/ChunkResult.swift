@@ -1,0 +1,82 @@
+import CKSchemaConfig
+
+/// A diagnostic found while checking one chunk of records, with positions relative to the
+/// chunk; the validator turns it into a `Diagnostic` once it knows where the chunk starts.
+package struct PendingDiagnostic: Sendable {
+    package var code: String
+    package var severity: Severity
+    /// Index of the record within its chunk (0-based).
+    package var recordIndex: Int
+    /// Line within the chunk (0-based) and 1-based column of the offending byte.
+    package var line: Int
+    package var column: Int
+    /// An absolute line (YAML records carry their own).
+    var absoluteLine: Bool = false
+    package var recordName: String?
+    package var field: String?
+    package var message: String
+    package var fix: String?
+}
+
+/// What the batch checks need of one record (kept only with `--batch`).
+package struct BatchEntry: Sendable {
+    var recordIndex: Int
+    var line: Int
+    var absoluteLine: Bool
+    var size: Int
+    var name: String?
+    var parent: String?
+    var parentLine: Int
+    var parentColumn: Int
+    /// The record's type, so references to it can be checked once every record is seen.
+    var recordType: String?
+}
+
+/// A reference whose target's type is checked after the last file (`--batch` only):
+/// the schema says what it must point at, the files say what the target is.
+package struct ReferenceCheck: Sendable {
+    var target: String
+    var expectedType: String
+    var recordIndex: Int
+    var line: Int
+    var column: Int
+    var absoluteLine: Bool
+    var recordName: String?
+    var field: String
+}
+
+/// A field CloudKit's development schema would add, as seen in one chunk.
+package struct InferredObservation: Sendable {
+    var recordType: String
+    package var field: String?
+    package var type: FieldType?
+    package var isEncrypted: Bool
+    var isNewType: Bool
+    var recordIndex: Int
+    var line: Int
+    var column: Int
+    var absoluteLine: Bool
+    var recordName: String?
+}
+
+/// The result of checking one chunk of input: its diagnostics in input order and counts.
+package struct ChunkResult: Sendable {
+    package var diagnostics: [PendingDiagnostic] = []
+    var lines = 0
+    var records = 0
+    var syntaxErrors = 0
+    var batch: [BatchEntry] = []
+    var references: [ReferenceCheck] = []
+    package var inferred: [InferredObservation] = []
+    /// Keys of `inferred` already recorded in this chunk (type, field, type description).
+    var inferredSeen: Set<String> = []
+
+    /// The memberwise initializer, for the layers above.
+    package init(diagnostics: [PendingDiagnostic] = [], batch: [BatchEntry] = [], references: [ReferenceCheck] = [], inferred: [InferredObservation] = [], inferredSeen: Set<String> = []) {
+        self.diagnostics = diagnostics
+        self.batch = batch
+        self.references = references
+        self.inferred = inferred
+        self.inferredSeen = inferredSeen
+    }
+}

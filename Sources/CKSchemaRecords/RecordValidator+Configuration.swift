@@ -1,0 +1,36 @@
+import CKSchemaConfig
+
+/// `ckschema check`'s validate step: the record files `ckschema.yaml` lists.
+extension RecordValidator {
+    /// Validates each record file that `configuration.records` lists against the schema
+    /// of its environment (`schemas.production` or `schemas.development`), calling
+    /// `onDiagnostic` in input order. Throws when a schema cannot be loaded or is not
+    /// configured; a record file that cannot be read is a CK001 diagnostic and counts in
+    /// the summary's `unreadableFiles`.
+    public static func validateConfigured(
+        _ configuration: Configuration, options: Options = Options(), onDiagnostic: (Diagnostic) -> Void
+    ) throws(InputError) -> ValidationSummary {
+        var total = ValidationSummary()
+        for env in Environment.allCases {
+            let files = configuration.records.filter { $0.environment == env }.map(\.path)
+            if files.isEmpty { continue }
+            guard let path = env == .production ? configuration.productionSchema : configuration.developmentSchema else {
+                throw InputError(Diagnostic(rule: InputRules.config,
+                    "ckschema.yaml lists \(env.rawValue) record files but names no 'schemas.\(env.rawValue)'",
+                    at: configuration.path.map { SourceLocation(file: $0, line: 1, column: 1) }))
+            }
+            let schema = try SchemaSource.load(path: path, model: configuration.model ?? ModelSelection())
+            let s = RecordValidator(schema: schema, environment: env, options: options).validate(files: files, onDiagnostic: onDiagnostic)
+            total.files += s.files
+            total.records += s.records
+            total.bytes += s.bytes
+            total.errors += s.errors
+            total.warnings += s.warnings
+            total.notes += s.notes
+            total.malformedRecords += s.malformedRecords
+            total.unreadableFiles += s.unreadableFiles
+            total.stoppedEarly = total.stoppedEarly || s.stoppedEarly
+        }
+        return total
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import CKSchemaStore
+
+/// `records import`: saves NDJSON records (CloudKit Web Services shape) into a store
+/// environment with CloudKit's save semantics.
+///
+/// Records are checked against the environment's schema (known type and zone, each value's
+/// type; production refuses unknown fields, development adds them to its schema as CloudKit's
+/// just-in-time schema does). They are saved in batches of at most 400 (CloudKit's per-request
+/// limit); in a zone with the `atomic` capability a batch's records in that zone are saved all or
+/// none. The whole import is one SQLite transaction: a crash or kill leaves the store as it was.
+public enum RecordImporter {
+    /// `CKModifyRecordsOperation.RecordSavePolicy`.
+    public enum SavePolicy: String, Sendable, CaseIterable {
+        /// Saving over an existing record needs its current change tag; otherwise a conflict.
+        case ifServerRecordUnchanged
+        /// Overwrites only the keys the incoming record has.
+        case changedKeys
+        /// Replaces every key with the incoming record's.
+        case allKeys
+    }
+
+    public struct Options: Sendable {
+        public var environment: Environment
+        public var savePolicy: SavePolicy
+        /// At most 400: CloudKit's limit of records per modify request.
+        public var batchSize: Int
+
+        /// Runs the validate command's record checks (CK4xx) before the importer's own (CK55x).
+        /// Only tests switch it off, to reach the importer's own checks.
+        var runsRecordChecks = true
+
+        public init(environment: Environment = .development, savePolicy: SavePolicy = .ifServerRecordUnchanged, batchSize: Int = 400) {
+            self.environment = environment
+            self.savePolicy = savePolicy
+            self.batchSize = min(max(1, batchSize), 400)
+        }
+    }
+
+    public struct Result: Sendable {
+        public var saved = 0
+        public var failed = 0
+        public var batches = 0
+        /// Every record that failed (with its line), and notes for fields added in development.
+        public var diagnostics: [Diagnostic] = []
+    }
+
+    /// One record of a batch, read from its line.
+    struct Incoming {
+        var line: Int
+        /// The record's number in its file, as `validate` counts it.
+        var number: Int
+        var file: String
+        var name: String
+        var type: String
+        var zone: String
+        var changeTag: String?
+        var fields: [(String, JSONValue)]
+        var error: Diagnostic?
+        var storedFields: String = "{}"
+    }
+
+    /// Imports the files in order. Throws `InputError` for an unreadable file or store; records
+    /// that fail are reported in the result (exit 1), the others are saved.
+    public static func importFiles(_ paths: [String], into store: Store, options: Options) throws(InputError) -> Result {
+        let schemaBefore = try store.schema(options.environment)
+        var result = Result()
+        var addedFields: [String: SourceLocation] = [:]
+        try store.guarded("import records") {
+            try withImportCache(store) {
+                try store.db.transaction {
+                    let run = try ImportRun(store: store, options: options, schema: schemaBefore)
+                    for path in paths { try run.importFile(path) }
+                    if run.schema != schemaBefore { try store.writeSchema(run.schema, env: options.environment) }
+                    result = run.result
+                    addedFields = run.addedFields
+                }
+            }
+        }
+        result.diagnostics += newFieldNotes(addedFields)
+        return result
+    }
+
+    /// Runs `body` with a 64 MB page cache, which keeps a large import from spilling dirty
+    /// pages to disk mid-transaction; the store's own cache size is restored after.
+    private static func withImportCache(_ store: Store, _ body: () throws -> Void) throws {
+        let cache = try store.db.scalar("PRAGMA cache_size")?.integer ?? -2000
+        try store.db.execute("PRAGMA cache_size = -65536")
+        defer { try? store.db.execute("PRAGMA cache_size = \(cache)") }
+        try body()
+    }
+
+    /// One note a field development added to its schema, at the first record that added it.
+    private static func newFieldNotes(_ added: [String: SourceLocation]) -> [Diagnostic] {
+        added.sorted(by: { $0.key < $1.key }).map { key, at in
+            Diagnostic(rule: StoreRules.recordNewField, "development added field \(key) to its schema, as CloudKit does for a record with a new key", at: at, fix: "add it to Schemas/ and write a migration (`ckschema migrate new`), or production will refuse it")
+        }
+    }
+
+    /// Prepared statements reused across batches.
+    final class Writer {
+        let insert: SQLiteStatement
+        let lookup: SQLiteStatement
+        let replace: SQLiteStatement
+        let merge: SQLiteStatement
+        let env: String
+        let store: Store
+
+        init(store: Store, env: Environment) throws {
+            self.store = store
+            self.env = env.rawValue
+            insert = try store.db.prepare("INSERT INTO records (env, zone, record_type, record_name, change_tag, created_at, modified_at, fields) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT (env, zone, record_name) DO NOTHING")
+            lookup = try store.db.prepare("SELECT record_type, change_tag FROM records WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
+            replace = try store.db.prepare("UPDATE records SET fields = ?4, change_tag = ?5, modified_at = ?6 WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
+            merge = try store.db.prepare("UPDATE records SET fields = json_patch(fields, ?4), change_tag = ?5, modified_at = ?6 WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
+        }
+    }
+
+    static func saveBatch(_ batch: inout [Incoming], schema: Schema, writer: Writer, recorder: NotificationRecorder?, options: Options,
+                                  seq: String, counter: inout Int, result: inout Result) throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var inBatch = Set<String>()
+        for i in batch.indices where batch[i].error == nil {
+            let r = batch[i]
+            if !inBatch.insert(r.zone + "\u{1}" + r.name).inserted {
+                batch[i].error = Diagnostic(rule: StoreRules.recordConflict, ValidationRun.compose(number: r.number, r.name, nil, "appears twice in one batch of \(options.batchSize)"),
+                                        at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "save each record once per request")
+            }
+        }
+        func isAtomic(_ zone: String) -> Bool {
+            zone != Zone.defaultZoneName && schema.zone(named: zone)?.capabilities.contains(.atomic) == true
+        }
+        // Write optimistically inside a savepoint: insert, and only when the record exists look up
+        // its change tag. If a record fails in an atomic zone, roll the batch back and write it
+        // again without that zone's records (CloudKit saves an atomic zone's batch all or none).
+        // The subscriptions' view of each record before it is overwritten; a new record has none.
+        var before: [NotificationRecorder.Key: NotificationRecorder.State] = [:]
+        let lastRowID = try recorder?.lastRowID()
+        try writer.store.db.execute("SAVEPOINT batch")
+        var skip = Set<String>()
+        var written = 0
+        while true {
+            written = 0
+            for i in batch.indices where batch[i].error == nil && !skip.contains(batch[i].zone) {
+                if try write(&batch[i], writer: writer, recorder: recorder, before: &before, options: options, seq: seq, counter: &counter, now: now) { written += 1 }
+            }
+            let failed = Set(batch.filter { $0.error != nil && isAtomic($0.zone) }.map(\.zone)).subtracting(skip)
+            if failed.isEmpty { break }
+            try writer.store.db.execute("ROLLBACK TO batch")
+            skip.formUnion(failed)
+        }
+        try writer.store.db.execute("RELEASE batch")
+        if let recorder {
+            // Only the records this batch wrote: a conflict or an atomic rollback notifies nothing.
+            let keys = batch.filter { $0.error == nil && !skip.contains($0.zone) }.map { NotificationRecorder.Key(zone: $0.zone, name: $0.name) }
+            try recorder.record(before: before, keys: keys, createdAfter: lastRowID)
+        }
+        for r in batch {
+            if let e = r.error { result.diagnostics.append(e); result.failed += 1 } else if skip.contains(r.zone) {
+                result.diagnostics.append(Diagnostic(rule: StoreRules.recordBatchFailed,
+                                                 ValidationRun.compose(number: r.number, r.name, nil, "not saved: another record of its batch failed in atomic zone '\(r.zone)'"),
+                                                 at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "fix the failing record; the batch is saved all or nothing"))
+                result.failed += 1
+            }
+        }
+        result.saved += written
+    }
+
+    /// Saves one record with the save policy; false (and `r.error` set) on a conflict.
+    private static func write(_ r: inout Incoming, writer: Writer, recorder: NotificationRecorder?, before: inout [NotificationRecorder.Key: NotificationRecorder.State],
+                              options: Options, seq: String, counter: inout Int, now: Int64) throws -> Bool {
+        counter += 1
+        let tag = seq + "-" + String(counter, radix: 36)
+        let ins = writer.insert
+        ins.reset()
+        try ins.bind(writer.env, at: 1); try ins.bind(r.zone, at: 2); try ins.bind(r.type, at: 3); try ins.bind(r.name, at: 4)
+        try ins.bind(tag, at: 5); try ins.bind(now, at: 6); try ins.bind(r.storedFields, at: 7)
+        try ins.step()
+        if writer.store.db.changes == 1 { return true }
+        // The record exists: the save policy decides.
+        let s = writer.lookup
+        s.reset()
+        try s.bind(writer.env, at: 1); try s.bind(r.zone, at: 2); try s.bind(r.name, at: 3)
+        guard try s.step() else { return false }
+        let type = s.string(at: 0), current = s.string(at: 1)
+        let at = SourceLocation(file: r.file, line: r.line, column: 1)
+        if type != r.type {
+            r.error = Diagnostic(rule: StoreRules.recordConflict, ValidationRun.compose(number: r.number, r.name, nil, "already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'"), at: at,
+                             fix: "a record's type cannot change; use another record name")
+            return false
+        }
+        if options.savePolicy == .ifServerRecordUnchanged, r.changeTag != current {
+            let m = r.changeTag.map { "its change tag is '\(current)' in the store, '\($0)' in the file (stale)" } ?? "it already exists (change tag '\(current)') and the file gives no recordChangeTag"
+            r.error = Diagnostic(rule: StoreRules.recordConflict, ValidationRun.compose(number: r.number, r.name, nil, "conflict saving it: \(m)"), at: at,
+                             fix: "export the current record and re-apply the change, or pass --save-policy changedKeys or allKeys to overwrite")
+            return false
+        }
+        if let recorder {
+            // Only an existing record has a state before the save (so a fresh import pays one lookup a record, after).
+            let key = NotificationRecorder.Key(zone: r.zone, name: r.name)
+            if before[key] == nil, let state = try recorder.states([key])[key] { before[key] = state }
+        }
+        let u = options.savePolicy == .changedKeys ? writer.merge : writer.replace
+        u.reset()
+        try u.bind(writer.env, at: 1); try u.bind(r.zone, at: 2); try u.bind(r.name, at: 3)
+        try u.bind(r.storedFields, at: 4); try u.bind(tag, at: 5); try u.bind(now, at: 6)
+        try u.step()
+        return true
+    }
+}

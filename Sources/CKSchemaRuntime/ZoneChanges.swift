@@ -1,0 +1,124 @@
+import Foundation
+import CKSchemaStore
+
+/// `ckschema changes`: a zone's changed and deleted records since a change token, as
+/// `CKFetchRecordZoneChangesOperation` returns them, and a new token.
+///
+/// Source: CKFetchRecordZoneChangesOperation (developer.apple.com/documentation/cloudkit/ckfetchrecordzonechangesoperation):
+/// changes are fetched per custom zone with the fetchChanges capability; the token
+/// (CKServerChangeToken) is opaque and belongs to one zone.
+public enum ZoneChanges {
+    public enum Outcome: Sendable {
+        /// Changed records and deletions written, then the token.
+        case changes(changed: Int, deleted: Int)
+        case refused([Diagnostic])
+    }
+
+    /// Writes the zone's changes since `token` (every record when nil) to `sink`, one NDJSON
+    /// line each, then `{"serverChangeToken": ...}`. Throws CK732 (exit 2) for a token this
+    /// store did not issue for this zone and environment.
+    public static func fetch(store: Store, environment env: Environment, zone: String, since token: String?,
+                             format: RecordLineFormat = .ndjson, sink: (String) throws -> Void) throws(InputError) -> Outcome {
+        let schema = try store.schema(env)
+        if zone == Zone.defaultZoneName {
+            return .refused([Diagnostic(rule: RuntimeRules.changesDefaultZone,
+                                    "the default zone does not support fetching changes (CKFetchRecordZoneChangesOperation needs a custom zone)", at: nil,
+                                    fix: "move the record types whose changes the app fetches into a custom zone with the fetchChanges capability")])
+        }
+        guard let z = schema.zone(named: zone) else {
+            return .refused([Diagnostic(rule: RuntimeRules.zoneNotFound, "Zone '\(ControlCharacters.shown(zone))' does not exist in the \(env.rawValue) environment", at: nil,
+                                    fix: "zones: " + schema.zones.map(\.name).joined(separator: ", "))])
+        }
+        guard z.capabilities.contains(.fetchChanges) else {
+            return .refused([Diagnostic(rule: RuntimeRules.changesNotSupported, "zone '\(zone)' does not have the fetchChanges capability, so its changes cannot be fetched", at: nil,
+                                    fix: "add fetchChanges to the zone's capabilities")])
+        }
+        let fields = Dictionary(schema.recordTypes.map { t in (t.name, Dictionary(t.fields.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })) },
+                                uniquingKeysWith: { a, _ in a })
+        return try store.guarded("fetch zone changes") {
+            let hasLog = try store.hasRuntimeTables()
+            let storeID = try store.storeID()
+            // A position in the store's history: the change log's last entry and the last record id.
+            let last = Position(
+                seq: hasLog ? (try store.db.scalar("SELECT coalesce(max(seq), 0) FROM record_changes")?.integer ?? 0) : 0,
+                recordID: try store.db.scalar("SELECT coalesce(max(id), 0) FROM records")?.integer ?? 0)
+            var since: Position?
+            if let token { since = try decode(token, storeID: storeID, env: env, zone: zone, last: last) }
+            var changed = 0, deleted = 0
+            let sql: String
+            var bindings: [SQLiteValue] = [.text(env.rawValue), .text(zone)]
+            if let since, hasLog {
+                // Deleted since (and not saved again), then created or updated since.
+                let gone = try store.db.prepare("""
+                    SELECT DISTINCT d.record_name FROM record_changes d WHERE d.seq > ?3 AND d.deleted = 1 AND d.env = ?1 AND d.zone = ?2
+                    AND NOT EXISTS (SELECT 1 FROM records r WHERE r.env = ?1 AND r.zone = ?2 AND r.record_name = d.record_name) ORDER BY d.seq
+                    """)
+                try gone.bind(bindings + [.integer(since.seq)])
+                while try gone.step() {
+                    try sink(format.line(.object([("recordName", .string(gone.string(at: 0))), ("zoneID", .object([("zoneName", .string(zone))])), ("deleted", .bool(true))])))
+                    deleted += 1
+                }
+                sql = """
+                    SELECT record_name, record_type, change_tag, created_at, modified_at, fields FROM records WHERE env = ?1 AND zone = ?2
+                    AND (id > ?4 OR id IN (SELECT record_id FROM record_changes WHERE seq > ?3 AND record_id IS NOT NULL)) ORDER BY id
+                    """
+                bindings += [.integer(since.seq), .integer(since.recordID)]
+            } else {
+                sql = "SELECT record_name, record_type, change_tag, created_at, modified_at, fields FROM records WHERE env = ?1 AND zone = ?2 ORDER BY id"
+            }
+            let s = try store.db.prepare(sql)
+            try s.bind(bindings)
+            while try s.step() {
+                let name = s.string(at: 0)
+                let type = s.string(at: 1)
+                let stored = try s.withBytes(at: 5) { try JSONValue.parse($0) }
+                try sink(format.line(RecordExporter.webServicesRecord(type: type, name: name, zone: zone, changeTag: s.string(at: 2), created: s.int64(at: 3),
+                                                                      modified: s.int64(at: 4), stored: stored, fields: fields[type] ?? [:], redactEncrypted: true)))
+                changed += 1
+            }
+            try sink(JSONValue.object([("serverChangeToken", .string(encode(storeID: storeID, env: env, zone: zone, at: last)))]).text + "\n")
+            return .changes(changed: changed, deleted: deleted)
+        }
+    }
+
+    static let prefix = "ck1"
+
+    /// Where a token stands: the last change-log entry and the last record id it has seen.
+    struct Position: Equatable {
+        var seq: Int64
+        var recordID: Int64
+    }
+
+    /// `ck1.<base64url(storeID:env:seq-recordID:zone)>.<12 hex of its SHA-256>`: opaque to the app, checkable by us.
+    static func encode(storeID: String, env: Environment, zone: String, at p: Position) -> String {
+        let payload = "\(storeID):\(env.rawValue):\(p.seq)-\(p.recordID):\(zone)"
+        let b64 = Data(payload.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        return "\(prefix).\(b64).\(SHA256.hex(payload).prefix(12))"
+    }
+
+    /// The sequence number a token stands for, or CK732 (exit 2) saying why it is not ours.
+    static func decode(_ token: String, storeID: String, env: Environment, zone: String, last: Position) throws(InputError) -> Position {
+        func refuse(_ why: String) -> InputError {
+            InputError(Diagnostic(rule: RuntimeRules.badToken, "the change token \(why)", at: nil,
+                              fix: "fetch without --since to get every record and a new token"))
+        }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard token.utf8.count <= 4096, parts.count == 3, parts[0] == prefix else { throw refuse("is not one ckschema issued") }
+        var b64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while b64.utf8.count % 4 != 0 { b64 += "=" }
+        guard let data = Data(base64Encoded: b64), let payload = String(data: data, encoding: .utf8),
+              SHA256.hex(payload).prefix(12) == parts[2] else { throw refuse("is not one ckschema issued (it is damaged)") }
+        let fields = payload.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
+        let numbers = fields.count == 4 ? fields[2].split(separator: "-").compactMap { Int64($0) } : []
+        guard numbers.count == 2, numbers[0] >= 0, numbers[1] >= 0 else { throw refuse("is not one ckschema issued") }
+        let p = Position(seq: numbers[0], recordID: numbers[1])
+        guard fields[0] == storeID else { throw refuse("was issued by another store") }
+        // What the token says is escaped as JSON: a crafted token cannot put control characters in a log.
+        func shown(_ s: Substring) -> String { JSONValue.string(String(s)).text }
+        guard fields[1] == env.rawValue else { throw refuse("was issued for the environment \(shown(fields[1])), not \(env.rawValue)") }
+        guard fields[3] == zone else { throw refuse("was issued for zone \(shown(fields[3])), not \"\(zone)\"") }
+        guard p.seq <= last.seq, p.recordID <= last.recordID else { throw refuse("is newer than this store's changes (was the store replaced?)") }
+        return p
+    }
+}

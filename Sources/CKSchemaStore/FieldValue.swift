@@ -1,0 +1,159 @@
+import Foundation
+import CKSchemaRecords
+import CKSchemaPull
+
+/// How a field's value is kept in the store's `fields` JSON, and how it converts from and to
+/// the CloudKit Web Services record shape (`{"value": ..., "type": "STRING"}`).
+///
+/// Storage: string, int64 and double as JSON strings and numbers; timestamp as integer
+/// milliseconds since 1970 (as Web Services sends it); bytes as base64 text; reference,
+/// location and asset as the Web Services object; a list as a JSON array of those.
+package enum FieldValue {
+    /// Why a value does not fit a field's type.
+    package struct Mismatch: Error { package var message: String }
+
+    private static func fail(_ m: String) -> Result<JSONValue, Mismatch> { .failure(Mismatch(message: m)) }
+
+    /// The Web Services type name of a field type (`STRING`, `INT64_LIST`).
+    package static func webServicesType(_ t: FieldType) -> String {
+        let base: String = switch t.primitive {
+        case .number: t.preferred == .int64 ? "INT64" : "DOUBLE"
+        default: t.primitive.rawValue.uppercased()
+        }
+        return t.isList ? base + "_LIST" : base
+    }
+
+    /// The field type a Web Services or cktool type name stands for (`STRING_LIST`, `stringListType`).
+    package static func fieldType(fromTypeName name: String) -> FieldType? {
+        var n = name.uppercased()
+        if n.hasSuffix("TYPE") { n = String(n.dropLast(4)) }
+        // Encrypted values carry their type as ENCRYPTED_STRING (Web Services) or encryptedStringType (cktool).
+        if n.hasPrefix("ENCRYPTED_") { n = String(n.dropFirst(10)) } else if n.hasPrefix("ENCRYPTED") { n = String(n.dropFirst(9)) }
+        var list = false
+        if n.hasSuffix("_LIST") { list = true; n = String(n.dropLast(5)) } else if n.hasSuffix("LIST") { list = true; n = String(n.dropLast(4)) }
+        if n == "ASSETID" { n = "ASSET" }
+        guard let p = PrimitiveType(rawValue: n.lowercased()) else { return nil }
+        return FieldType(p, isList: list)
+    }
+
+    /// True for an encrypted type name: `ENCRYPTED_STRING` (Web Services), `encryptedStringType` (cktool).
+    package static func isEncryptedTypeName(_ name: String) -> Bool {
+        name.utf8.count > 9 && name.prefix(9).uppercased() == "ENCRYPTED"
+    }
+
+    /// Converts a Web Services value to its stored form, or says why it does not fit `type`.
+    package static func storage(fromWebServices v: JSONValue, type: FieldType) -> Result<JSONValue, Mismatch> {
+        if type.isList {
+            guard let items = v.arrayValue else { return fail("expected a list of \(type.primitive.rawValue), found \(v.kindName)") }
+            var out: [JSONValue] = []
+            out.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
+                switch scalar(item, type.primitive, preferred: type.preferred) {
+                case .success(let s): out.append(s)
+                case .failure(let m): return fail("item \(i + 1): \(m.message)")
+                }
+            }
+            return .success(.array(out))
+        }
+        return scalar(v, type.primitive, preferred: type.preferred)
+    }
+
+    private static func scalar(_ v: JSONValue, _ p: PrimitiveType, preferred: PrimitiveType?) -> Result<JSONValue, Mismatch> {
+        switch p {
+        case .string:
+            if case .string = v { return .success(v) }
+        case .int64:
+            if case .int = v { return .success(v) }
+            if case .double(let d) = v, let i = Int64(exactly: d) { return .success(.int(i)) }
+        case .double:
+            // JSON has no infinity: 1e400 parses as one, and would be stored as null. CloudKit
+            // refuses non-finite doubles (CKRecord: "NaN and infinity are not supported").
+            if let d = v.doubleValue {
+                guard d.isFinite else { return fail("the value is not a finite double (CloudKit refuses infinity and NaN)") }
+                return .success(.double(d))
+            }
+        case .number:
+            if preferred == .int64, case .int = v { return .success(v) }
+            if let d = v.doubleValue {
+                guard d.isFinite else { return fail("the value is not a finite number (CloudKit refuses infinity and NaN)") }
+                return .success(preferred == .int64 ? v : .double(d))
+            }
+        case .timestamp:
+            if let i = v.int64Value { return .success(.int(i)) }
+            if case .double(let d) = v {
+                // Milliseconds since 1970 must fit an int64: 1e19 would trap a plain conversion.
+                guard d.isFinite, let i = Int64(exactly: d.rounded()) else {
+                    return fail("the timestamp is outside the range of milliseconds since 1970 that an int64 holds")
+                }
+                return .success(.int(i))
+            }
+        case .bytes:
+            if case .string(let s) = v, Data(base64Encoded: s) != nil { return .success(v) }
+            if case .string = v { return fail("expected base64 bytes, found text that is not base64") }
+        case .reference:
+            if case .object = v, v["recordName"]?.stringValue != nil { return .success(v) }
+            if case .string(let s) = v { return .success(.object([("recordName", .string(s))])) }
+            return fail("expected a reference ({\"recordName\": ...}), found \(v.kindName)")
+        case .location:
+            if case .object = v, v["latitude"]?.doubleValue != nil, v["longitude"]?.doubleValue != nil { return .success(v) }
+            return fail("expected a location ({\"latitude\": ..., \"longitude\": ...}), found \(v.kindName)")
+        case .asset:
+            if case .object = v { return .success(v) }
+            return fail("expected an asset object, found \(v.kindName)")
+        }
+        return fail("expected \(p.rawValue), found \(v.kindName)")
+    }
+
+    /// The stored form of a migration constant (YAML text), or why it does not fit `type`.
+    package static func storage(fromConstant text: String, quoted: Bool, type: FieldType) -> Result<JSONValue, Mismatch> {
+        guard !type.isList else { return fail("a list field needs a list value (`value: [a, b]`)") }
+        switch type.primitive {
+        case .string:
+            return .success(.string(text))
+        case .int64:
+            guard !quoted, let i = Int64(text) else { return fail("'\(text)' is not an int64") }
+            return .success(.int(i))
+        case .double, .number:
+            guard !quoted, let d = Double(text), d.isFinite else { return fail("'\(text)' is not a number") }
+            return .success(.double(d))
+        case .timestamp:
+            if !quoted, let i = Int64(text) { return .success(.int(i)) }
+            // Four-digit years only: the date parser accepts year 292278995 and gives a date
+            // whose milliseconds no longer fit an int64 (it was stored as a negative timestamp).
+            let bytes = Array(text.utf8)
+            guard bytes.count >= 5, bytes[0..<4].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes[4] == 0x2D else {
+                return fail("'\(text)' is not a timestamp (ISO 8601 with a four-digit year like 2024-01-31T12:00:00Z, or milliseconds since 1970)")
+            }
+            let f = ISO8601DateFormatter()
+            var date = f.date(from: text)
+            if date == nil {
+                f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                date = f.date(from: text)
+            }
+            guard let d = date else {
+                return fail("'\(text)' is not a timestamp (ISO 8601 like 2024-01-31T12:00:00Z, or milliseconds since 1970)")
+            }
+            let ms = (d.timeIntervalSince1970 * 1000).rounded()
+            guard let i = Int64(exactly: ms) else { return fail("'\(text)' is outside the range of timestamps") }
+            return .success(.int(i))
+        case .bytes:
+            guard Data(base64Encoded: text) != nil else { return fail("'\(text)' is not base64") }
+            return .success(.string(text))
+        case .reference:
+            guard !text.isEmpty else { return fail("a reference needs a record name") }
+            return .success(.object([("recordName", .string(text))]))
+        case .location, .asset:
+            return fail("a \(type.primitive.rawValue) cannot be backfilled with a constant")
+        }
+    }
+
+    /// The Web Services `{value, type}` of a stored value (`ENCRYPTED_STRING` for an encrypted field).
+    package static func webServices(_ stored: JSONValue, field: Field?) -> JSONValue {
+        guard let field else {
+            // A field the schema no longer has: keep its value, guess nothing.
+            return .object([("value", stored)])
+        }
+        let name = (field.isEncrypted ? "ENCRYPTED_" : "") + webServicesType(field.type)
+        return .object([("value", stored), ("type", .string(name))])
+    }
+}

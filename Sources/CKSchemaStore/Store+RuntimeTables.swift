@@ -1,0 +1,47 @@
+import Foundation
+import CKSchemaRecords
+import CKSchemaPull
+
+/// The store's run-time tables: the change log that `changes` reads and the notifications
+/// that saves and deletes produce (see `docs/runtime.md`). They are created on first write
+/// access, so that a store written by an earlier ckschema gains them without a format change.
+extension Store {
+    /// Creates the change log, its triggers, the notifications table and the store's ID when absent.
+    func ensureRuntimeTables() throws {
+        let exists = try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'record_changes'")?.integer ?? 0
+        if exists > 0 { return }
+        try db.transaction {
+            // Updates and deletes of `records` (import, delete, migrations' data steps) are logged
+            // by triggers, so no write path can forget to; the log holds ids and names, not values.
+            // Inserts are not logged: `records.id` only grows, so a token's largest id says which
+            // records were created after it (logging every insert made a fresh import 1.44x slower).
+            // No AUTOINCREMENT and no secondary index: log rows are never deleted, so their rowids
+            // only grow too, and `changes --since` reads the rowid range after its token.
+            // Fixed text with no input in it: the one kind of SQL that may be a script.
+            try self.db.executeTrustedScript("""
+                CREATE TABLE IF NOT EXISTS record_changes (
+                    seq INTEGER PRIMARY KEY, record_id INTEGER,
+                    env TEXT, zone TEXT, record_name TEXT, deleted INTEGER NOT NULL DEFAULT 0);
+                CREATE TRIGGER IF NOT EXISTS "changes:update" AFTER UPDATE ON records BEGIN
+                    INSERT INTO record_changes (record_id) VALUES (new.id); END;
+                CREATE TRIGGER IF NOT EXISTS "changes:delete" AFTER DELETE ON records BEGIN
+                    INSERT INTO record_changes (env, zone, record_name, deleted) VALUES (old.env, old.zone, old.record_name, 1); END;
+                CREATE TABLE IF NOT EXISTS notifications (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT, env TEXT NOT NULL, body TEXT NOT NULL);
+                """)
+            var id = SystemRandomNumberGenerator()
+            let storeID = (0..<4).map { _ in String(id.next() as UInt32, radix: 16) }.joined()
+            try self.db.run("INSERT OR IGNORE INTO meta VALUES ('store_id', ?)", [.text(storeID)])
+        }
+    }
+
+    /// True when the run-time tables exist (a store written before them has none until written).
+    package func hasRuntimeTables() throws -> Bool {
+        (try db.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'record_changes'")?.integer ?? 0) > 0
+    }
+
+    /// The store's random ID, which change tokens carry ("" before the run-time tables exist).
+    package func storeID() throws -> String {
+        try db.scalar("SELECT value FROM meta WHERE key = 'store_id'")?.text ?? ""
+    }
+}

@@ -1,0 +1,390 @@
+import Foundation
+import CKSchemaRecords
+import CKSchemaPull
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One row of an environment's migration history.
+public struct AppliedMigration: Sendable, Hashable {
+    public var version: Int
+    public var name: String
+    /// The migration file's normalized checksum (`SumFile.checksum`) when it was applied.
+    public var checksum: String
+    /// ISO 8601, UTC.
+    public var appliedAt: String
+    public var durationMilliseconds: Int
+    /// The ckschema version that applied it.
+    public var ckschemaVersion: String
+
+    public init(version: Int, name: String, checksum: String, appliedAt: String, durationMilliseconds: Int, ckschemaVersion: String) {
+        self.version = version
+        self.name = name
+        self.checksum = checksum
+        self.appliedAt = appliedAt
+        self.durationMilliseconds = durationMilliseconds
+        self.ckschemaVersion = ckschemaVersion
+    }
+}
+
+/// One SQLite index (or full-text table) the store keeps for a schema index.
+public struct StoreIndex: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable { case btree, fts, none }
+    public var recordType: String
+    /// A custom field's name, or a system field's (`createdAt`).
+    public var field: String
+    public var kind: Kind
+    /// The SQLite index or virtual table name.
+    public var sqlName: String
+}
+
+/// The local SQLite store that stands in for a CloudKit container: per environment its schema,
+/// zones, records and migration history. See `docs/store.md` for the tables.
+public final class Store {
+    /// The store format this build reads and writes. A store with a higher one is refused.
+    public static let formatVersion = 1
+    /// `PRAGMA application_id` of a ckschema store ("CKSS"): tells it apart from another tool's database.
+    public static let applicationID: Int32 = 0x434B_5353
+
+    /// How the store is opened.
+    public enum Access: Sendable { case read, write }
+
+    public let path: String
+    package let db: SQLiteConnection
+    let access: Access
+
+    /// Opens the store at `path`; with `.write` access, creates it (and its folder) when absent.
+    /// Throws `InputError` (CK501) for a file that is not a ckschema store, CK502 for a newer
+    /// format, CK503 for a read-only file when writing.
+    public init(path: String, access: Access = .write) throws(InputError) {
+        self.path = path
+        self.access = access
+        let fm = FileManager.default
+        let exists = fm.fileExists(atPath: path)
+        if !exists {
+            if access == .read {
+                throw InputError(Diagnostic(rule: StoreRules.notAStore, "no store at '\(path)'", at: nil,
+                                        fix: "run `ckschema migrate apply` to create it, or check `store:` in ckschema.yaml"))
+            }
+            let dir = (path as NSString).deletingLastPathComponent
+            if !dir.isEmpty, !fm.fileExists(atPath: dir) {
+                do { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                    throw InputError(Diagnostic(rule: StoreRules.readOnly, "cannot create the store's folder '\(dir)': \(error.localizedDescription)", at: nil))
+                }
+            }
+        } else {
+            try Self.checkHeader(path: path)
+            if access == .write, !Self.isWritable(path) {
+                throw InputError(Diagnostic(rule: StoreRules.readOnly, "the store '\(path)' is read-only", at: nil,
+                                        fix: "make the file and its folder writable, or run a command that only reads the store"))
+            }
+        }
+        // A write killed mid-transaction leaves a hot rollback journal beside the store: SQLite
+        // must roll it back before anyone reads, and a read-only connection cannot (it failed
+        // with "attempt to write a readonly database"). A command that only reads opens the
+        // store read-write then, lets SQLite roll back, and makes the connection query-only.
+        var mode: SQLiteConnection.Mode = access == .write ? .readWriteCreate : .readOnly
+        let journal = path + "-journal"
+        let hasJournal = access == .read && exists && ((try? fm.attributesOfItem(atPath: journal)[.size] as? Int) ?? 0) > 0
+        if hasJournal {
+            guard Self.isWritable(path), Self.isWritable(journal) else {
+                throw InputError(Diagnostic(rule: StoreRules.readOnly,
+                                        "the store '\(path)' has a rollback journal ('\(journal)') left by a write that did not finish (a killed or crashed run); SQLite must roll it back before the store can be read, and this user cannot write the file",
+                                        at: nil, fix: "run any ckschema command on the store as a user who can write it and its folder (the journal is rolled back then); do not delete the journal"))
+            }
+            mode = .readWrite
+        }
+        do {
+            db = try SQLiteConnection(path: path, mode: mode)
+            try db.setBusyTimeout(milliseconds: 5000)
+            if hasJournal { try db.execute("PRAGMA query_only = 1") }
+        } catch {
+            throw Self.wrap(error, path: path, doing: "open the store")
+        }
+        if access == .write, db.isReadOnly {
+            throw InputError(Diagnostic(rule: StoreRules.readOnly, "the store '\(path)' is read-only", at: nil,
+                                    fix: "make the file and its folder writable"))
+        }
+        try checkOrCreate()
+        if access == .write {
+            do { try ensureRuntimeTables() } catch { throw Self.wrap(error, path: path, doing: "create the run-time tables") }
+        }
+    }
+
+    private static func isWritable(_ path: String) -> Bool {
+        let dir = (path as NSString).deletingLastPathComponent
+        #if canImport(Glibc)
+        return Glibc.access(path, W_OK) == 0 && Glibc.access(dir.isEmpty ? "." : dir, W_OK) == 0
+        #else
+        return Darwin.access(path, W_OK) == 0 && Darwin.access(dir.isEmpty ? "." : dir, W_OK) == 0
+        #endif
+    }
+
+    /// Refuses a file that does not start with SQLite's header (an empty file is a new store).
+    private static func checkHeader(path: String) throws(InputError) {
+        guard let h = FileHandle(forReadingAtPath: path) else {
+            throw InputError(Diagnostic(rule: StoreRules.readOnly, "cannot read the store '\(path)'", at: nil, fix: "check the file's permissions"))
+        }
+        defer { try? h.close() }
+        let head = (try? h.read(upToCount: 16)) ?? Data()
+        if head.isEmpty { return }
+        if head != Data("SQLite format 3\0".utf8) {
+            throw InputError(Diagnostic(rule: StoreRules.notAStore, "'\(path)' is not an SQLite database, so it cannot be a ckschema store", at: nil,
+                                    fix: "point `store:` in ckschema.yaml (or --store) at a ckschema store, or move the file away and let ckschema create a new one"))
+        }
+    }
+
+    /// Creates the tables of an empty database, or checks that an existing one is a ckschema store.
+    private func checkOrCreate() throws(InputError) {
+        do {
+            let appID = Int32(truncatingIfNeeded: try db.scalar("PRAGMA application_id")?.integer ?? 0)
+            let tables = try db.scalar("SELECT count(*) FROM sqlite_master")?.integer ?? 0
+            if appID != Self.applicationID {
+                if tables > 0 || appID != 0 {
+                    throw InputError(Diagnostic(rule: StoreRules.notAStore,
+                                            "'\(path)' is an SQLite database of another tool (application_id \(appID), \(tables) schema objects), not a ckschema store",
+                                            at: nil, fix: "point `store:` in ckschema.yaml (or --store) at a ckschema store; ckschema never writes into another tool's database"))
+                }
+                guard access == .write else {
+                    throw InputError(Diagnostic(rule: StoreRules.notAStore, "'\(path)' is an empty database, not a ckschema store", at: nil))
+                }
+                try db.transaction { try self.createTables() }
+                return
+            }
+            let version = Int(try db.scalar("SELECT value FROM meta WHERE key = 'format_version'")?.text ?? "") ?? 0
+            if version > Self.formatVersion {
+                throw InputError(Diagnostic(rule: StoreRules.newerFormat,
+                                        "the store '\(path)' has format version \(version); this ckschema reads version \(Self.formatVersion) and will not rewrite a newer store",
+                                        at: nil, fix: "upgrade ckschema to the version that wrote the store"))
+            }
+            if version < 1 {
+                throw InputError(Diagnostic(rule: StoreRules.notAStore, "the store '\(path)' has no format version; it is damaged", at: nil))
+            }
+        } catch let e as InputError {
+            throw e
+        } catch {
+            throw Self.wrap(error, path: path, doing: "read the store")
+        }
+    }
+
+    private func createTables() throws {
+        try db.executeTrustedScript("""
+        PRAGMA application_id = \(Self.applicationID);
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        INSERT INTO meta VALUES ('format', 'ckschema-store'), ('format_version', '\(Self.formatVersion)'),
+            ('created_by', 'ckschema \(CKSchemaVersion.current)'), ('sequence', '0');
+        CREATE TABLE environments (
+            name TEXT PRIMARY KEY CHECK (name IN ('development', 'production')),
+            schema_yaml TEXT NOT NULL, schema_hash TEXT NOT NULL, schema_json TEXT NOT NULL, updated_at TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE zones (
+            env TEXT NOT NULL REFERENCES environments(name), name TEXT NOT NULL,
+            database TEXT NOT NULL, capabilities TEXT NOT NULL, PRIMARY KEY (env, name)
+        ) WITHOUT ROWID;
+        CREATE TABLE records (
+            id INTEGER PRIMARY KEY,
+            env TEXT NOT NULL, zone TEXT NOT NULL, record_type TEXT NOT NULL, record_name TEXT NOT NULL,
+            change_tag TEXT NOT NULL, created_at INTEGER NOT NULL, modified_at INTEGER NOT NULL,
+            created_by TEXT, modified_by TEXT, fields TEXT NOT NULL DEFAULT '{}',
+            UNIQUE (env, zone, record_name)
+        );
+        CREATE INDEX records_by_type ON records (env, record_type);
+        CREATE TABLE migrations (
+            env TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, checksum TEXT NOT NULL,
+            applied_at TEXT NOT NULL, duration_ms INTEGER NOT NULL, ckschema_version TEXT NOT NULL,
+            PRIMARY KEY (env, version)
+        ) WITHOUT ROWID;
+        CREATE TABLE store_indexes (
+            env TEXT NOT NULL, record_type TEXT NOT NULL, field TEXT NOT NULL, kind TEXT NOT NULL, sql_name TEXT NOT NULL,
+            PRIMARY KEY (env, record_type, field, kind)
+        ) WITHOUT ROWID;
+        CREATE TABLE lock (
+            id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, pid_start TEXT NOT NULL, host TEXT NOT NULL,
+            command TEXT NOT NULL, acquired_at TEXT NOT NULL, token TEXT NOT NULL
+        );
+        """)
+        let empty = Schema()
+        for env in Environment.allCases { try writeSchema(empty, env: env) }
+    }
+
+    // MARK: Reading
+
+    /// The current schema of an environment.
+    public func schema(_ env: Environment) throws(InputError) -> Schema {
+        try guarded("read the \(env.rawValue) schema") {
+            let json = try self.db.scalar("SELECT schema_json FROM environments WHERE name = ?", [.text(env.rawValue)])?.text ?? ""
+            do { return try StoreSchemaCodec.decode(json) } catch let e as StoreSchemaCodec.DecodeError {
+                throw InputError(Diagnostic(rule: StoreRules.notAStore, "the store's \(env.rawValue) schema is damaged: \(e.message)", at: nil))
+            }
+        }
+    }
+
+    /// The SHA-256 of the environment's canonical schema text, as stored.
+    public func schemaHash(_ env: Environment) throws(InputError) -> String {
+        try guarded("read the \(env.rawValue) schema") {
+            try self.db.scalar("SELECT schema_hash FROM environments WHERE name = ?", [.text(env.rawValue)])?.text ?? ""
+        }
+    }
+
+    /// The environment's migration history, by version.
+    public func history(_ env: Environment) throws(InputError) -> [AppliedMigration] {
+        try guarded("read the migration history") {
+            try self.db.rows("SELECT version, name, checksum, applied_at, duration_ms, ckschema_version FROM migrations WHERE env = ? ORDER BY version",
+                             [.text(env.rawValue)]).map {
+                AppliedMigration(version: Int($0[0].integer ?? 0), name: $0[1].text ?? "", checksum: $0[2].text ?? "",
+                                 appliedAt: $0[3].text ?? "", durationMilliseconds: Int($0[4].integer ?? 0), ckschemaVersion: $0[5].text ?? "")
+            }
+        }
+    }
+
+    /// How many records an environment holds (of one type, when given).
+    public func recordCount(_ env: Environment, recordType: String? = nil) throws(InputError) -> Int {
+        try guarded("count records") {
+            if let recordType {
+                return Int(try self.db.scalar("SELECT count(*) FROM records WHERE env = ? AND record_type = ?", [.text(env.rawValue), .text(recordType)])?.integer ?? 0)
+            }
+            return Int(try self.db.scalar("SELECT count(*) FROM records WHERE env = ?", [.text(env.rawValue)])?.integer ?? 0)
+        }
+    }
+
+    /// The SQLite indexes and full-text tables the store keeps for an environment's schema.
+    public func indexes(_ env: Environment) throws(InputError) -> [StoreIndex] {
+        try guarded("read the index catalog") {
+            try self.db.rows("SELECT record_type, field, kind, sql_name FROM store_indexes WHERE env = ? ORDER BY record_type, field, kind", [.text(env.rawValue)]).map {
+                StoreIndex(recordType: $0[0].text ?? "", field: $0[1].text ?? "", kind: StoreIndex.Kind(rawValue: $0[2].text ?? "") ?? .none, sqlName: $0[3].text ?? "")
+            }
+        }
+    }
+
+    /// The fields JSON of one record, or nil when there is none.
+    public func recordFields(_ env: Environment, zone: String = Zone.defaultZoneName, recordName: String) throws(InputError) -> String? {
+        try guarded("read a record") {
+            try self.db.scalar("SELECT fields FROM records WHERE env = ? AND zone = ? AND record_name = ?",
+                               [.text(env.rawValue), .text(zone), .text(recordName)])?.text
+        }
+    }
+
+    /// The SQL that finds records of a type by one field's value, as the store's indexes serve it.
+    /// Literals, not parameters, name the environment and type so that SQLite can use the partial index.
+    public static func equalityQuery(env: Environment, recordType: String, field: String) throws(InputError) -> String {
+        let value: String
+        do { value = try StoreIndexer.valueExpression(field: field, reference: false) } catch { throw InputError(error.diagnostic) }
+        return "SELECT record_name FROM records WHERE env = \(sqlLiteral(env.rawValue)) AND record_type = \(sqlLiteral(recordType)) AND \(value) = ?"
+    }
+
+    /// The SQL of a full-text search on a searchable field (FTS5 `MATCH`).
+    public static func searchQuery(env: Environment, recordType: String, field: String) -> String {
+        "SELECT r.record_name FROM records r JOIN \(sqlIdentifier(StoreIndexer.ftsName(env: env, recordType: recordType, field: field))) f ON f.rowid = r.id WHERE f.value MATCH ?"
+    }
+
+    /// Runs a query that takes one text parameter and returns the first column of each row (for tests and `docs/store.md`).
+    public func strings(_ sql: String, _ parameter: String) throws(InputError) -> [String] {
+        try guarded("run a query") { try self.db.rows(sql, [.text(parameter)]).map { $0[0].text ?? "" } }
+    }
+
+    /// SQLite's `EXPLAIN QUERY PLAN` for a statement: one line per step.
+    public func queryPlan(_ sql: String) throws(InputError) -> [String] {
+        try guarded("explain a query") { try self.db.rows("EXPLAIN QUERY PLAN " + sql, [.text("x")]).map { $0[3].text ?? "" } }
+    }
+
+    /// A SHA-256 over every row of every table except the lock, and the schema objects: two
+    /// stores with equal digests hold the same content. Tests use it to prove a failure changed nothing.
+    public func contentDigest() throws(InputError) -> String {
+        try guarded("read the store") {
+            var h = SHA256()
+            let objects = try self.db.rows("SELECT type, name, coalesce(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
+            for o in objects { h.update(Array("\(o[0].text ?? "")|\(o[1].text ?? "")|\(o[2].text ?? "")\n".utf8)) }
+            for table in ["meta", "environments", "zones", "records", "migrations", "store_indexes"] {
+                let lines = try self.db.rows("SELECT * FROM \(table)").map { $0.map { "\($0)" }.joined(separator: "|") }.sorted()
+                for line in lines { h.update(Array(line.utf8)); h.update([0x0A]) }
+            }
+            return h.finalize().map { String(format: "%02x", $0) }.joined()
+        }
+    }
+
+    // MARK: Writing (inside a transaction the caller owns)
+
+    /// Replaces an environment's schema, zones and SQLite indexes with `schema`'s.
+    package func writeSchema(_ schema: Schema, env: Environment) throws {
+        // Every name is checked where it enters the store, whatever lint's suppressions said.
+        for t in schema.recordTypes {
+            try StoreName.check(t.name, "record type")
+            for f in t.fields { try StoreName.check(f.name, "field", of: t.name) }
+        }
+        try db.run("""
+            INSERT INTO environments (name, schema_yaml, schema_hash, schema_json, updated_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (name) DO UPDATE SET schema_yaml = excluded.schema_yaml, schema_hash = excluded.schema_hash,
+                schema_json = excluded.schema_json, updated_at = excluded.updated_at
+            """, [.text(env.rawValue), .text(schema.canonicalYAML), .text(schema.canonicalHash), .text(StoreSchemaCodec.encode(schema)), .text(Self.now())])
+        try db.run("DELETE FROM zones WHERE env = ?", [.text(env.rawValue)])
+        for z in schema.zones {
+            try db.run("INSERT INTO zones VALUES (?, ?, ?, ?)", [.text(env.rawValue), .text(z.name), .text(z.database.rawValue),
+                                                                .text(z.capabilities.sorted().map(\.rawValue).joined(separator: ","))])
+        }
+        try StoreIndexer(db: db).sync(schema: schema, env: env)
+    }
+
+    package func recordHistory(_ m: AppliedMigration, env: Environment) throws {
+        try db.run("INSERT INTO migrations VALUES (?, ?, ?, ?, ?, ?, ?)", [
+            .text(env.rawValue), .integer(Int64(m.version)), .text(m.name), .text(m.checksum),
+            .text(m.appliedAt), .integer(Int64(m.durationMilliseconds)), .text(m.ckschemaVersion),
+        ])
+    }
+
+    /// Limits the file to `pages` pages (tests use it to stand in for a full disk).
+    func limitPages(_ pages: Int) throws {
+        _ = try db.scalar("PRAGMA max_page_count = \(pages)")
+    }
+
+    // MARK: Helpers
+
+    /// Runs `body`, turning any error into an `InputError` with a store code.
+    package func guarded<T>(_ doing: String, _ body: () throws -> T) throws(InputError) -> T {
+        do { return try body() } catch let e as InputError { throw e } catch { throw Self.wrap(error, path: path, doing: doing) }
+    }
+
+    static func wrap(_ error: any Error, path: String, doing: String) -> InputError {
+        if let unsafe = error as? StoreName.Unsafe { return InputError(unsafe.diagnostic) }
+        guard let e = error as? SQLiteError else {
+            // Never a raw Swift error value: the JSON parser's error has its own words.
+            if let p = error as? JSONValue.ParseError {
+                return InputError(Diagnostic(rule: StoreRules.notAStore, "could not \(doing): the store '\(path)' holds JSON that does not parse (\(p.message) at byte \(p.offset + 1)); it is damaged", at: nil,
+                                         fix: "restore the store from a backup, or rebuild it with `ckschema migrate apply`"))
+            }
+            return InputError(Diagnostic(rule: StoreRules.sqlite, "could not \(doing) in '\(path)': \(error)", at: nil))
+        }
+        if e.isFull {
+            return InputError(Diagnostic(rule: StoreRules.full, "could not \(doing): the disk holding '\(path)' is full; nothing was changed",
+                                     at: nil, fix: "free some disk space and run the command again"))
+        }
+        if e.extendedCode == 776 || e.extendedCode == 264 {
+            // SQLITE_READONLY_ROLLBACK / SQLITE_READONLY_RECOVERY: a hot journal or WAL needs a writer.
+            return InputError(Diagnostic(rule: StoreRules.readOnly, "could not \(doing): the store '\(path)' needs a rollback of an unfinished write, which a read-only connection cannot do (\(e.message))", at: nil,
+                                     fix: "run the command as a user who can write the store and its folder; do not delete the '-journal' file"))
+        }
+        if e.isReadOnly {
+            return InputError(Diagnostic(rule: StoreRules.readOnly, "could not \(doing): the store '\(path)' is read-only (\(e.message))", at: nil,
+                                     fix: "make the file and its folder writable"))
+        }
+        if e.isBusy {
+            return InputError(Diagnostic(rule: StoreRules.locked, "could not \(doing): the store '\(path)' is busy (another process holds SQLite's lock)", at: nil,
+                                     fix: "wait for the other ckschema command to finish, or raise --lock-timeout"))
+        }
+        if e.isNotADatabase {
+            return InputError(Diagnostic(rule: StoreRules.notAStore, "'\(path)' is not a usable SQLite database (\(e.message))", at: nil,
+                                     fix: "point `store:` in ckschema.yaml at a ckschema store"))
+        }
+        return InputError(Diagnostic(rule: StoreRules.sqlite, "could not \(doing) in '\(path)': \(e)", at: nil))
+    }
+
+    package static func sqlLiteral(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
+    package static func sqlIdentifier(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    package static func now() -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: Date())
+    }
+}

@@ -1,0 +1,255 @@
+import CKSchemaDiagnostics
+
+/// Turns a YAML schema file's nodes into the model, following `docs/schema-format.md`.
+/// Collects every problem; the caller throws when any is an error.
+package struct SchemaDecoder {
+    static let topKeys = ["ckschema", "container", "roles", "zones", "recordTypes", "queries", "subscriptions"]
+    static let zoneKeys = ["database", "capabilities"]
+    package static let recordTypeKeys = ["description", "zone", "database", "deprecated", "requires", "system", "fields", "grants"]
+    static let fieldKeys = ["type", "encrypted", "indexes", "deprecated", "to", "action", "description"]
+    static let queryKeys = ["name", "recordType", "filter", "search", "sort", "database", "predicate"]
+
+    package var d: NodeDecoder
+    /// Lines of keys by path, for putting comments back (`recordTypes.Note.fields`).
+    var keyLines: [String: Int] = [:]
+
+    package init(file: String) { d = NodeDecoder(file: file) }
+
+    mutating func decode(_ document: YAMLDocument) -> Schema {
+        var schema = Schema(origin: Origin(SourceLocation(file: d.file, line: 1, column: 1)))
+        guard let root = document.root, !root.isNull else {
+            d.append(Diagnostic(rule: InputRules.wrongKind, "the schema file is empty",
+                            at: SourceLocation(file: d.file, line: 1, column: 1),
+                            fix: "start it with 'ckschema: 1' and a 'recordTypes:' mapping (see docs/schema-format.md)"))
+            return schema
+        }
+        guard let pairs = d.pairs(root, what: "a schema file", allowed: Self.topKeys) else { return schema }
+        for p in pairs {
+            keyLines[p.name] = p.key.line
+            section(p.name, p.value, into: &schema)
+        }
+        return schema
+    }
+
+    /// One top-level key's value (`zones:`, `recordTypes:`, ...) into the schema.
+    /// `SchemaEventDecoder` hands its less common sections here, as trees of their own.
+    mutating func section(_ name: String, _ value: YAMLNode, into schema: inout Schema) {
+        switch name {
+        case "ckschema":
+            if let v = d.int(value, what: "'ckschema' (the format version)"), v != Schema.formatVersion {
+                d.report(InputRules.invalidValue, "format version \(v) is not supported; this ckschema reads version \(Schema.formatVersion)", at: value,
+                         fix: v > Schema.formatVersion ? "upgrade ckschema" : "set 'ckschema: \(Schema.formatVersion)'")
+            }
+        case "container":
+            schema.container = d.string(value, what: "'container'")
+        case "roles":
+            for (name, node) in d.stringList(value, what: "'roles'") {
+                schema.roles.append(Role(name: name, origin: Origin(d.location(node))))
+            }
+        case "zones":
+            guard let zones = d.pairs(value, what: "'zones'") else { return }
+            for z in zones { if let zone = zone(z) { schema.zones.append(zone) } }
+        case "recordTypes":
+            guard let types = d.pairs(value, what: "'recordTypes'") else { return }
+            for t in types { if let rt = recordType(t) { schema.recordTypes.append(rt) } }
+        case "queries":
+            guard let items = value.sequence else {
+                d.report(InputRules.wrongKind, "'queries' must be a list, found \(value.kindName)", at: value)
+                return
+            }
+            for item in items { if let q = query(item) { schema.queries.append(q) } }
+        case "subscriptions":
+            guard let subs = d.pairs(value, what: "'subscriptions'") else { return }
+            for s in subs { if let sub = subscription(s) { schema.subscriptions.append(sub) } }
+        default:
+            break
+        }
+    }
+
+    private mutating func zone(_ p: YAMLPair) -> Zone? {
+        var zone = Zone(name: p.name, origin: Origin(d.location(p.key)))
+        if p.value.isNull { return zone }
+        guard let pairs = d.pairs(p.value, what: "zone '\(p.name)'", allowed: Self.zoneKeys) else { return nil }
+        for q in pairs {
+            switch q.name {
+            case "database":
+                if let db = d.enumValue(q.value, what: "database", as: Database.self) { zone.database = db }
+            case "capabilities":
+                zone.capabilities = d.enumSet(q.value, what: "zone capability", as: ZoneCapability.self)
+            default: break
+            }
+        }
+        return zone
+    }
+
+    private mutating func recordType(_ p: YAMLPair) -> RecordType? {
+        if p.value.isNull { return RecordType(name: p.name, origin: Origin(d.location(p.key))) }
+        guard let pairs = d.pairs(p.value, what: "record type '\(p.name)'", allowed: Self.recordTypeKeys) else { return nil }
+        return recordType(name: p.name, at: p.key, pairs: pairs)
+    }
+
+    /// A record type from the keys of its mapping (`description`, `zone`, `fields`, ...),
+    /// whose unknown keys the caller has reported. Migrations' `addRecordType` uses it too,
+    /// so a record type means the same in a migration as in a schema file.
+    package mutating func recordType<P: Sequence<YAMLPair>>(name: String, at key: YAMLNode, pairs: P) -> RecordType {
+        let p = (name: name, key: key)
+        var rt = RecordType(name: p.name, origin: Origin(d.location(p.key)))
+        for q in pairs {
+            keyLines["recordTypes.\(p.name).\(q.name)"] = q.key.line
+            switch q.name {
+            case "description": rt.description = d.string(q.value, what: "'description'")
+            case "zone": rt.zone = d.string(q.value, what: "'zone'")
+            case "database": rt.database = d.enumValue(q.value, what: "database", as: Database.self)
+            case "deprecated": rt.isDeprecated = d.bool(q.value, what: "'deprecated'") ?? false
+            case "requires":
+                rt.requiredCapabilities = d.enumSet(q.value, what: "zone capability", as: ZoneCapability.self)
+            case "system":
+                guard let sys = d.pairs(q.value, what: "'system' of '\(p.name)'") else { continue }
+                for s in sys {
+                    guard let field = SystemField(rawValue: s.name) else {
+                        let all = SystemField.allCases.map(\.rawValue)
+                        d.report(InputRules.unknownKey, "'\(s.name)' is not a system field\(Suggest.phrase(for: s.name, in: all))", at: s.key,
+                                 fix: "system fields: " + all.joined(separator: ", "))
+                        continue
+                    }
+                    keyLines["recordTypes.\(p.name).system.\(s.name)"] = s.key.line
+                    // `createdAt:` with no index is no index: kept out of the model, so that the
+                    // model `fmt` writes (which omits it) parses back equal (found by FuzzFmt).
+                    let set = indexes(s.value, what: "indexes of system field '\(s.name)'")
+                    if !set.isEmpty {
+                        rt.systemIndexes[field] = set
+                        rt.systemIndexOrigins.table[field] = Origin(d.location(s.key))
+                    }
+                }
+            case "fields":
+                guard let fields = d.pairs(q.value, what: "'fields' of '\(p.name)'") else { continue }
+                rt.fields.reserveCapacity(fields.count)
+                for f in fields { if let field = field(f, in: p.name) { rt.fields.append(field) } }
+            case "grants":
+                guard let grants = d.pairs(q.value, what: "'grants' of '\(p.name)'") else { continue }
+                for g in grants {
+                    let perms = d.enumSet(g.value, what: "permission", as: Permission.self)
+                    rt.grants.append(Grant(role: g.name, permissions: perms, origin: Origin(d.location(g.key))))
+                }
+            default: break
+            }
+        }
+        return rt
+    }
+
+    private mutating func field(_ p: YAMLPair, in typeName: String) -> Field? {
+        field(name: p.name, at: p.key, spec: p.value, in: typeName)
+    }
+
+    /// A field from its shorthand (`cover: asset`) or its mapping (`{ type: string, ... }`).
+    /// Migration steps decode their fields here too: the same keys, types, strict booleans
+    /// and codes as schema files.
+    mutating func field(name: String, at key: YAMLNode, spec: YAMLNode, in typeName: String) -> Field? {
+        // Shorthand: `cover: asset` is a plain field of that type.
+        if case .scalar = spec.kind, !spec.isNull {
+            guard let type = fieldType(spec) else { return nil }
+            return Field(name: name, type: type, origin: Origin(d.location(key)))
+        }
+        guard spec.shape == .mapping else {
+            d.report(InputRules.wrongKind, "field '\(typeName).\(name)' must be a type or a mapping, found \(spec.kindName)", at: spec)
+            return nil
+        }
+        return field(name: name, at: key, pairs: spec.pairs, in: typeName)
+    }
+
+    /// A field from the keys of a mapping; `key` is where its name is written.
+    package mutating func field<P: Sequence<YAMLPair>>(name: String, at key: YAMLNode, pairs: P, in typeName: String) -> Field? {
+        let p = (name: name, key: key)
+        // One pass over the keys (loading large schemas is hot).
+        var field = Field(name: p.name, type: FieldType(.string), origin: Origin(d.location(key)))
+        var typeNode: YAMLNode?
+        for q in pairs {
+            switch q.name {
+            case "type": typeNode = q.value
+            case "encrypted": field.isEncrypted = d.bool(q.value, what: "'encrypted'") ?? false
+            case "deprecated": field.isDeprecated = d.bool(q.value, what: "'deprecated'") ?? false
+            case "indexes": field.indexes = indexes(q.value, what: "'indexes' of '\(typeName).\(p.name)'")
+            case "to": field.referenceTarget = d.string(q.value, what: "'to'")
+            case "action": field.referenceAction = d.enumValue(q.value, what: "reference action", as: ReferenceAction.self)
+            case "description": field.description = d.string(q.value, what: "'description'")
+            default:
+                d.report(InputRules.unknownKey, "unknown key '\(q.name)' in field '\(typeName).\(p.name)'\(Suggest.phrase(for: q.name, in: Self.fieldKeys))",
+                         at: q.key, fix: "allowed keys: " + Self.fieldKeys.joined(separator: ", "))
+            }
+        }
+        guard let typeNode else {
+            d.report(InputRules.missingKey, "field '\(typeName).\(p.name)' has no 'type'", at: p.key,
+                     fix: "add 'type:' with one of: " + Self.typeNames.joined(separator: ", "))
+            return nil
+        }
+        guard let type = fieldType(typeNode) else { return nil }
+        field.type = type
+        return field
+    }
+
+    static let typeNames = PrimitiveType.allCases.filter { $0 != .number }.map(\.rawValue) + ["list<T>"]
+
+    private mutating func fieldType(_ node: YAMLNode) -> FieldType? {
+        guard let s = d.string(node, what: "a field type") else { return nil }
+        if let t = FieldType(parsing: s) { return t }
+        var candidates = PrimitiveType.allCases.map(\.rawValue)
+        candidates += PrimitiveType.allCases.map { "list<\($0.rawValue)>" }
+        d.report(InputRules.invalidValue, "unknown field type '\(s)'\(Suggest.phrase(for: s, in: candidates))", at: node,
+                 fix: "use one of: " + Self.typeNames.joined(separator: ", "))
+        return nil
+    }
+
+    private mutating func indexes(_ node: YAMLNode, what: @autoclosure () -> String) -> IndexSet {
+        var set = IndexSet()
+        // The common case, a flow list of plain words, is read without building a list.
+        if node.shape == .sequence {
+            for i in 0..<node.childCount {
+                let item = node.child(i)
+                switch item.shape == .scalar ? item.text : "" {
+                case "queryable": set.insert(.queryable)
+                case "searchable": set.insert(.searchable)
+                case "sortable": set.insert(.sortable)
+                default: badIndex(item, what: what())
+                }
+            }
+            return set
+        }
+        for (_, item) in d.stringList(node, what: what()) {
+            if let k = IndexKind(rawValue: item.text) { set.insert(k) } else { badIndex(item, what: what()) }
+        }
+        return set
+    }
+
+    private mutating func badIndex(_ item: YAMLNode, what: String) {
+        guard item.shape == .scalar, !item.isNull else {
+            d.report(InputRules.wrongKind, "an item of \(what) must be a string, found \(item.kindName)", at: item)
+            return
+        }
+        let all = IndexKind.allCases.map(\.rawValue)
+        d.report(InputRules.invalidValue, "'\(item.text)' is not an index kind\(Suggest.phrase(for: item.text, in: all))", at: item,
+                 fix: "use one of: " + all.joined(separator: ", "))
+    }
+
+    private mutating func query(_ node: YAMLNode) -> DeclaredQuery? {
+        guard let pairs = d.pairs(node, what: "a query", allowed: Self.queryKeys) else { return nil }
+        guard let typeNode = pairs.first(where: { $0.name == "recordType" })?.value else {
+            d.report(InputRules.missingKey, "a query has no 'recordType'", at: node, fix: "add 'recordType: <type>'")
+            return nil
+        }
+        var q = DeclaredQuery(recordType: d.string(typeNode, what: "'recordType'") ?? "", origin: Origin(d.location(node)))
+        for p in pairs {
+            switch p.name {
+            case "name": q.name = d.string(p.value, what: "'name'")
+            case "filter": q.filter = d.stringList(p.value, what: "'filter'").map(\.0)
+            case "search": q.search = d.stringList(p.value, what: "'search'").map(\.0)
+            case "sort": q.sort = d.stringList(p.value, what: "'sort'").map(\.0)
+            case "database": q.database = d.enumValue(p.value, what: "database", as: Database.self)
+            case "predicate":
+                q.predicate = d.string(p.value, what: "'predicate'")
+                q.predicateOrigin = predicateStart(p.value)
+            default: break
+            }
+        }
+        return q
+    }
+}

@@ -1,0 +1,453 @@
+internal import CYAML
+import Foundation
+import CKSchemaDiagnostics
+
+extension SchemaDecoder {
+    /// A YAML schema file's model, the lines of its structural keys and the lines of its
+    /// multi-line scalars. Throws every problem as `SchemaDecoder` words it.
+    ///
+    /// Two paths, one meaning: `SchemaEventDecoder` decodes straight from libyaml's events,
+    /// and takes only files in which it has nothing to report; anything else (an error, an
+    /// anchor or alias, a duplicate key) is read again through `YAMLReader`'s tree and
+    /// `decode(_:)`, which stay the one home of every diagnostic.
+    package static func load(_ data: Data, file: String) throws(InputError)
+        -> (schema: Schema, keyLines: [String: Int], multilineScalarLines: [ClosedRange<Int>]) {
+        if let fast = SchemaEventDecoder.decode(data, file: file) { return fast }
+        let doc = try YAMLReader.parse(data, file: file)
+        var decoder = SchemaDecoder(file: file)
+        let schema = decoder.decode(doc)
+        if decoder.d.hasErrors { throw InputError(decoder.d.diagnostics) }
+        return (schema, decoder.keyLines, doc.multilineScalarLines)
+    }
+}
+
+/// The fast path of loading a schema file: the model decoded from libyaml's event stream,
+/// with no node tree in between. Building the tree and then the model touched ~50 MB for
+/// a 3.8 MB file and was most of the cost above libyaml's own (Benchmarks/RESULTS.md).
+///
+/// It accepts only what `SchemaDecoder` would decode without a diagnostic, and produces
+/// what it would (model, origins, key lines): at the first thing it would have to report,
+/// or that it does not handle itself (anchors, aliases, any irregular shape), it gives up,
+/// and `SchemaDecoder.load` reads the file through the tree path. Giving up is always
+/// safe; accepting is exact (keys are matched byte for byte, values go through the same
+/// parsers). The less common top-level sections (`roles`, `zones`, `queries`,
+/// `subscriptions`) are built as small trees and handed to `SchemaDecoder.section`.
+/// `SchemaEventDecoderTests` holds both paths to the same results.
+struct SchemaEventDecoder {
+    struct GiveUp: Error {}
+
+    private let cursor: EventCursor
+    private var base: SchemaDecoder
+    private let file: String
+    /// How many fields the last record type had: the next one's array is made that large,
+    /// so that it rarely grows (types of one schema tend to be alike).
+    private var lastFieldCount = 0
+
+    private init(cursor: EventCursor, file: String) {
+        self.cursor = cursor
+        self.file = file
+        base = SchemaDecoder(file: file)
+    }
+
+    /// The decoded file, or nil when the tree path must read it.
+    static func decode(_ data: Data, file: String)
+        -> (schema: Schema, keyLines: [String: Int], multilineScalarLines: [ClosedRange<Int>])? {
+        guard TextBytes.firstInvalidUTF8(data) == nil else { return nil }
+        return data.withUnsafeBytes { raw -> (Schema, [String: Int], [ClosedRange<Int>])? in
+            var decoder = SchemaEventDecoder(cursor: EventCursor(bytes: raw), file: file)
+            do throws(GiveUp) {
+                let schema = try decoder.document()
+                return (schema, decoder.base.keyLines, decoder.cursor.multiline)
+            } catch {
+                return nil
+            }
+        }
+    }
+
+    // MARK: Keys
+
+    private enum TopKey: String { case ckschema, container, roles, zones, recordTypes, queries, subscriptions }
+    private enum RecordTypeKey: String { case description, zone, database, deprecated, requires, system, fields, grants }
+    private enum FieldKey: String { case type, encrypted, indexes, deprecated, to, action, description }
+
+    /// A key table from `SchemaDecoder`'s list of keys, so the two cannot disagree on a name.
+    private static func table<K: RawRepresentable>(_ names: [String], _: K.Type) -> [(bytes: [UInt8], key: K)] where K.RawValue == String {
+        names.map { name in
+            guard let key = K(rawValue: name) else { preconditionFailure("SchemaEventDecoder does not know the key '\(name)'") }
+            return (Array(name.utf8), key)
+        }
+    }
+
+    private static let topKeys = table(SchemaDecoder.topKeys, TopKey.self)
+    private static let recordTypeKeys = table(SchemaDecoder.recordTypeKeys, RecordTypeKey.self)
+    private static let fieldKeys = table(SchemaDecoder.fieldKeys, FieldKey.self)
+    private static let systemFields = table(SystemField.allCases.map(\.rawValue), SystemField.self)
+    private static let indexKinds = table(IndexKind.allCases.map(\.rawValue), IndexKind.self)
+    /// `FieldType`'s canonical spellings, the shortest (the plain types) first.
+    private static let fieldTypes: [(bytes: [UInt8], key: FieldType)] =
+        FieldType.spellings.sorted { ($0.key.utf8.count, $0.key) < ($1.key.utf8.count, $1.key) }.map { (Array($0.key.utf8), $0.value) }
+
+    /// The current scalar as a field type: a canonical spelling matched by its bytes, else
+    /// whatever `FieldType(parsing:)` makes of it.
+    private func fieldType() -> FieldType? {
+        if let i = cursor.match(Self.fieldTypes) { return Self.fieldTypes[i].key }
+        return FieldType(parsing: cursor.text)
+    }
+
+    /// The current event as one of `table`'s keys, not seen before in its mapping.
+    private func key<K>(_ table: [(bytes: [UInt8], key: K)], seen: inout UInt32) throws(GiveUp) -> K {
+        guard cursor.kind == .scalar, let i = cursor.match(table), seen & (1 << i) == 0 else { throw GiveUp() }
+        seen |= 1 << i
+        return table[i].key
+    }
+
+
+    // MARK: The schema
+
+    private mutating func document() throws(GiveUp) -> Schema {
+        // An empty file, or one that is not a mapping: the tree path says so.
+        try cursor.expect(.streamStart)
+        try cursor.expect(.documentStart)
+        try cursor.expect(.mappingStart)
+        var schema = Schema(origin: Origin(file: file, line: 1, column: 1))
+        var seen: UInt32 = 0
+        while try cursor.advance() != .end {
+            let key = try key(Self.topKeys, seen: &seen)
+            base.keyLines[key.rawValue] = cursor.line
+            switch key {
+            case .ckschema:
+                guard try cursor.advance() == .scalar, cursor.isPlain, Int(cursor.text) == Schema.formatVersion else { throw GiveUp() }
+            case .container:
+                schema.container = try string()
+            case .recordTypes:
+                try recordTypes(into: &schema)
+            case .roles, .zones, .queries, .subscriptions:
+                _ = try cursor.advance()
+                base.section(key.rawValue, try cursor.subtree(file: file, enclosingDepth: 1), into: &schema)
+                if !base.d.diagnostics.isEmpty { throw GiveUp() }
+            }
+        }
+        try cursor.expect(.documentEnd)
+        // A second document: the tree path says so.
+        try cursor.expect(.streamEnd)
+        return schema
+    }
+
+    private mutating func recordTypes(into schema: inout Schema) throws(GiveUp) {
+        try cursor.expect(.mappingStart)
+        while try cursor.advance() != .end {
+            let name = try cursor.name()
+            let origin = cursor.origin(file)
+            switch try cursor.advance() {
+            case .scalar where cursor.isNull: schema.recordTypes.append(RecordType(name: name, origin: origin))
+            case .mappingStart: schema.recordTypes.append(try recordType(name, at: origin))
+            default: throw GiveUp()
+            }
+        }
+        if Self.hasDuplicate(schema.recordTypes.map(\.name)) { throw GiveUp() }
+    }
+
+    private mutating func recordType(_ name: String, at origin: Origin) throws(GiveUp) -> RecordType {
+        var rt = RecordType(name: name, origin: origin)
+        var seen: UInt32 = 0
+        while try cursor.advance() != .end {
+            let key = try key(Self.recordTypeKeys, seen: &seen)
+            base.keyLines["recordTypes.\(name).\(key.rawValue)"] = cursor.line
+            switch key {
+            case .description: rt.description = try string()
+            case .zone: rt.zone = try string()
+            case .database: rt.database = try enumValue(Database.self)
+            case .deprecated: rt.isDeprecated = try bool()
+            case .requires: rt.requiredCapabilities = try enumSet(ZoneCapability.self)
+            case .system: try systemIndexes(of: &rt)
+            case .fields: try fields(of: &rt)
+            case .grants: try grants(of: &rt)
+            }
+        }
+        return rt
+    }
+
+    private mutating func systemIndexes(of rt: inout RecordType) throws(GiveUp) {
+        try cursor.expect(.mappingStart)
+        var seen: UInt32 = 0
+        while try cursor.advance() != .end {
+            let field = try key(Self.systemFields, seen: &seen)
+            let origin = cursor.origin(file)
+            base.keyLines["recordTypes.\(rt.name).system.\(field.rawValue)"] = cursor.line
+            let set = try indexes()
+            if !set.isEmpty {
+                rt.systemIndexes[field] = set
+                rt.systemIndexOrigins.table[field] = origin
+            }
+        }
+    }
+
+    private mutating func fields(of rt: inout RecordType) throws(GiveUp) {
+        try cursor.expect(.mappingStart)
+        var fields: [Field] = []
+        fields.reserveCapacity(lastFieldCount)
+        while try cursor.advance() != .end {
+            let name = try cursor.name()
+            fields.append(try field(name, at: cursor.origin(file)))
+        }
+        if Self.hasDuplicate(fields.map(\.name)) { throw GiveUp() }
+        lastFieldCount = fields.count
+        rt.fields = fields
+    }
+
+    /// A field from its shorthand (`cover: asset`) or its mapping (`{ type: string, ... }`).
+    private mutating func field(_ name: String, at origin: Origin) throws(GiveUp) -> Field {
+        switch try cursor.advance() {
+        case .scalar:
+            guard !cursor.isNull, let type = fieldType() else { throw GiveUp() }
+            return Field(name: name, type: type, origin: origin)
+        case .mappingStart:
+            var field = Field(name: name, type: FieldType(.string), origin: origin)
+            var seen: UInt32 = 0
+            var typed = false
+            while try cursor.advance() != .end {
+                switch try key(Self.fieldKeys, seen: &seen) {
+                case .type:
+                    guard try cursor.advance() == .scalar, !cursor.isNull, let type = fieldType() else { throw GiveUp() }
+                    field.type = type
+                    typed = true
+                case .encrypted: field.isEncrypted = try bool()
+                case .indexes: field.indexes = try indexes()
+                case .deprecated: field.isDeprecated = try bool()
+                case .to: field.referenceTarget = try string()
+                case .action: field.referenceAction = try enumValue(ReferenceAction.self)
+                case .description: field.description = try string()
+                }
+            }
+            guard typed else { throw GiveUp() }
+            return field
+        default:
+            throw GiveUp()
+        }
+    }
+
+    private mutating func grants(of rt: inout RecordType) throws(GiveUp) {
+        try cursor.expect(.mappingStart)
+        while try cursor.advance() != .end {
+            let role = try cursor.name()
+            let origin = cursor.origin(file)
+            rt.grants.append(Grant(role: role, permissions: try enumSet(Permission.self), origin: origin))
+        }
+        if Self.hasDuplicate(rt.grants.map(\.role)) { throw GiveUp() }
+    }
+
+    /// True when two of `names` are equal: a duplicate key, which the tree path reports.
+    /// Found by sorting a copy (hashing every field name into a set cost three times more).
+    private static func hasDuplicate(_ names: [String]) -> Bool {
+        if names.count <= 8 {
+            for i in names.indices { for j in names.indices where j > i && names[i] == names[j] { return true } }
+            return false
+        }
+        let sorted = names.sorted()
+        for i in 1..<sorted.count where sorted[i] == sorted[i - 1] { return true }
+        return false
+    }
+
+    // MARK: Values
+
+    /// A non-empty scalar (`NodeDecoder.string`).
+    private func string() throws(GiveUp) -> String {
+        guard try cursor.advance() == .scalar, !cursor.isNull else { throw GiveUp() }
+        return cursor.text
+    }
+
+    /// A plain true or false (`NodeDecoder.bool`).
+    private func bool() throws(GiveUp) -> Bool {
+        guard try cursor.advance() == .scalar, cursor.isPlain else { throw GiveUp() }
+        if cursor.equals("true") || cursor.equals("True") || cursor.equals("TRUE") { return true }
+        if cursor.equals("false") || cursor.equals("False") || cursor.equals("FALSE") { return false }
+        throw GiveUp()
+    }
+
+    private func enumValue<E: RawRepresentable>(_: E.Type) throws(GiveUp) -> E where E.RawValue == String {
+        guard let v = E(rawValue: try string()) else { throw GiveUp() }
+        return v
+    }
+
+    /// A list of enum values, a single value, or nothing (`NodeDecoder.enumSet`).
+    private func enumSet<E: RawRepresentable & Hashable>(_: E.Type) throws(GiveUp) -> Set<E> where E.RawValue == String {
+        var out = Set<E>()
+        switch try cursor.advance() {
+        case .sequenceStart:
+            while try cursor.advance() != .end {
+                guard cursor.kind == .scalar, !cursor.isNull, let v = E(rawValue: cursor.text) else { throw GiveUp() }
+                out.insert(v)
+            }
+        case .scalar:
+            if cursor.isNull { return out }
+            guard let v = E(rawValue: cursor.text) else { throw GiveUp() }
+            out.insert(v)
+        default:
+            throw GiveUp()
+        }
+        return out
+    }
+
+    /// A list of index kinds, a single one, or nothing (`SchemaDecoder.indexes`).
+    private func indexes() throws(GiveUp) -> IndexSet {
+        var set = IndexSet()
+        switch try cursor.advance() {
+        case .sequenceStart:
+            while try cursor.advance() != .end {
+                guard cursor.kind == .scalar, let i = cursor.match(Self.indexKinds) else { throw GiveUp() }
+                set.insert(Self.indexKinds[i].key)
+            }
+        case .scalar:
+            if cursor.isNull { return set }
+            guard let i = cursor.match(Self.indexKinds) else { throw GiveUp() }
+            set.insert(Self.indexKinds[i].key)
+        default:
+            throw GiveUp()
+        }
+        return set
+    }
+}
+
+/// libyaml's events one at a time, for `SchemaEventDecoder`. Owns the parser and the
+/// current event, and frees both. Gives up at a parse error, an anchor or an alias: the
+/// tree path words the error, and expands aliases within `YAMLReader`'s bounds.
+final class EventCursor {
+    enum Kind: Equatable { case streamStart, streamEnd, documentStart, documentEnd, scalar, sequenceStart, mappingStart, end }
+
+    /// The current event and what it is. Kept behind a pointer, not in stored properties:
+    /// each access to a class's stored `var` is checked for exclusivity at run time, which
+    /// cost a tenth of loading a large schema.
+    private struct State {
+        var event = yaml_event_t()
+        var live = false
+        var kind = Kind.streamEnd
+    }
+
+    private let parser: EventParser
+    private let state: UnsafeMutablePointer<State>
+    /// Lines of multi-line scalars, which the comment scanner skips.
+    private(set) var multiline: [ClosedRange<Int>] = []
+
+    /// `bytes` must stay valid for the cursor's life (the caller scopes both).
+    init(bytes: UnsafeRawBufferPointer) {
+        parser = EventParser(bytes: bytes)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+    }
+
+    deinit {
+        if state.pointee.live { yaml_event_delete(&state.pointee.event) }
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    private var event: yaml_event_t { state.pointee.event }
+    var kind: Kind { state.pointee.kind }
+
+    /// Moves to the next event and returns its kind.
+    @discardableResult
+    func advance() throws(SchemaEventDecoder.GiveUp) -> Kind {
+        if state.pointee.live { yaml_event_delete(&state.pointee.event) }
+        state.pointee.live = parser.pull(&state.pointee.event)
+        guard state.pointee.live else { throw .init() }
+        let kind: Kind
+        switch event.type {
+        case YAML_SCALAR_EVENT:
+            guard event.data.scalar.anchor == nil else { throw .init() }
+            let endLine = Int(event.end_mark.line) + 1
+            if endLine > line { multiline.append(line...endLine) }
+            kind = .scalar
+        case YAML_MAPPING_START_EVENT:
+            guard event.data.mapping_start.anchor == nil else { throw .init() }
+            kind = .mappingStart
+        case YAML_SEQUENCE_START_EVENT:
+            guard event.data.sequence_start.anchor == nil else { throw .init() }
+            kind = .sequenceStart
+        case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT: kind = .end
+        case YAML_DOCUMENT_START_EVENT: kind = .documentStart
+        case YAML_DOCUMENT_END_EVENT: kind = .documentEnd
+        case YAML_STREAM_START_EVENT: kind = .streamStart
+        case YAML_STREAM_END_EVENT: kind = .streamEnd
+        default: throw .init()  // an alias
+        }
+        state.pointee.kind = kind
+        return kind
+    }
+
+    /// Moves to the next event, which must be of `expected` kind.
+    func expect(_ expected: Kind) throws(SchemaEventDecoder.GiveUp) {
+        guard try advance() == expected else { throw .init() }
+    }
+
+    /// 1-based line and column of the current event's first character.
+    var line: Int { Int(event.start_mark.line) + 1 }
+    var column: Int { Int(event.start_mark.column) + 1 }
+    func origin(_ file: String) -> Origin { Origin(file: file, line: line, column: column) }
+
+    /// The current scalar's bytes.
+    private var bytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: event.data.scalar.value, count: Int(event.data.scalar.length))
+    }
+
+    /// The current scalar's text.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    var isPlain: Bool { EventParser.style(event.data.scalar.style) == .plain }
+
+    /// A plain `~`, `null` or empty scalar: YAML's null (`YAMLNode.isNull`).
+    var isNull: Bool {
+        isPlain && (bytes.isEmpty || equals("~") || equals("null") || equals("Null") || equals("NULL"))
+    }
+
+    /// True when the current scalar's bytes are `word`'s.
+    func equals(_ word: StaticString) -> Bool {
+        let b = bytes
+        guard b.count == word.utf8CodeUnitCount else { return false }
+        return b.isEmpty || memcmp(b.baseAddress!, word.utf8Start, b.count) == 0
+    }
+
+    /// The current scalar's text as a key (a key that is not a scalar: the tree path says so).
+    func name() throws(SchemaEventDecoder.GiveUp) -> String {
+        guard kind == .scalar else { throw .init() }
+        return text
+    }
+
+    /// The index of the entry of `table` whose bytes are the current scalar's.
+    func match<K>(_ table: [(bytes: [UInt8], key: K)]) -> Int? {
+        let b = bytes
+        for (i, entry) in table.enumerated() where entry.bytes.count == b.count {
+            if b.isEmpty || entry.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 }) { return i }
+        }
+        return nil
+    }
+
+    /// The current value and everything in it as a tree of its own (for
+    /// `SchemaDecoder.section`). `enclosingDepth` collections are open around it.
+    func subtree(file: String, enclosingDepth: Int) throws(SchemaEventDecoder.GiveUp) -> YAMLNode {
+        var builder = TreeBuilder(file: file)
+        builder.enclosingDepth = enclosingDepth
+        var depth = 0
+        while true {
+            do throws(InputError) {
+                switch kind {
+                case .scalar:
+                    try builder.scalar(text, style: EventParser.style(event.data.scalar.style), anchor: nil, line: line, column: column)
+                case .mappingStart, .sequenceStart:
+                    depth += 1
+                    try builder.open(mapping: kind == .mappingStart, anchor: nil, line: line, column: column)
+                case .end:
+                    depth -= 1
+                    try builder.close()
+                default:
+                    throw InputError([])
+                }
+            } catch {
+                throw .init()
+            }
+            if depth == 0 { break }
+            try advance()
+        }
+        guard let node = builder.finish() else { throw .init() }
+        return node
+    }
+}
