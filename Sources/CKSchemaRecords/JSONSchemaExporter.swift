@@ -92,15 +92,13 @@ public enum JSONSchemaExporter {
     /// A field under `fields`: the plain value (plaintext fields only) or the
     /// `{value, type}` dictionary with a tag that fits the schema's type.
     private static func fieldInFields(_ f: Field) -> JSONValue {
-        let ws = webServicesTag(f.type)
-        let ck = cktoolTag(f.type)
         var tags: [JSONValue]
         var wrapped: [(String, JSONValue)] = [("value", nullable(value(f.type, plain: false, target: f.referenceTarget)))]
         if f.isEncrypted {
-            tags = [.string("ENCRYPTED_" + ws), .string("encrypted" + ck.prefix(1).uppercased() + ck.dropFirst())]
+            tags = TypeTag.spellings(for: f.type, encrypted: true).map { .string($0) }
             // Either an encrypted tag, or a plaintext tag (or an empty list) with isEncrypted: true.
-            var any = tags + [.string(ws), .string(ck)]
-            if f.type.isList { any.append(contentsOf: [.string("EMPTY_LIST"), .string("emptyListType")]) }
+            var any = tags + TypeTag.spellings(for: f.type, encrypted: false).map { .string($0) }
+            if f.type.isList { any.append(contentsOf: TypeTag.emptyListSpellings.map { .string($0) }) }
             wrapped.append(("type", .object([("enum", .array(any))])))
             wrapped.append(("isEncrypted", .object([("type", .string("boolean"))])))
             return .object([
@@ -113,13 +111,8 @@ public enum JSONSchemaExporter {
                 ])),
             ])
         }
-        tags = [.string(ws), .string(ck)]
-        if f.type.primitive == .asset { tags.append(.string(f.type.isList ? "ASSET_LIST" : "ASSET")) }
-        if f.type.primitive == .number {
-            for p in ["INT64", "DOUBLE"] { tags.append(.string(f.type.isList ? p + "_LIST" : p)) }
-            for p in ["int64", "double"] { tags.append(.string(f.type.isList ? p + "ListType" : p + "Type")) }
-        }
-        if f.type.isList { tags.append(contentsOf: [.string("EMPTY_LIST"), .string("emptyListType")]) }
+        tags = TypeTag.spellings(for: f.type, encrypted: false).map { .string($0) }
+        if f.type.isList { tags.append(contentsOf: TypeTag.emptyListSpellings.map { .string($0) }) }
         wrapped.append(("type", .object([("enum", .array(tags))])))
         wrapped.append(("isEncrypted", .object([("const", .bool(false))])))
         return .object([("anyOf", .array([
@@ -185,14 +178,6 @@ public enum JSONSchemaExporter {
         }
     }
 
-    private static func webServicesTag(_ t: FieldType) -> String {
-        let base = t.primitive == .asset ? "ASSETID" : t.primitive.rawValue.uppercased()
-        return t.isList ? base + "_LIST" : base
-    }
-
-    private static func cktoolTag(_ t: FieldType) -> String {
-        t.primitive.rawValue + (t.isList ? "ListType" : "Type")
-    }
 
     private static func pointerEscape(_ s: String) -> String {
         s.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")

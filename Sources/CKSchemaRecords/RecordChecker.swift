@@ -411,13 +411,7 @@ package struct RecordChecker {
         }
         if shape.encrypted != f.isEncrypted { encryptionMismatch(f, at: Self.at(tk[key]), ctx, &r) }
         guard let tag else { return true }
-        let fits: Bool
-        if let tp = tag.primitive {
-            fits = tag.isList == f.type.isList
-                && (tp == f.type.primitive || (f.type.primitive == .number && (tp == .int64 || tp == .double)))
-        } else {
-            fits = f.type.isList
-        }
+        let fits = tag.fits(f.type)
         if !fits {
             let t = tk[shape.tag]
             report(&r, ctx, RecordsRules.typeTagMismatch, at: Self.at(t), field: f.name,
@@ -501,7 +495,7 @@ package struct RecordChecker {
                     return "a timestamp is whole milliseconds since 1970"
                 }
             } else if t.kind == .string, plain {
-                guard Self.isISO8601(p + Int(t.start), Int(t.end - t.start)) else {
+                guard WireValue.isISO8601(p + Int(t.start), Int(t.end - t.start)) else {
                     return "the timestamp is not ISO 8601 (2024-05-01T12:00:00Z)"
                 }
             } else {
@@ -510,7 +504,7 @@ package struct RecordChecker {
             ctx.size += 8
         case .bytes:
             guard t.kind == .string else { return "expected base64 bytes but found \(Self.article(t))" }
-            guard let size = Self.base64Length(p + Int(t.start), Int(t.end - t.start)) else { return "the bytes are not valid base64" }
+            guard let size = WireValue.base64Length(p + Int(t.start), Int(t.end - t.start)) else { return "the bytes are not valid base64" }
             ctx.size += size
         case .location:
             guard t.kind == .object else { return "expected a location {latitude, longitude} but found \(Self.article(t))" }
@@ -773,45 +767,6 @@ package struct RecordChecker {
             b[n] = 0
             return strtod(b, nil)
         }
-    }
-
-    /// The decoded length of standard base64 (padding optional), or nil when it is not base64.
-    static func base64Length(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
-        var len = n
-        var pad = 0
-        while len > 0, p[len - 1] == UInt8(ascii: "="), pad < 2 { len -= 1; pad += 1 }
-        if pad > 0, n % 4 != 0 { return nil }
-        if len % 4 == 1 { return nil }
-        for i in 0..<len {
-            let c = p[i]
-            let ok = (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2B || c == 0x2F
-            if !ok { return nil }
-        }
-        return len * 3 / 4
-    }
-
-    /// `YYYY-MM-DD` optionally followed by `THH:MM[:SS[.fff]]` and `Z` or `±HH:MM`.
-    static func isISO8601(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        func digits(_ at: Int, _ count: Int) -> Bool {
-            guard at + count <= n else { return false }
-            for i in at..<(at + count) where p[i] < 0x30 || p[i] > 0x39 { return false }
-            return true
-        }
-        guard digits(0, 4), n >= 10, p[4] == 0x2D, digits(5, 2), p[7] == 0x2D, digits(8, 2) else { return false }
-        if n == 10 { return true }
-        guard p[10] == UInt8(ascii: "T") || p[10] == 0x20, digits(11, 2), n >= 16, p[13] == 0x3A, digits(14, 2) else { return false }
-        var i = 16
-        if i < n, p[i] == 0x3A { guard digits(i + 1, 2) else { return false }; i += 3 }
-        if i < n, p[i] == 0x2E { i += 1; let s = i; while i < n, p[i] >= 0x30, p[i] <= 0x39 { i += 1 }; if i == s { return false } }
-        if i == n { return true }
-        if p[i] == UInt8(ascii: "Z") { return i + 1 == n }
-        if p[i] == 0x2B || p[i] == 0x2D {
-            guard digits(i + 1, 2) else { return false }
-            i += 3
-            if i < n, p[i] == 0x3A { i += 1 }
-            return digits(i, 2) && i + 2 == n
-        }
-        return false
     }
 
     static func formatSize(_ n: Int) -> String {

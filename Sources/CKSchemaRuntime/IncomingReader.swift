@@ -127,22 +127,25 @@ struct IncomingReader {
     /// One field: its Web Services shape, the schema's field (or the one development adds),
     /// encryption and declared type, then its value converted for the store.
     private mutating func readField(_ key: String, _ wrapper: Int, encryptedForm: Bool, typeIndex: Int) throws(Refusal) {
-        let (value, declared, encrypted) = try unwrap(key, wrapper, encryptedForm: encryptedForm)
+        let (value, tag, encrypted) = try unwrap(key, wrapper, encryptedForm: encryptedForm)
+        // An empty list (EMPTY_LIST) names no element type: it declares nothing a new field could take.
+        let declared = tag.flatMap { t in t.primitive.map { FieldType($0, isList: t.isList) } }
         let field = try schemaField(key, typeIndex: typeIndex, declared: declared, encrypted: encrypted)
         if field.isEncrypted != encrypted {
             throw Refusal(StoreRules.recordValueType, field: key,
                           field.isEncrypted ? "encrypted in the schema but written in plaintext form" : "not encrypted in the schema but written as encrypted")
         }
-        if let declared {
-            let samePrimitive = declared.primitive == field.type.primitive
-                || (field.type.primitive == .number && (declared.primitive == .int64 || declared.primitive == .double))
-            if !samePrimitive || declared.isList != field.type.isList {
-                throw Refusal(StoreRules.recordValueType, field: key, "\(field.type) in the schema, but the record says \(FieldValue.webServicesType(declared))")
-            }
+        // The same fit as validate's checker (TypeTag.fits), so both accept the same records.
+        if let tag, !tag.fits(field.type) {
+            throw Refusal(StoreRules.recordValueType, field: key, "\(field.type) in the schema, but the record says \(declared.map(FieldValue.webServicesType) ?? "EMPTY_LIST")")
         }
+        // null is no value: validate allows it for every field, and nothing is stored.
+        if reader.tokens[value].kind == .null { return }
         let json: JSONValue
         do throws(JSONValue.ParseError) { json = try reader.value(value) } catch { throw Refusal(error) }
-        switch FieldValue.storage(fromWebServices: json, type: field.type) {
+        // A bare value (the plain shape) is its own wrapper: ISO timestamps and file paths are
+        // read as validate reads them.
+        switch FieldValue.storage(fromWebServices: json, type: field.type, plain: value == wrapper) {
         case .success(let v): rec.fields.append((key, v))
         case .failure(let m): throw Refusal(StoreRules.recordValueType, field: key, "(\(field.type)) \(m.message)")
         }
@@ -150,17 +153,18 @@ struct IncomingReader {
 
     /// The Web Services shape `{value, type, isEncrypted}`, or a bare value: the value's
     /// token, the type it declares and whether it is written encrypted.
-    private func unwrap(_ key: String, _ wrapper: Int, encryptedForm: Bool) throws(Refusal) -> (Int, FieldType?, Bool) {
+    private func unwrap(_ key: String, _ wrapper: Int, encryptedForm: Bool) throws(Refusal) -> (Int, TypeTag?, Bool) {
         guard reader.tokens[wrapper].kind == .object, let value = try member(wrapper, "value") else { return (wrapper, nil, encryptedForm) }
-        var declared: FieldType?
+        var tag: TypeTag?
         var encrypted = encryptedForm
         if let t = try string(member(wrapper, "type")) {
-            guard let ft = FieldValue.fieldType(fromTypeName: t) else { throw Refusal(StoreRules.recordValueType, field: key, "unknown type '\(t)'") }
-            declared = ft
-            if FieldValue.isEncryptedTypeName(t) { encrypted = true }
+            // The wire format's one table of type names (TypeTag), the one validate reads.
+            guard let named = TypeTag.named(t) else { throw Refusal(StoreRules.recordValueType, field: key, "unknown type '\(ControlCharacters.shown(t))'") }
+            tag = named
+            if named.isEncrypted { encrypted = true }
         }
         if let e = try member(wrapper, "isEncrypted"), reader.tokens[e].kind == .trueValue { encrypted = true }
-        return (value, declared, encrypted)
+        return (value, tag, encrypted)
     }
 
     /// The schema's field named `key`, or the one a record already added; in development a

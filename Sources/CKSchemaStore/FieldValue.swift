@@ -12,7 +12,7 @@ package enum FieldValue {
     /// Why a value does not fit a field's type.
     package struct Mismatch: Error { package var message: String }
 
-    private static func fail(_ m: String) -> Result<JSONValue, Mismatch> { .failure(Mismatch(message: m)) }
+    private static func fail<T>(_ m: String) -> Result<T, Mismatch> { .failure(Mismatch(message: m)) }
 
     /// The Web Services type name of a field type (`STRING`, `INT64_LIST`).
     package static func webServicesType(_ t: FieldType) -> String {
@@ -23,42 +23,26 @@ package enum FieldValue {
         return t.isList ? base + "_LIST" : base
     }
 
-    /// The field type a Web Services or cktool type name stands for (`STRING_LIST`, `stringListType`).
-    package static func fieldType(fromTypeName name: String) -> FieldType? {
-        var n = name.uppercased()
-        if n.hasSuffix("TYPE") { n = String(n.dropLast(4)) }
-        // Encrypted values carry their type as ENCRYPTED_STRING (Web Services) or encryptedStringType (cktool).
-        if n.hasPrefix("ENCRYPTED_") { n = String(n.dropFirst(10)) } else if n.hasPrefix("ENCRYPTED") { n = String(n.dropFirst(9)) }
-        var list = false
-        if n.hasSuffix("_LIST") { list = true; n = String(n.dropLast(5)) } else if n.hasSuffix("LIST") { list = true; n = String(n.dropLast(4)) }
-        if n == "ASSETID" { n = "ASSET" }
-        guard let p = PrimitiveType(rawValue: n.lowercased()) else { return nil }
-        return FieldType(p, isList: list)
-    }
-
-    /// True for an encrypted type name: `ENCRYPTED_STRING` (Web Services), `encryptedStringType` (cktool).
-    package static func isEncryptedTypeName(_ name: String) -> Bool {
-        name.utf8.count > 9 && name.prefix(9).uppercased() == "ENCRYPTED"
-    }
-
     /// Converts a Web Services value to its stored form, or says why it does not fit `type`.
-    package static func storage(fromWebServices v: JSONValue, type: FieldType) -> Result<JSONValue, Mismatch> {
+    /// `plain`: the value was written bare (`fields: {f: value}`, docs/records.md), where a
+    /// timestamp may be ISO 8601 text and an asset a file path, as `validate` accepts them.
+    package static func storage(fromWebServices v: JSONValue, type: FieldType, plain: Bool = false) -> Result<JSONValue, Mismatch> {
         if type.isList {
             guard let items = v.arrayValue else { return fail("expected a list of \(type.primitive.rawValue), found \(v.kindName)") }
             var out: [JSONValue] = []
             out.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
-                switch scalar(item, type.primitive, preferred: type.preferred) {
+                switch scalar(item, type.primitive, preferred: type.preferred, plain: plain) {
                 case .success(let s): out.append(s)
                 case .failure(let m): return fail("item \(i + 1): \(m.message)")
                 }
             }
             return .success(.array(out))
         }
-        return scalar(v, type.primitive, preferred: type.preferred)
+        return scalar(v, type.primitive, preferred: type.preferred, plain: plain)
     }
 
-    private static func scalar(_ v: JSONValue, _ p: PrimitiveType, preferred: PrimitiveType?) -> Result<JSONValue, Mismatch> {
+    private static func scalar(_ v: JSONValue, _ p: PrimitiveType, preferred: PrimitiveType?, plain: Bool) -> Result<JSONValue, Mismatch> {
         switch p {
         case .string:
             if case .string = v { return .success(v) }
@@ -80,6 +64,7 @@ package enum FieldValue {
             }
         case .timestamp:
             if let i = v.int64Value { return .success(.int(i)) }
+            if plain, case .string(let s) = v { return milliseconds(iso: s).map { .int($0) } }
             if case .double(let d) = v {
                 // Milliseconds since 1970 must fit an int64: 1e19 would trap a plain conversion.
                 guard d.isFinite, let i = Int64(exactly: d.rounded()) else {
@@ -88,7 +73,8 @@ package enum FieldValue {
                 return .success(.int(i))
             }
         case .bytes:
-            if case .string(let s) = v, Data(base64Encoded: s) != nil { return .success(v) }
+            // Padding optional, as validate's checker reads it (WireValue.base64Length).
+            if case .string(let s) = v, WireValue.base64Length(s) != nil { return .success(v) }
             if case .string = v { return fail("expected base64 bytes, found text that is not base64") }
         case .reference:
             if case .object = v, v["recordName"]?.stringValue != nil { return .success(v) }
@@ -99,9 +85,19 @@ package enum FieldValue {
             return fail("expected a location ({\"latitude\": ..., \"longitude\": ...}), found \(v.kindName)")
         case .asset:
             if case .object = v { return .success(v) }
+            // The plain shape names a local file (`"cover": "photos/lake.jpg"`), kept as its path.
+            if plain, case .string(let s) = v { return .success(.object([("path", .string(s))])) }
             return fail("expected an asset object, found \(v.kindName)")
         }
         return fail("expected \(p.rawValue), found \(v.kindName)")
+    }
+
+    /// Milliseconds since 1970 of ISO 8601 text, as the record checker reads it (WireValue).
+    package static func milliseconds(iso text: String) -> Result<Int64, Mismatch> {
+        guard let ms = WireValue.isoMilliseconds(text) else {
+            return fail("'\(text)' is not a timestamp (ISO 8601 like 2024-01-31T12:00:00Z, or milliseconds since 1970)")
+        }
+        return .success(ms)
     }
 
     /// The stored form of a migration constant (YAML text), or why it does not fit `type`.
@@ -118,26 +114,9 @@ package enum FieldValue {
             return .success(.double(d))
         case .timestamp:
             if !quoted, let i = Int64(text) { return .success(.int(i)) }
-            // Four-digit years only: the date parser accepts year 292278995 and gives a date
-            // whose milliseconds no longer fit an int64 (it was stored as a negative timestamp).
-            let bytes = Array(text.utf8)
-            guard bytes.count >= 5, bytes[0..<4].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), bytes[4] == 0x2D else {
-                return fail("'\(text)' is not a timestamp (ISO 8601 with a four-digit year like 2024-01-31T12:00:00Z, or milliseconds since 1970)")
-            }
-            let f = ISO8601DateFormatter()
-            var date = f.date(from: text)
-            if date == nil {
-                f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-                date = f.date(from: text)
-            }
-            guard let d = date else {
-                return fail("'\(text)' is not a timestamp (ISO 8601 like 2024-01-31T12:00:00Z, or milliseconds since 1970)")
-            }
-            let ms = (d.timeIntervalSince1970 * 1000).rounded()
-            guard let i = Int64(exactly: ms) else { return fail("'\(text)' is outside the range of timestamps") }
-            return .success(.int(i))
+            return milliseconds(iso: text).map { .int($0) }
         case .bytes:
-            guard Data(base64Encoded: text) != nil else { return fail("'\(text)' is not base64") }
+            guard WireValue.base64Length(text) != nil else { return fail("'\(text)' is not base64") }
             return .success(.string(text))
         case .reference:
             guard !text.isEmpty else { return fail("a reference needs a record name") }

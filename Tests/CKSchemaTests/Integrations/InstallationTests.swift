@@ -78,19 +78,18 @@ import Testing
         // `ckschema completion bash|zsh|fish`, and the man page comes from `ckschema man`.
         for shell in ["bash", "zsh", "fish"] { #expect(try runCLI(["completion", shell]).code == 0) }
         #expect(try runCLI(["man"]).code == 0)
-        if let ruby = Tool.find("ruby") {
-            let r = try Tool.run(ruby, ["-c", Paths.root + "/Formula/ckschema.rb"])
-            #expect(r.code == 0, "\(r.stderr)")
-        } else {
-            print("note: ruby is not installed; 'ruby -c' on Formula/ckschema.rb skipped")
-        }
     }
 
-    @Test func releaseBuildLinksTheSwiftRuntimeStatically() throws {
-        guard ProcessInfo.processInfo.environment["CKSCHEMA_TEST_RELEASE"] == "1" else {
-            print("note: set CKSCHEMA_TEST_RELEASE=1 to run scripts/build-release.sh (a release build, several minutes)")
-            return
-        }
+    @Test(.enabled(if: Tool.find("ruby") != nil, "ruby is not installed; 'ruby -c' on Formula/ckschema.rb needs it"))
+    func formulaIsValidRuby() throws {
+        let ruby = try #require(Tool.find("ruby"))
+        let r = try Tool.run(ruby, ["-c", Paths.root + "/Formula/ckschema.rb"])
+        #expect(r.code == 0, "\(r.stderr)")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["CKSCHEMA_TEST_RELEASE"] == "1",
+                   "set CKSCHEMA_TEST_RELEASE=1 to run scripts/build-release.sh (a release build, several minutes)"))
+    func releaseBuildLinksTheSwiftRuntimeStatically() throws {
         let bash = try #require(Tool.find("bash"))
         let out = try makeTempDir("ckschema-dist")
         defer { try? FileManager.default.removeItem(atPath: out) }

@@ -49,11 +49,8 @@ import Testing
         return try Tool.run(swift, args.first == "build" ? args + ["--scratch-path", scratch] : ["package", "--scratch-path", scratch] + args, cwd: app)
     }
 
-    @Test func commandAndBuildToolPluginsWorkInAConsumingPackage() throws {
-        if Self.skip {
-            print("note: CKSCHEMA_SKIP_PLUGIN_TESTS=1; the SwiftPM plugin test is skipped")
-            return
-        }
+    @Test(.enabled(if: !skip, "CKSCHEMA_SKIP_PLUGIN_TESTS=1: the SwiftPM plugin test (a consuming package built with swift build) is skipped"))
+    func commandAndBuildToolPluginsWorkInAConsumingPackage() throws {
         try Self.makeConsumer()
         defer { try? FileManager.default.removeItem(atPath: Self.base) }
         #expect(try runCLI(["init", "--container", "iCloud.com.example.Trailmark"], cwd: Self.app).code == 0)

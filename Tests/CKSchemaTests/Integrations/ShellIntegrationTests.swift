@@ -53,9 +53,7 @@ import Testing
         }
     }
 
-    @Test func zshAndFishScriptsParse() throws {
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+    @Test func zshAndFishScriptsNameEveryCommandAndOption() throws {
         let zsh = try runCLI(["completion", "zsh"]).stdout
         let fish = try runCLI(["completion", "fish"]).stdout
         for (command, options) in try Self.declared() {
@@ -67,29 +65,35 @@ import Testing
             }
         }
         #expect(zsh.contains("--format[report format (default\\: text)]:value:(text json github sarif markdown)"))
-        if let z = Tool.find("zsh") {
-            try Data(zsh.utf8).write(to: URL(fileURLWithPath: dir + "/_ckschema"))
-            let r = try Tool.run(z, ["-n", dir + "/_ckschema"])
-            #expect(r.code == 0, "\(r.stderr)")
-        } else {
-            print("note: zsh is not installed; 'zsh -n' on the zsh completion skipped")
+    }
+
+    @Test(.enabled(if: Tool.find("zsh") != nil, "zsh is not installed; 'zsh -n' on the zsh completion needs it"))
+    func zshParsesItsScript() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let z = try #require(Tool.find("zsh"))
+        try Data(try runCLI(["completion", "zsh"]).stdout.utf8).write(to: URL(fileURLWithPath: dir + "/_ckschema"))
+        let r = try Tool.run(z, ["-n", dir + "/_ckschema"])
+        #expect(r.code == 0, "\(r.stderr)")
+    }
+
+    @Test(.enabled(if: Tool.find("fish") != nil, "fish is not installed; 'fish -n' and 'complete -C' on the fish completion need it"))
+    func fishParsesAndCompletes() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let f = try #require(Tool.find("fish"))
+        try Data(try runCLI(["completion", "fish"]).stdout.utf8).write(to: URL(fileURLWithPath: dir + "/ckschema.fish"))
+        let r = try Tool.run(f, ["-n", dir + "/ckschema.fish"])
+        #expect(r.code == 0, "\(r.stderr)")
+        // fish completes non-interactively: `complete -C` prints the candidates.
+        func complete(_ line: String) throws -> [String] {
+            let r = try Tool.run(f, ["--no-config", "-c", "source '\(dir)/ckschema.fish'; complete -C'\(line)'"])
+            return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
         }
-        if let f = Tool.find("fish") {
-            try Data(fish.utf8).write(to: URL(fileURLWithPath: dir + "/ckschema.fish"))
-            let r = try Tool.run(f, ["-n", dir + "/ckschema.fish"])
-            #expect(r.code == 0, "\(r.stderr)")
-            // fish completes non-interactively: `complete -C` prints the candidates.
-            func complete(_ line: String) throws -> [String] {
-                let r = try Tool.run(f, ["--no-config", "-c", "source '\(dir)/ckschema.fish'; complete -C'\(line)'"])
-                return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
-            }
-            #expect(try complete("ckschema lint --format ") == ["github", "json", "markdown", "sarif", "text"])
-            #expect(try complete("ckschema pu") == ["pull"])
-            #expect(try complete("ckschema pull --env ").sorted() == ["development", "production"])
-            #expect(try complete("ckschema check --p") == ["--pull"])
-        } else {
-            print("note: fish is not installed; 'fish -n' on the fish completion skipped")
-        }
+        #expect(try complete("ckschema lint --format ") == ["github", "json", "markdown", "sarif", "text"])
+        #expect(try complete("ckschema pu") == ["pull"])
+        #expect(try complete("ckschema pull --env ").sorted() == ["development", "production"])
+        #expect(try complete("ckschema check --p") == ["--pull"])
     }
 
     @Test func unknownShellExitsTwo() throws {
@@ -101,17 +105,25 @@ import Testing
         #expect(try runCLI(["completion"]).code == 2)
     }
 
-    @Test func manPageRendersWithEveryCommandAndOption() throws {
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+    @Test func manPageNamesEveryCommandAndOption() throws {
         let page = try runCLI(["man"])
         #expect(page.code == 0)
         #expect(page.stdout.hasPrefix(".TH CKSCHEMA 1 "))
-        try Data(page.stdout.utf8).write(to: URL(fileURLWithPath: dir + "/ckschema.1"))
-        guard let man = Tool.find("man") else {
-            print("note: man is not installed (apt-get install man-db groff); 'man -l' on the page skipped")
-            return
+        // roff writes each '-' as '\\-'.
+        func roff(_ s: String) -> String { s.replacingOccurrences(of: "-", with: "\\-") }
+        for (command, options) in try Self.declared() {
+            #expect(page.stdout.contains(roff(command)), "man lacks \(command)")
+            for o in options { #expect(page.stdout.contains(roff(o)), "man lacks \(command) \(o)") }
         }
+    }
+
+    @Test(.enabled(if: Tool.find("man") != nil, "man is not installed (apt-get install man-db groff); 'man -l' on the page needs it"))
+    func manRendersThePageWithoutWarnings() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let page = try runCLI(["man"])
+        try Data(page.stdout.utf8).write(to: URL(fileURLWithPath: dir + "/ckschema.1"))
+        let man = try #require(Tool.find("man"))
         let r = try Tool.run(man, ["--warnings", "-l", dir + "/ckschema.1"], environment: ["MANPAGER": "cat", "MANWIDTH": "100", "LC_ALL": "C"])
         #expect(r.code == 0, "\(r.stderr)")
         #expect(r.stderr.isEmpty, "roff warnings: \(r.stderr)")

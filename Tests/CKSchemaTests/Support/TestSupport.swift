@@ -31,7 +31,10 @@ enum Paths {
     /// `../shared/corpus/ckdb/` beside the repository.
     static let corpus: String = URL(fileURLWithPath: root).deletingLastPathComponent().appendingPathComponent("shared/corpus/ckdb").path
 
-    /// The built `ckschema` executable, next to the test bundle.
+    /// The built `ckschema` executable, next to the test bundle: the test target depends on the
+    /// executable target, so it is built from the same sources before the tests run. There is
+    /// no fallback to another build folder, where a stale binary could answer
+    /// (`BinaryUnderTestTests` checks it is newer than every source).
     static let binary: String = {
         var candidates: [String] = []
         if let env = ProcessInfo.processInfo.environment["CKSCHEMA_BIN"] { candidates.append(env) }
@@ -41,7 +44,6 @@ enum Paths {
             candidates.append(dir.appendingPathComponent("ckschema").path)
             dir.deleteLastPathComponent()
         }
-        candidates.append(root + "/.build/debug/ckschema")
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
     }()
 }
