@@ -29,7 +29,7 @@ extension CloudKitRules {
 }
 
 /// A lint rule that reports one of CloudKit's index and encryption rules: its findings come
-/// from `CloudKitRules.lintFindings`, which `Linter` computes once for all of them.
+/// from `CloudKitRules.lintFindings`, which `LintContext` computes once for all of them.
 protocol CloudKitFieldLintRule: LintRule {
     static var cloudKitRule: CloudKitRule { get }
 }
@@ -38,7 +38,7 @@ extension CloudKitFieldLintRule {
     /// The rule's own info, kept beside it in Model (`CloudKitRule.info`).
     static var info: RuleInfo { cloudKitRule.info }
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        findings += CloudKitRules.lintFindings(schema)[Self.cloudKitRule] ?? []
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        findings += context.cloudKitFindings[Self.cloudKitRule] ?? []
     }
 }

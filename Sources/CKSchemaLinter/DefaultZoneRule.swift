@@ -17,7 +17,8 @@ struct DefaultZoneRule: LintRule {
         defaultSeverity: .error,
         source: "CKRecordZone and CKRecordZone.Capabilities (developer.apple.com/documentation/cloudkit/ckrecordzone)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for z in schema.zones {
             if z.name == Zone.defaultZoneName {
                 if !z.capabilities.isEmpty {

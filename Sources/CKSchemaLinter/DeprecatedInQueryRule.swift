@@ -15,8 +15,9 @@ struct DeprecatedInQueryRule: LintRule {
         defaultSeverity: .warning,
         source: "Deploying an iCloud Container's Schema (developer.apple.com/documentation/cloudkit/deploying-an-icloud-container-s-schema)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        let types = schema.recordTypesByName
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
+        let types = context.recordTypesByName
         for q in schema.queries {
             guard let t = types[q.recordType] else { continue }
             if t.isDeprecated {

@@ -11,7 +11,8 @@ import CKSchemaPredicate
 struct InvalidNameRule: LintRule {
     static let info = CloudKitRule.invalidName.info
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for t in schema.recordTypes {
             if let v = CloudKitRules.recordTypeNameViolation(t.name) { findings.append(LintFinding(v.message, at: t.origin, fix: v.fix)) }
             // By index: a field is read in place, not copied (lint reads every field of a large schema).

@@ -10,7 +10,8 @@ import CKSchemaPredicate
 struct InvalidZoneNameRule: LintRule {
     static let info = CloudKitRule.invalidZoneName.info
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for z in schema.zones {
             if let v = CloudKitRules.zoneNameViolation(z.name) { findings.append(LintFinding(v.message, at: z.origin, fix: v.fix)) }
         }

@@ -14,7 +14,8 @@ struct LegacyNumberRule: LintRule {
         defaultSeverity: .warning,
         source: "CloudKit Schema Language: primitive-type NUMBER (developer.apple.com/documentation/cloudkit/integrating-a-text-based-schema-into-your-workflow)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for t in schema.recordTypes {
             // By index: a field is read in place, and copied only when it breaks the rule.
             for i in t.fields.indices where t.fields[i].type.primitive == .number {

@@ -8,8 +8,9 @@ public protocol LintRule: Sendable {
     /// The rule's code, name, summary, default severity and CloudKit source.
     static var info: RuleInfo { get }
     init()
-    /// Appends a finding for every place the schema breaks the rule.
-    func check(_ schema: Schema, into findings: inout [LintFinding])
+    /// Appends a finding for every place the schema (`context.schema`) breaks the rule; the
+    /// context holds what several rules share, computed once.
+    func check(_ context: LintContext, into findings: inout [LintFinding])
 }
 
 /// A finding before its severity is settled by the configuration.
@@ -39,9 +40,3 @@ extension RecordType {
     }
 }
 
-extension Schema {
-    /// Record types by name (the first of a name wins), for rules that look many up.
-    var recordTypesByName: [String: RecordType] {
-        Dictionary(recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-}

@@ -53,17 +53,13 @@ public struct Linter: Sendable {
     /// The findings, sorted by place.
     public func lint(_ schema: Schema) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        // CK104-CK107 share one pass over the fields, made when the first of them runs.
-        var cloudKit: [CloudKitRule: [LintFinding]]?
+        // What several rules need (types by name, parsed predicates, CK104-CK107's one pass
+        // over the fields) is computed once here, and every rule reads it.
+        let context = LintContext(schema)
         // A rule that protects the store runs even when ckschema.yaml disables it.
         for type in LintRules.types where !configuration.disabled.contains(type.info.code) || Suppressions.unsuppressible.contains(type.info.code) {
             var findings: [LintFinding] = []
-            if let shared = type as? any CloudKitFieldLintRule.Type {
-                if cloudKit == nil { cloudKit = CloudKitRules.lintFindings(schema) }
-                findings = cloudKit?[shared.cloudKitRule] ?? []
-            } else {
-                type.init().check(schema, into: &findings)
-            }
+            type.init().check(context, into: &findings)
             let severity = configuration.severities[type.info.code] ?? type.info.defaultSeverity
             for f in findings {
                 out.append(Diagnostic(code: type.info.code, severity: severity, location: f.location, message: f.message, fix: f.fix))

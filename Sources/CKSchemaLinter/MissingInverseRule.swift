@@ -7,7 +7,8 @@ import CKSchemaPredicate
 /// “All relationships must have an inverse, in case the records synchronize out of order.”
 struct MissingInverseRule: LintRule {
     static let info = RuleInfo(code: "CK613", name: "coredata-no-inverse", summary: "A relationship without an inverse.", defaultSeverity: .error, source: CoreDataRules.creatingModel)
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for (entity, r) in CoreDataLint.relationships(schema, where: { r in r.inverseName == nil }) {
             findings.append(LintFinding("relationship '\(entity).\(r.name)' has no inverse; CloudKit mirroring needs one in case records arrive out of order",
                                         at: r.origin, fix: "add a relationship on '\(r.destination)' back to '\(entity)' and choose it as the Inverse of '\(r.name)'"))

@@ -15,7 +15,8 @@ struct MissingZoneCapabilityRule: LintRule {
         defaultSeverity: .error,
         source: "CKRecordZone.Capabilities (developer.apple.com/documentation/cloudkit/ckrecordzone/capabilities)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for t in schema.recordTypes where !t.requiredCapabilities.isEmpty {
             let zoneName = t.zone ?? Zone.defaultZoneName
             let have: Set<ZoneCapability> = zoneName == Zone.defaultZoneName ? [] : (schema.zone(named: zoneName)?.capabilities ?? t.requiredCapabilities)

@@ -30,11 +30,10 @@ struct PredicateSite {
         return out
     }
 
-    /// Every problem of every predicate in the schema, located inside the predicate.
-    static func problems(in schema: Schema) -> [(PredicateError, SourceLocation?, String)] {
-        let types = schema.recordTypesByName
+    /// Every problem of these predicates, located inside the predicate (`LintContext` asks once).
+    static func problems(of sites: [PredicateSite], types: [String: RecordType]) -> [(PredicateError, SourceLocation?, String)] {
         var out: [(PredicateError, SourceLocation?, String)] = []
-        for site in all(in: schema) {
+        for site in sites {
             let predicate: Predicate
             do { predicate = try PredicateParser.parse(site.text ?? "TRUEPREDICATE") } catch {
                 out.append((error, site.start, site.label))
@@ -57,8 +56,8 @@ struct PredicateSite {
 protocol PredicateLintRule: LintRule {}
 
 extension PredicateLintRule {
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        for (e, start, label) in PredicateSite.problems(in: schema) where e.rule.code == Self.info.code {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        for (e, start, label) in context.predicateProblems where e.rule.code == Self.info.code {
             var f = LintFinding("\(label) predicate: \(e.message)", at: .unknown, fix: e.fix)
             if var loc = start {
                 loc.column += e.column - 1

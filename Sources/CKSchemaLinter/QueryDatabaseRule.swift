@@ -14,8 +14,9 @@ struct QueryDatabaseRule: LintRule {
         defaultSeverity: .error,
         source: "CKDatabase (developer.apple.com/documentation/cloudkit/ckdatabase)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        let types = schema.recordTypesByName
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
+        let types = context.recordTypesByName
         for q in schema.queries {
             guard let qdb = q.database, let t = types[q.recordType], let tdb = schema.database(of: t), qdb != tdb else { continue }
             // A private-database type can also be read through the shared database.

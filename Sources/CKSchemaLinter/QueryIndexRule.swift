@@ -17,8 +17,9 @@ struct QueryIndexRule: LintRule {
         defaultSeverity: .error,
         source: "CKQuery (developer.apple.com/documentation/cloudkit/ckquery); server error \"Field 'recordName' is not marked queryable\"")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        let types = schema.recordTypesByName
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
+        let types = context.recordTypesByName
         for q in schema.queries {
             guard let t = types[q.recordType] else { continue }
             let needs: [(String, IndexKind, String)] = q.filter.map { ($0, .queryable, "filters on") }

@@ -14,8 +14,9 @@ struct QueryUnknownNameRule: LintRule {
         defaultSeverity: .error,
         source: "CKQuery (developer.apple.com/documentation/cloudkit/ckquery)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        let types = schema.recordTypesByName
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
+        let types = context.recordTypesByName
         for q in schema.queries {
             guard let t = types[q.recordType] else {
                 findings.append(LintFinding("query \(q.label) names record type '\(q.recordType)', which the schema does not define\(Suggest.phrase(for: q.recordType, in: schema.recordTypes.map(\.name)))",

@@ -13,7 +13,8 @@ struct ReferenceOptionsRule: LintRule {
         defaultSeverity: .error,
         source: "CKRecord.Reference (developer.apple.com/documentation/cloudkit/ckrecord/reference)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for t in schema.recordTypes {
             // By index: a field is read in place, and copied only when it breaks the rule.
             for i in t.fields.indices where t.fields[i].type.primitive != .reference && (t.fields[i].referenceTarget != nil || t.fields[i].referenceAction != nil) {

@@ -8,7 +8,8 @@ import CKSchemaPredicate
 /// default value set” (records arrive with fields missing, in any order).
 struct RequiredAttributeRule: LintRule {
     static let info = RuleInfo(code: "CK611", name: "coredata-required-attribute", summary: "A non-optional attribute without a default value.", defaultSeverity: .error, source: CoreDataRules.loadValidation)
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for (entity, a) in CoreDataLint.attributes(schema, where: { a in !a.isOptional && !a.hasDefault }) {
             findings.append(LintFinding("attribute '\(entity).\(a.name)' is required and has no default value; CloudKit mirroring needs every attribute optional or with a default",
                                         at: a.origin, fix: "check Optional for '\(a.name)' in the Data Model inspector, or give it a default value"))

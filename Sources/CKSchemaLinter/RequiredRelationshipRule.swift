@@ -7,7 +7,8 @@ import CKSchemaPredicate
 /// relationships must be optional.”
 struct RequiredRelationshipRule: LintRule {
     static let info = RuleInfo(code: "CK612", name: "coredata-required-relationship", summary: "A relationship that is not optional.", defaultSeverity: .error, source: CoreDataRules.creatingModel)
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for (entity, r) in CoreDataLint.relationships(schema, where: { r in !r.isOptional }) {
             findings.append(LintFinding("relationship '\(entity).\(r.name)' is required; CloudKit may save relationship changes apart from the objects, so every relationship must be optional",
                                         at: r.origin, fix: "check Optional for '\(r.name)' in the Data Model inspector"))

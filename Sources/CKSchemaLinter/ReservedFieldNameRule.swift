@@ -10,7 +10,8 @@ import CKSchemaPredicate
 struct ReservedFieldNameRule: LintRule {
     static let info = CloudKitRule.reservedFieldName.info
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for t in schema.recordTypes {
             // By index: a field is read in place, not copied.
             for i in t.fields.indices {

@@ -22,8 +22,9 @@ struct SubscriptionDatabaseRule: LintRule {
         defaultSeverity: .error,
         source: "CKQuerySubscription; CKRecordZoneSubscription; CKDatabaseSubscription (developer.apple.com/documentation/cloudkit)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        let types = schema.recordTypesByName
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
+        let types = context.recordTypesByName
         for s in schema.subscriptions {
             switch (s.kind, s.database) {
             case (.query, .shared):

@@ -22,7 +22,8 @@ struct SubscriptionDesiredKeyCountRule: LintRule {
         defaultSeverity: .warning,
         source: "CKNotificationInfo.desiredKeys (\"limited to 3 keys\", quoted in forums.developer.apple.com/thread/114339); CKQueryNotification (desired keys are dropped first)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for s in schema.subscriptions where Set(s.desiredKeys).count > Self.limit {
             findings.append(LintFinding("subscription '\(s.id)' desires \(Set(s.desiredKeys).count) keys; a notification carries at most \(Self.limit)",
                                         at: s.origin, fix: "keep the \(Self.limit) keys the app needs at once and fetch the record for the rest"))

@@ -21,8 +21,9 @@ struct SubscriptionDesiredKeysRule: LintRule {
         defaultSeverity: .error,
         source: "CKSubscription.NotificationInfo.desiredKeys; CKQueryNotification.recordFields; CKRecord.encryptedValues")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        let types = schema.recordTypesByName
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
+        let types = context.recordTypesByName
         for s in schema.subscriptions {
             var seen = Set<String>()
             for key in s.desiredKeys {

@@ -19,7 +19,8 @@ struct SubscriptionFiresOnRule: LintRule {
         defaultSeverity: .error,
         source: "CKQuerySubscription.Options (developer.apple.com/documentation/cloudkit/ckquerysubscription/options)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for s in schema.subscriptions where s.kind == .query && s.firesOn.isEmpty {
             findings.append(LintFinding("query subscription '\(s.id)' fires on nothing", at: s.origin,
                                         fix: "add 'firesOn: [create, update, delete]' (or the events the app needs)"))

@@ -20,8 +20,9 @@ struct SubscriptionUnknownNameRule: LintRule {
         defaultSeverity: .error,
         source: "CKQuerySubscription (developer.apple.com/documentation/cloudkit/ckquerysubscription); CKSubscription.NotificationInfo.desiredKeys; CKRecordZoneSubscription")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
-        let types = schema.recordTypesByName
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
+        let types = context.recordTypesByName
         for s in schema.subscriptions {
             var type: RecordType?
             if let name = s.recordType {

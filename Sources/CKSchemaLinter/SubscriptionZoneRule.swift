@@ -19,7 +19,8 @@ struct SubscriptionZoneRule: LintRule {
         defaultSeverity: .error,
         source: "CKRecordZoneSubscription; CKRecordZone.Capabilities.fetchChanges (developer.apple.com/documentation/cloudkit)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for s in schema.subscriptions where s.kind == .zone {
             guard let z = s.zone, z != Zone.defaultZoneName else {
                 findings.append(LintFinding("zone subscription '\(s.id)' watches \(s.zone == nil ? "no zone" : "the default zone"); CloudKit's zone subscriptions need a custom zone",

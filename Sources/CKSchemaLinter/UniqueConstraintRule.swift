@@ -7,7 +7,8 @@ import CKSchemaPredicate
 /// — Entities: “Unique constraints aren't supported.”
 struct UniqueConstraintRule: LintRule {
     static let info = RuleInfo(code: "CK610", name: "coredata-unique-constraint", summary: "An entity of a CloudKit-mirrored model has a uniqueness constraint.", defaultSeverity: .error, source: CoreDataRules.creatingModel)
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         for e in CoreDataLint.entities(schema) {
             for c in e.uniquenessConstraints {
                 findings.append(LintFinding("entity '\(e.name)' has a uniqueness constraint on [\(c.properties.joined(separator: ", "))]; CloudKit mirroring does not support unique constraints",

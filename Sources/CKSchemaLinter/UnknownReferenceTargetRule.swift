@@ -15,7 +15,8 @@ struct UnknownReferenceTargetRule: LintRule {
         defaultSeverity: .error,
         source: "CKRecord.Reference (developer.apple.com/documentation/cloudkit/ckrecord/reference)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         let names = Set(schema.recordTypes.map(\.name)).union(CloudKitRules.systemRecordTypes)
         for t in schema.recordTypes {
             for f in t.fields {

@@ -14,7 +14,8 @@ struct UnknownRoleRule: LintRule {
         defaultSeverity: .error,
         source: "CloudKit Schema Language: CREATE ROLE, GRANT (developer.apple.com/documentation/cloudkit/integrating-a-text-based-schema-into-your-workflow)")
 
-    func check(_ schema: Schema, into findings: inout [LintFinding]) {
+    func check(_ context: LintContext, into findings: inout [LintFinding]) {
+        let schema = context.schema
         let known = schema.knownRoles
         for t in schema.recordTypes {
             for g in t.grants where !known.contains(g.role) {

@@ -58,7 +58,8 @@ import Testing
     @Test func aSchemaWithoutModelPassesEveryCoreDataRule() throws {
         let schema = try SchemaSource.load(path: Paths.root + "/Schemas/development.yaml")
         var findings: [LintFinding] = []
-        for rule in CoreDataLint.types { rule.init().check(schema, into: &findings) }
+        let context = LintContext(schema)
+        for rule in CoreDataLint.types { rule.init().check(context, into: &findings) }
         #expect(findings.isEmpty)
     }
 }

@@ -1,0 +1,31 @@
+import CKSchemaYAML
+import CKSchemaCKDB
+import CKSchemaCoreData
+import CKSchemaPredicate
+
+/// What several lint rules need, computed once per lint run and read by every rule (as
+/// swift-format's rule context is): the record types by name, the predicates of the declared
+/// queries and query subscriptions parsed and checked once, and CloudKit's index and
+/// encryption findings (CK104-CK107) from one pass over the fields.
+public struct LintContext: Sendable {
+    /// The schema being linted.
+    public let schema: Schema
+    /// Record types by name (the first of a name wins).
+    public let recordTypesByName: [String: RecordType]
+    /// Every predicate of the schema (declared queries, query subscriptions).
+    let predicateSites: [PredicateSite]
+    /// Every problem of those predicates, parsed once, located inside the predicate.
+    let predicateProblems: [(PredicateError, SourceLocation?, String)]
+    /// CK104-CK107's findings, by rule.
+    let cloudKitFindings: [CloudKitRule: [LintFinding]]
+
+    public init(_ schema: Schema) {
+        self.schema = schema
+        let types = Dictionary(schema.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        recordTypesByName = types
+        let sites = PredicateSite.all(in: schema)
+        predicateSites = sites
+        predicateProblems = PredicateSite.problems(of: sites, types: types)
+        cloudKitFindings = CloudKitRules.lintFindings(schema)
+    }
+}
