@@ -11,6 +11,17 @@ public struct Configuration: Sendable, Equatable {
     /// The migrations folder when ckschema.yaml does not say.
     public static let defaultMigrations = "Migrations"
 
+    /// The store a command uses: its `--store` option, else ckschema.yaml's `store:`, else
+    /// `defaultStore`. The one statement of that precedence, for every command.
+    public static func storePath(_ option: String?, config: Configuration?) -> String {
+        option ?? config?.store ?? defaultStore
+    }
+
+    /// The migrations folder a command uses: `--migrations`, else ckschema.yaml's, else `defaultMigrations`.
+    public static func migrationsPath(_ option: String?, config: Configuration?) -> String {
+        option ?? config?.migrations ?? defaultMigrations
+    }
+
     /// A record file `check` validates, and the environment it is headed for.
     public struct RecordFile: Sendable, Equatable {
         public var path: String

@@ -22,6 +22,6 @@ struct RuntimeOptions: ParsableOptions {
     /// The store named by `--store` or ckschema.yaml, opened for reading.
     func readStore() throws -> Store {
         let config = try CommonOptions.configuration(configPath)
-        return try Store(path: storePath ?? config?.store ?? Configuration.defaultStore, access: .read)
+        return try Store(path: Configuration.storePath(storePath, config: config), access: .read)
     }
 }

@@ -26,8 +26,8 @@ enum PromoteCommand: OptionsCommand {
         if let path = options.verifyPlan { try PromotionPlan.load(path: path).verify(from: from, to: to, file: path) }
         if let planPath = options.apply {
             // `StoreDeployer.apply` checks the plan against both schemas and the store, then deploys TO.
-            let storePath = options.store ?? config?.store ?? Configuration.defaultStore
-            let migrations = try? MigrationFolder.load(path: config?.migrations ?? Configuration.defaultMigrations)
+            let storePath = Configuration.storePath(options.store, config: config)
+            let migrations = try? MigrationFolder.load(path: Configuration.migrationsPath(nil, config: config))
             let r = try StoreDeployer.apply(planAt: planPath, from: from, to: to, store: try Store(path: storePath), migrations: migrations)
             io.write("deployed the development schema to production in \(storePath) (\(r.changes) change\(r.changes == 1 ? "" : "s"), schema only; records untouched)\n")
             io.write("production schema \(r.fromHash.prefix(12)) -> \(r.toHash.prefix(12))\n")

@@ -38,8 +38,8 @@ extension MigrateCommand {
         /// ckschema.yaml, and the migrations folder and store it names unless the options do.
         func locations() throws -> (config: Configuration?, migrations: String, store: String) {
             let config = try report.configuration()
-            return (config, migrationsPath ?? config?.migrations ?? Configuration.defaultMigrations,
-                    storePath ?? config?.store ?? Configuration.defaultStore)
+            return (config, Configuration.migrationsPath(migrationsPath, config: config),
+                    Configuration.storePath(storePath, config: config))
         }
 
         /// These options, for a subcommand that takes no words after its own.

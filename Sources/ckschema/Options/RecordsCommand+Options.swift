@@ -34,7 +34,7 @@ extension RecordsCommand {
 
         /// The store named by `--store`, else ckschema.yaml's, else the default.
         func store(access: Store.Access = .write) throws -> Store {
-            try Store(path: storePath ?? report.configuration()?.store ?? Configuration.defaultStore, access: access)
+            try Store(path: Configuration.storePath(storePath, config: report.configuration()), access: access)
         }
 
         /// These options, when the words after the subcommand's are as `valid` wants.

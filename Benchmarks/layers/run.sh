@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Issue 18: the layer split must keep validate (200,000 records) and load + lint (2,000 x 40)
+# within 5% of the single-module build. Builds the release binary of a baseline commit (in a
+# worktree) and of the working tree, and measures both on the same inputs: instructions
+# (callgrind, which do not depend on what else the machine runs) and wall time (hyperfine).
+#
+#   bash Benchmarks/layers/run.sh [BASELINE_COMMIT]     (default 80762df, before the split)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root="$PWD"
+base_commit="${1:-80762df}"
+work="$root/Benchmarks/work/layers"
+mkdir -p "$work"
+command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
+command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind; }
+
+base="$work/baseline"
+if [ ! -d "$base" ]; then git worktree add -f --detach "$base" "$base_commit" >/dev/null; fi
+(cd "$base" && swift build -c release --product ckschema >/dev/null)
+swift build -c release --product ckschema >/dev/null
+old="$base/.build/release/ckschema"
+new="$root/.build/release/ckschema"
+
+python3 Benchmarks/lint/generate.py 2000 40 "$work/schema.yaml"
+N=200000
+[ -s "$work/records.ndjson" ] || python3 Benchmarks/validate/generate.py "$N" "$work/records.ndjson"
+vschema=Benchmarks/validate/schema.yaml
+
+uptime
+for label in lint validate; do
+  case $label in
+    lint) args=(lint "$work/schema.yaml") ;;
+    validate) args=(validate --jobs 1 --schema "$vschema" "$work/records.ndjson") ;;
+  esac
+  for bin in "$old" "$new"; do
+    printf '%s %s: ' "$label" "$([ "$bin" = "$old" ] && echo before || echo after)"
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "${args[@]}" 2>&1 >/dev/null | grep -o 'refs: *[0-9,]*'
+  done
+  hyperfine --warmup 2 --runs "${RUNS:-10}" -N -i \
+    -n "$label before" "$old ${args[*]}" -n "$label after" "$new ${args[*]}"
+done
+uptime
