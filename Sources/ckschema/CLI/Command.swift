@@ -79,6 +79,16 @@ extension CommandGroup {
     static func execute(_ arguments: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         guard let word = arguments.positionals.first else { throw missingSubcommand() }
         guard let sub = subcommandTypes.first(where: { $0.name == word }) else { throw unknownSubcommand(word) }
+        // The group parses its subcommands' options together; each subcommand takes only its
+        // own (`migrate hash --dry-run` is a mistake, not a flag silently ignored).
+        if let accepted = sub.accepts {
+            let given = Set(arguments.values.keys).union(arguments.flags)
+            let ordered = options.map(\.name).filter { given.contains($0) && !accepted.contains($0) }
+            if let first = ordered.first {
+                let takes = options.map(\.name).filter { accepted.contains($0) }.map { "--" + $0 }
+                throw UsageError("\(name) \(word) does not take --\(first)" + (takes.isEmpty ? "" : "; it takes \(UsageError.list(takes))"))
+            }
+        }
         var rest = arguments
         rest.positionals.removeFirst()
         return try sub.execute(rest, &io)
@@ -93,11 +103,15 @@ protocol Subcommand: Sendable {
     /// `new NAME`: its word and what follows it, for the help's subcommand list.
     static var synopsis: String { get }
     static var summary: String { get }
+    /// The group's options this subcommand reads (names without dashes); nil: all of them.
+    /// Any other option given with it is refused before anything runs.
+    static var accepts: Set<String>? { get }
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode
 }
 
 extension Subcommand {
     static var synopsis: String { name }
+    static var accepts: Set<String>? { nil }
     static func execute(_ arguments: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         try run(try Options(arguments), &io)
     }

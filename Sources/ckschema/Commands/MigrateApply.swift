@@ -5,6 +5,7 @@ import Foundation
 enum MigrateApply: Subcommand {
     static let name = "apply"
     static let summary = "apply pending migrations in order, each in one transaction, under a lock"
+    static let accepts: Set<String>? = ["config", "env", "to", "dry-run", "lock-timeout", "store", "migrations"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let o = options.migrate, env = o.environment

@@ -4,6 +4,7 @@ import CKSchema
 enum MigrateHash: Subcommand {
     static let name = "hash"
     static let summary = "rewrite Migrations/ckschema.sum from the migration files"
+    static let accepts: Set<String>? = ["config", "migrations"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let folder = try MigrationFolder.load(path: try options.migrate.locations().migrations)

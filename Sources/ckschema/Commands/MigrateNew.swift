@@ -5,6 +5,7 @@ enum MigrateNew: Subcommand {
     static let name = "new"
     static let synopsis = "new NAME"
     static let summary = "write the next migration (Migrations/NNNN_NAME.yaml) from the difference between what the migrations produce and the development schema; refuses a change production would refuse and says what to do instead"
+    static let accepts: Set<String>? = ["config", "migrations", "store", "schema"]
 
     struct Options: ArgumentsDecodable {
         var migrate: MigrateCommand.Options

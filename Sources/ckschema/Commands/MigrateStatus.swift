@@ -5,6 +5,7 @@ import Foundation
 enum MigrateStatus: Subcommand {
     static let name = "status"
     static let summary = "each migration as applied, pending, changed or missing, and drift"
+    static let accepts: Set<String>? = ["config", "format", "fail-on", "env", "store", "migrations", "schema"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let o = options.migrate, format = o.report.format

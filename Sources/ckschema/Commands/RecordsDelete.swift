@@ -5,6 +5,7 @@ enum RecordsDelete: Subcommand {
     static let name = "delete"
     static let synopsis = "delete RECORDNAME..."
     static let summary = "delete the named records of one zone (--zone) in one transaction"
+    static let accepts: Set<String>? = ["config", "format", "env", "store", "zone"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let o = options.records

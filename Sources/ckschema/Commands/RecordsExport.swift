@@ -5,6 +5,7 @@ import Foundation
 enum RecordsExport: Subcommand {
     static let name = "export"
     static let summary = "write the environment's records back as NDJSON in the same shape"
+    static let accepts: Set<String>? = ["config", "env", "store", "type", "output"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let o = options.records

@@ -5,6 +5,7 @@ enum RecordsImport: Subcommand {
     static let name = "import"
     static let synopsis = "import FILE..."
     static let summary = "check NDJSON records and save them to the store, in batches as CloudKit does"
+    static let accepts: Set<String>? = ["config", "format", "env", "save-policy", "store"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let o = options.records, env = o.environment
