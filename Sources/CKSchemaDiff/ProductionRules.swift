@@ -134,7 +134,7 @@ public enum ProductionRules {
     /// CK315 zone-changed, as docs/rules.md lists it.
     public static let zoneChangedInfo = RuleInfo(code: "CK315", name: "zone-changed", summary: "A zone is removed, moves database or changes capabilities; zones already created keep what they were created with.", defaultSeverity: .warning, source: recordZone)
     /// CK316 role-removed, as docs/rules.md lists it.
-    public static let subscriptionChangedInfo = RuleInfo(code: "CK750", name: "subscription-changed", summary: "A subscription is removed or changed: users keep the one their app saved until the app deletes or re-saves it.", defaultSeverity: .warning, source: "CKSubscription; CKModifySubscriptionsOperation (developer.apple.com/documentation/cloudkit/ckmodifysubscriptionsoperation)")
+    public static let subscriptionChangedInfo = RuleInfo(code: "CK750", name: "subscription-changed", summary: "A subscription is removed or changed: users keep the one their app saved until the app deletes or re-saves it.", defaultSeverity: .warning, source: "CKSubscription; CKModifySubscriptionsOperation (developer.apple.com/documentation/cloudkit/ckmodifysubscriptionsoperation): subscriptions are saved by the app at run time, not deployed with the schema.")
     public static let roleRemovedInfo = RuleInfo(code: "CK316", name: "role-removed", summary: "A custom security role in production is removed.", defaultSeverity: .warning, source: security)
     /// CK317 container-changed, as docs/rules.md lists it.
     public static let containerChangedInfo = RuleInfo(code: "CK317", name: "container-changed", summary: "The two schemas name different containers.", defaultSeverity: .warning, source: deploying)

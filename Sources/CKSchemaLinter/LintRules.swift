@@ -27,7 +27,7 @@ public enum LintRules {
     public static let suppressionWithoutReason = RuleInfo(
         code: "CK124", name: "suppression-without-reason",
         summary: "A 'ckschema-disable' comment gives no reason, so it is not honoured.",
-        defaultSeverity: .warning)
+        defaultSeverity: .warning, source: "ckschema's own convention (no CloudKit rule).")
 
     public static let all: [RuleInfo] = (types.map { $0.info } + [suppressionWithoutReason]).sorted { $0.code < $1.code }
 }

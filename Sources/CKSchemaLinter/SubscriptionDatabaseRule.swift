@@ -20,7 +20,7 @@ struct SubscriptionDatabaseRule: LintRule {
         code: "CK712", name: "subscription-wrong-database",
         summary: "A query subscription in the shared database, a zone subscription outside the private database, a database subscription in the public database, or a query subscription in another database than its record type's.",
         defaultSeverity: .error,
-        source: "CKQuerySubscription; CKRecordZoneSubscription; CKDatabaseSubscription (developer.apple.com/documentation/cloudkit)")
+        source: "CKQuerySubscription (not in the shared database); CKRecordZoneSubscription (not in the shared database; custom zones live in the private database); CKDatabaseSubscription (not in the public database); CKDatabase")
 
     func check(_ context: LintContext, into findings: inout [LintFinding]) {
         let schema = context.schema

@@ -20,7 +20,7 @@ struct SubscriptionDesiredKeyCountRule: LintRule {
         code: "CK715", name: "subscription-too-many-desired-keys",
         summary: "A subscription desires more than 3 keys; the push notification carries at most 3 (each cut to 100 characters).",
         defaultSeverity: .warning,
-        source: "CKNotificationInfo.desiredKeys (\"limited to 3 keys\", quoted in forums.developer.apple.com/thread/114339); CKQueryNotification (desired keys are dropped first)")
+        source: "CKNotificationInfo.desiredKeys as Apple documented it (\"limited to 3 keys\"; values \"may be truncated (to 100 characters)\"), quoted in forums.developer.apple.com/thread/114339; CKQueryNotification (CloudKit drops desired keys first to keep the payload under the APNs limit)")
 
     func check(_ context: LintContext, into findings: inout [LintFinding]) {
         let schema = context.schema

@@ -19,7 +19,7 @@ struct SubscriptionDesiredKeysRule: LintRule {
         code: "CK711", name: "subscription-desired-key",
         summary: "A subscription's desired key is an asset or an encrypted field, which a notification cannot carry, or is listed twice.",
         defaultSeverity: .error,
-        source: "CKSubscription.NotificationInfo.desiredKeys; CKQueryNotification.recordFields; CKRecord.encryptedValues")
+        source: "CKSubscription.NotificationInfo.desiredKeys; CKQueryNotification.recordFields (values retrieved from the record; push payloads have a size limit); CKRecord.encryptedValues (the server cannot read them)")
 
     func check(_ context: LintContext, into findings: inout [LintFinding]) {
         let schema = context.schema

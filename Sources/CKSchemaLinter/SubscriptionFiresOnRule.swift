@@ -17,7 +17,7 @@ struct SubscriptionFiresOnRule: LintRule {
         code: "CK714", name: "subscription-fires-on",
         summary: "A query subscription's firesOn is empty or missing.",
         defaultSeverity: .error,
-        source: "CKQuerySubscription.Options (developer.apple.com/documentation/cloudkit/ckquerysubscription/options)")
+        source: "CKQuerySubscription.Options (firesOnRecordCreation, firesOnRecordUpdate, firesOnRecordDeletion)")
 
     func check(_ context: LintContext, into findings: inout [LintFinding]) {
         let schema = context.schema

@@ -18,7 +18,7 @@ struct SubscriptionUnknownNameRule: LintRule {
         code: "CK710", name: "subscription-unknown-name",
         summary: "A subscription names a record type, zone or desired key the schema does not define, or a query subscription has no record type.",
         defaultSeverity: .error,
-        source: "CKQuerySubscription (developer.apple.com/documentation/cloudkit/ckquerysubscription); CKSubscription.NotificationInfo.desiredKeys; CKRecordZoneSubscription")
+        source: "CKQuerySubscription (developer.apple.com/documentation/cloudkit/ckquerysubscription) recordType; CKSubscription.NotificationInfo.desiredKeys; CKRecordZoneSubscription zoneID")
 
     func check(_ context: LintContext, into findings: inout [LintFinding]) {
         let schema = context.schema

@@ -17,7 +17,7 @@ struct SubscriptionZoneRule: LintRule {
         code: "CK713", name: "subscription-zone",
         summary: "A zone subscription names no zone, the default zone, or a zone without the fetchChanges capability.",
         defaultSeverity: .error,
-        source: "CKRecordZoneSubscription; CKRecordZone.Capabilities.fetchChanges (developer.apple.com/documentation/cloudkit)")
+        source: "CKRecordZoneSubscription; CKRecordZone.Capabilities.fetchChanges; the default zone cannot fetch changes")
 
     func check(_ context: LintContext, into findings: inout [LintFinding]) {
         let schema = context.schema

@@ -7,15 +7,15 @@ public enum PullRules {
     // CloudKit management token saved with `xcrun cktool save-token --type management`
     // (`xcrun cktool --help`; WWDC21 "Meet CloudKit Console"; github.com/apple/sample-cloudkit-tooling).
     public static let cktoolMissing = RuleInfo(code: "CK801", name: "cktool-unavailable", summary: "Apple's cktool cannot be run: no xcrun (Linux, or no Xcode), or the --cktool / CKSCHEMA_CKTOOL path is not an executable.", defaultSeverity: .error,
-                                               source: "Apple, cktool (xcrun cktool --help): ships with Xcode 13 and later")
+                                               source: "Apple, cktool (`xcrun cktool --help`): ships with Xcode 13 and later; WWDC21 \"Meet CloudKit Console\"; github.com/apple/sample-cloudkit-tooling")
     public static let cktoolFailed = RuleInfo(code: "CK802", name: "cktool-failed", summary: "cktool export-schema failed (no management token, an unknown team or container, no network); its own message is shown.", defaultSeverity: .error,
-                                              source: "Apple, cktool export-schema and save-token --type management (xcrun cktool --help)")
+                                              source: "Apple, `cktool export-schema` and `cktool save-token --type management` (`xcrun cktool --help`)")
     public static let exportMalformed = RuleInfo(code: "CK803", name: "pulled-schema-malformed", summary: "The schema cktool exported does not parse as CloudKit Schema Language; nothing was written and the old file is kept.", defaultSeverity: .error,
-                                                 source: "Apple, CloudKit Schema Language (cktool export-schema output)")
+                                                 source: "Apple, CloudKit Schema Language (\"Integrating a Text-Based Schema into Your Workflow\"), the form `cktool export-schema` writes")
     // Apple: "Container identifiers ... begin with iCloud." and use reverse DNS
     // (CloudKit Console, "Create a container"; Xcode Signing & Capabilities, iCloud).
     public static let containerIdentifier = RuleInfo(code: "CK804", name: "invalid-container-identifier", summary: "A container identifier is not 'iCloud.' followed by a reverse-DNS name (iCloud.com.example.App).", defaultSeverity: .error,
-                                                     source: "Apple, Xcode Help: Configure iCloud services (container identifiers begin with iCloud.)")
+                                                     source: "Apple, Xcode Help \"Configure iCloud services\": container identifiers begin with `iCloud.` and use reverse-DNS notation")
 
     public static let all: [RuleInfo] = [cktoolMissing, cktoolFailed, exportMalformed, containerIdentifier]
 }

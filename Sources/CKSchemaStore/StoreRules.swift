@@ -4,34 +4,34 @@ import CKSchemaPull
 /// The store's and the migrations' rule codes (CK5xx) and what `docs/rules.md` says of each.
 public enum StoreRules {
     // The store file.
-    public static let notAStore = RuleInfo(code: "CK501", name: "not-a-store", summary: "The store file is not an SQLite database, or is another tool's database.", defaultSeverity: .error)
-    public static let newerFormat = RuleInfo(code: "CK502", name: "store-newer-format", summary: "The store was written by a newer ckschema (a higher store format version); it is never rewritten by an older one.", defaultSeverity: .error)
-    public static let readOnly = RuleInfo(code: "CK503", name: "store-read-only", summary: "The store (or its folder) cannot be written.", defaultSeverity: .error)
-    public static let full = RuleInfo(code: "CK504", name: "store-full", summary: "The disk is full; the transaction was rolled back.", defaultSeverity: .error)
-    public static let locked = RuleInfo(code: "CK505", name: "store-locked", summary: "Another `migrate apply` holds the store's lock and did not release it within --lock-timeout.", defaultSeverity: .error)
-    public static let sqlite = RuleInfo(code: "CK506", name: "store-sqlite-error", summary: "SQLite reported an error (code, message and SQL are shown).", defaultSeverity: .error)
+    public static let notAStore = RuleInfo(code: "CK501", name: "not-a-store", summary: "The store file is not an SQLite database, or is another tool's database.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let newerFormat = RuleInfo(code: "CK502", name: "store-newer-format", summary: "The store was written by a newer ckschema (a higher store format version); it is never rewritten by an older one.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let readOnly = RuleInfo(code: "CK503", name: "store-read-only", summary: "The store (or its folder) cannot be written.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let full = RuleInfo(code: "CK504", name: "store-full", summary: "The disk is full; the transaction was rolled back.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let locked = RuleInfo(code: "CK505", name: "store-locked", summary: "Another `migrate apply` holds the store's lock and did not release it within --lock-timeout.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let sqlite = RuleInfo(code: "CK506", name: "store-sqlite-error", summary: "SQLite reported an error (code, message and SQL are shown).", defaultSeverity: .error, source: "ckschema (store and migration format)")
 
     // Migration files.
-    public static let fileName = RuleInfo(code: "CK510", name: "migration-file-name", summary: "A file in Migrations/ is not named NNNN_name.yaml.", defaultSeverity: .error)
-    public static let duplicateVersion = RuleInfo(code: "CK511", name: "migration-duplicate-version", summary: "Two migration files share a version number.", defaultSeverity: .error)
-    public static let gap = RuleInfo(code: "CK512", name: "migration-gap", summary: "Migration versions skip a number (they must be 1, 2, 3, ...).", defaultSeverity: .error)
-    public static let unknownStep = RuleInfo(code: "CK513", name: "migration-unknown-step", summary: "A step kind the migration format does not have (with a did-you-mean).", defaultSeverity: .error)
-    public static let invalidStep = RuleInfo(code: "CK514", name: "migration-invalid-step", summary: "A step is missing a key, has an unknown key, or a value of the wrong kind.", defaultSeverity: .error)
-    public static let badTarget = RuleInfo(code: "CK515", name: "migration-bad-target", summary: "A step names a record type, field, zone or role that does not exist (or adds one that already does).", defaultSeverity: .error)
-    public static let backfillType = RuleInfo(code: "CK516", name: "backfill-type-mismatch", summary: "A backfill's value or expression does not fit the field's type.", defaultSeverity: .error)
-    public static let lossyCopy = RuleInfo(code: "CK517", name: "copy-lossy-conversion", summary: "A copy step converts between types where the conversion can lose data.", defaultSeverity: .error)
-    public static let notAllowed = RuleInfo(code: "CK518", name: "migration-step-not-allowed", summary: "A step CloudKit does not allow on that field or type (an index on an encrypted field, a searchable index on bytes, ...).", defaultSeverity: .error)
+    public static let fileName = RuleInfo(code: "CK510", name: "migration-file-name", summary: "A file in Migrations/ is not named NNNN_name.yaml.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let duplicateVersion = RuleInfo(code: "CK511", name: "migration-duplicate-version", summary: "Two migration files share a version number.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let gap = RuleInfo(code: "CK512", name: "migration-gap", summary: "Migration versions skip a number (they must be 1, 2, 3, ...).", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let unknownStep = RuleInfo(code: "CK513", name: "migration-unknown-step", summary: "A step kind the migration format does not have (with a did-you-mean).", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let invalidStep = RuleInfo(code: "CK514", name: "migration-invalid-step", summary: "A step is missing a key, has an unknown key, or a value of the wrong kind.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let badTarget = RuleInfo(code: "CK515", name: "migration-bad-target", summary: "A step names a record type, field, zone or role that does not exist (or adds one that already does).", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let backfillType = RuleInfo(code: "CK516", name: "backfill-type-mismatch", summary: "A backfill's value or expression does not fit the field's type.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let lossyCopy = RuleInfo(code: "CK517", name: "copy-lossy-conversion", summary: "A copy step converts between types where the conversion can lose data.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let notAllowed = RuleInfo(code: "CK518", name: "migration-step-not-allowed", summary: "A step CloudKit does not allow on that field or type (an index on an encrypted field, a searchable index on bytes, ...).", defaultSeverity: .error, source: "CKRecordZone: \"You can create custom zones only in a private database\" (developer.apple.com/documentation/cloudkit/ckrecordzone)")
 
     // The sum file.
-    public static let sumMismatch = RuleInfo(code: "CK520", name: "sum-mismatch", summary: "Migrations/ckschema.sum does not match the migration files (a file was edited, added or removed without `migrate hash`).", defaultSeverity: .error)
-    public static let sumMissing = RuleInfo(code: "CK521", name: "sum-missing", summary: "Migrations/ckschema.sum is missing or malformed.", defaultSeverity: .error)
+    public static let sumMismatch = RuleInfo(code: "CK520", name: "sum-mismatch", summary: "Migrations/ckschema.sum does not match the migration files (a file was edited, added or removed without `migrate hash`).", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let sumMissing = RuleInfo(code: "CK521", name: "sum-missing", summary: "Migrations/ckschema.sum is missing or malformed.", defaultSeverity: .error, source: "ckschema (store and migration format)")
 
     // Status.
-    public static let changed = RuleInfo(code: "CK530", name: "migration-changed", summary: "An applied migration's file has changed since it was applied (its checksum differs from the store's history).", defaultSeverity: .error)
-    public static let missing = RuleInfo(code: "CK531", name: "migration-missing", summary: "The store's history has a migration that is not in the folder.", defaultSeverity: .error)
-    public static let pending = RuleInfo(code: "CK532", name: "migration-pending", summary: "A migration in the folder is not yet applied to the store.", defaultSeverity: .note)
-    public static let replayDrift = RuleInfo(code: "CK533", name: "migration-replay-drift", summary: "Replaying every migration from empty does not give the development schema.", defaultSeverity: .error)
-    public static let storeDrift = RuleInfo(code: "CK534", name: "store-drift", summary: "The store's schema for an environment is not what its migration history produces.", defaultSeverity: .error)
+    public static let changed = RuleInfo(code: "CK530", name: "migration-changed", summary: "An applied migration's file has changed since it was applied (its checksum differs from the store's history).", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let missing = RuleInfo(code: "CK531", name: "migration-missing", summary: "The store's history has a migration that is not in the folder.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let pending = RuleInfo(code: "CK532", name: "migration-pending", summary: "A migration in the folder is not yet applied to the store.", defaultSeverity: .note, source: "ckschema (store and migration format)")
+    public static let replayDrift = RuleInfo(code: "CK533", name: "migration-replay-drift", summary: "Replaying every migration from empty does not give the development schema.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let storeDrift = RuleInfo(code: "CK534", name: "store-drift", summary: "The store's schema for an environment is not what its migration history produces.", defaultSeverity: .error, source: "ckschema (store and migration format)")
 
     // Production.
     public static let productionForbidden = RuleInfo(
@@ -44,19 +44,19 @@ public enum StoreRules {
         source: "Apple, Managing Your CloudKit Schema: indexes (https://developer.apple.com/documentation/cloudkit/managing_icloud_containers_with_the_cloudkit_database_app)")
 
     // Record import.
-    public static let recordMalformed = RuleInfo(code: "CK550", name: "record-malformed", summary: "An NDJSON line is not JSON or not a record in the Web Services shape.", defaultSeverity: .error)
-    public static let recordUnknownType = RuleInfo(code: "CK551", name: "record-unknown-type", summary: "A record's type is not in the environment's schema.", defaultSeverity: .error)
+    public static let recordMalformed = RuleInfo(code: "CK550", name: "record-malformed", summary: "An NDJSON line is not JSON or not a record in the Web Services shape.", defaultSeverity: .error, source: "ckschema (store and migration format)")
+    public static let recordUnknownType = RuleInfo(code: "CK551", name: "record-unknown-type", summary: "A record's type is not in the environment's schema.", defaultSeverity: .error, source: "ckschema (store and migration format)")
     public static let recordUnknownField = RuleInfo(
         code: "CK552", name: "record-unknown-field", summary: "Production refuses a record with a field its schema does not have.", defaultSeverity: .error,
         source: "Apple, Deploying an iCloud Container's Schema: production does not create fields just in time")
-    public static let recordValueType = RuleInfo(code: "CK553", name: "record-value-type", summary: "A field's value does not have the field's type.", defaultSeverity: .error)
+    public static let recordValueType = RuleInfo(code: "CK553", name: "record-value-type", summary: "A field's value does not have the field's type.", defaultSeverity: .error, source: "ckschema (store and migration format)")
     public static let recordConflict = RuleInfo(
         code: "CK554", name: "record-conflict", summary: "The save policy found a stale change tag (CKError.serverRecordChanged).", defaultSeverity: .error,
         source: "Apple, CKModifyRecordsOperation.RecordSavePolicy")
     public static let recordBatchFailed = RuleInfo(
         code: "CK555", name: "record-batch-failed", summary: "A record was not saved because another record of its batch failed in an atomic zone.", defaultSeverity: .error,
         source: "Apple, CKModifyRecordsOperation.isAtomic; CKRecordZone.Capabilities.atomic")
-    public static let recordUnknownZone = RuleInfo(code: "CK556", name: "record-unknown-zone", summary: "A record names a zone the environment's schema does not have.", defaultSeverity: .error)
+    public static let recordUnknownZone = RuleInfo(code: "CK556", name: "record-unknown-zone", summary: "A record names a zone the environment's schema does not have.", defaultSeverity: .error, source: "ckschema (store and migration format)")
     public static let recordNewField = RuleInfo(
         code: "CK557", name: "record-new-field", summary: "Development added a field to the schema just in time, as CloudKit does for a record with a new key.", defaultSeverity: .note,
         source: "Apple, Designing and Creating a CloudKit Database: just-in-time schema in development")

@@ -5,7 +5,7 @@ public enum SchemaFormatter {
     public static let notFormatted = RuleInfo(
         code: "CK020", name: "not-formatted",
         summary: "A YAML schema file is not in the canonical form that 'ckschema fmt' writes.",
-        defaultSeverity: .error)
+        defaultSeverity: .error, source: "the schema format, docs/schema-format.md (not a CloudKit rule)")
 
     /// The canonical text of a loaded file.
     public static func format(_ file: SchemaFile) -> String {

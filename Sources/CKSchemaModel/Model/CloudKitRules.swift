@@ -55,7 +55,7 @@ extension CloudKitRule {
         defaultSeverity: .error,
         source: "CKRecordZone.ID zoneName (developer.apple.com/documentation/cloudkit/ckrecordzone/id)")
     private static let indexNotAllowedInfo = RuleInfo(code: "CK104", name: "index-not-allowed",
-        summary: "An index kind the field's type does not allow: searchable on anything but string or list<string>, any index on an asset.",
+        summary: "An index kind the field's type does not allow: searchable on anything but string or list<string>, any index on an asset, sortable on a list, searchable on a system field.",
         defaultSeverity: .error,
         source: "CloudKit Console Reference: Indexes (developer.apple.com/documentation/cloudkit/managing-icloud-containers-with-the-cloudkit-database-app)")
     private static let encryptedIndexedInfo = RuleInfo(code: "CK105", name: "encrypted-field-indexed",
@@ -63,7 +63,7 @@ extension CloudKitRule {
         defaultSeverity: .error,
         source: "CKRecord.encryptedValues (developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues)")
     private static let encryptedTypeNotAllowedInfo = RuleInfo(code: "CK106", name: "encrypted-type-not-allowed",
-        summary: "A reference or asset field (or a list of them) is marked encrypted.",
+        summary: "A reference, asset or legacy number field (or a list of them) is marked encrypted: CloudKit encrypts only bytes, string, double, int64, location and timestamp.",
         defaultSeverity: .error,
         source: "CKRecord.encryptedValues (developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues)")
     private static let encryptedInPublicDatabaseInfo = RuleInfo(code: "CK107", name: "encrypted-in-public-database",
