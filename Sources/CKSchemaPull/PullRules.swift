@@ -17,5 +17,16 @@ public enum PullRules {
     public static let containerIdentifier = RuleInfo(code: "CK804", name: "invalid-container-identifier", summary: "A container identifier is not 'iCloud.' followed by a reverse-DNS name (iCloud.com.example.App).", defaultSeverity: .error,
                                                      source: "Apple, Xcode Help: Configure iCloud services (container identifiers begin with iCloud.)")
 
-    public static let all: [RuleInfo] = [cktoolMissing, cktoolFailed, exportMalformed, containerIdentifier]
+    // Apple: `cktool validate-schema` answers "❌ Schema validation failed: Encountered ...
+    // at line L, column C" for a schema the server refuses, and `import-schema` refuses the
+    // same schema (cktool man page; apple/sample-cloudkit-tooling).
+    public static let serverRefused = RuleInfo(code: "CK810", name: "server-refused-schema", summary: "CloudKit's own validation (cktool validate-schema or import-schema) refused the schema push sent; reported at the line of the schema source that produced the .ckdb line cktool names, with cktool's message.", defaultSeverity: .error,
+                                               source: "Apple, cktool validate-schema and import-schema (xcrun cktool --help; apple/sample-cloudkit-tooling)")
+    // Apple: "Deploying the schema copies its record types, fields, and indexes to the
+    // production environment" ("Deploying an iCloud Container's Schema"); export-schema
+    // --environment production shows what production holds.
+    public static let productionLacksChange = RuleInfo(code: "CK811", name: "production-lacks-planned-change", summary: "After the Console deploy, the production schema cktool exports lacks a change of the plan (or has it in another form): the deploy did not happen, or not from this development schema.", defaultSeverity: .error,
+                                                       source: "Apple, Deploying an iCloud Container's Schema (CloudKit Console, Deploy Schema Changes); cktool export-schema --environment production")
+
+    public static let all: [RuleInfo] = [cktoolMissing, cktoolFailed, exportMalformed, containerIdentifier, serverRefused, productionLacksChange]
 }
