@@ -64,6 +64,13 @@ public struct CKToolSession: Sendable {
         }
     }
 
+    /// Throws CK804 or CK801 unless the container is valid and cktool can be run: for a
+    /// command that says something before its first cktool call.
+    public func checkReady() throws(InputError) {
+        try checkContainer()
+        _ = try SchemaPuller.resolve(tool)
+    }
+
     /// Runs `cktool SUBCOMMAND --team-id T --container-id C ARGS...`; the output comes back
     /// with the token (should cktool ever print it) replaced by `<token>`.
     public func run(_ subcommand: String, _ arguments: [String]) throws(InputError) -> CKToolOutcome {

@@ -29,28 +29,36 @@ public enum ConsoleGuide {
         }
     }
 
-    /// One row of the dialog, as Markdown: the section it is listed under and what it says; nil for a
-    /// change the dialog does not show (zones, declared queries, deprecation, descriptions:
-    /// ckschema's own, not part of CloudKit's schema).
-    public static func row(_ c: SchemaChange) -> (section: String, text: String)? {
+    /// The rows of the dialog for one change, as Markdown: the section each is listed under
+    /// and what it says (a new field's indexes are rows of their own, as the Console keeps
+    /// indexes apart); empty for a change the dialog does not show (zones, declared queries,
+    /// deprecation, descriptions: ckschema's own, not part of CloudKit's schema).
+    public static func rows(_ c: SchemaChange) -> [(section: String, text: String)] {
         let type = Markdown.code(c.recordType ?? "")
         let field = Markdown.code(c.fieldPath)
+        func index(_ kind: String) -> String { "\(field): new \(kind.uppercased()) index" }
         switch c.kind {
-        case .addRecordType: return ("Record Types", "\(type): new record type")
+        case .addRecordType: return [("Record Types", "\(type): new record type")]
         case .addField:
-            let words = (c.after ?? "").split(separator: " ").map(String.init)
+            let after = c.after ?? ""
+            let words = after.split(separator: " ").map(String.init)
             var text = "\(field): new field, \(Markdown.code(consoleType(words.first ?? "")))"
             if words.contains("encrypted") { text += ", Encrypted" }
-            return ("Fields", text)
-        case .addIndex: return ("Indexes", "\(field): new \(c.index.map { $0.rawValue.uppercased() } ?? "") index")
-        case .removeIndex: return ("Indexes", "\(field): \(c.index.map { $0.rawValue.uppercased() } ?? "") index removed")
-        case .addRole: return ("Security Roles", "\(Markdown.code(c.role ?? "")): new security role")
+            var out = [("Fields", text)]
+            if let open = after.firstIndex(of: "["), let close = after.lastIndex(of: "]"), open < close {
+                let kinds = after[after.index(after: open)..<close].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                out += kinds.filter { IndexKind(rawValue: $0) != nil }.map { ("Indexes", index($0)) }
+            }
+            return out
+        case .addIndex: return [("Indexes", index(c.index?.rawValue ?? ""))]
+        case .removeIndex: return [("Indexes", "\(field): \(c.index.map { $0.rawValue.uppercased() } ?? "") index removed")]
+        case .addRole: return [("Security Roles", "\(Markdown.code(c.role ?? "")): new security role")]
         case .addGrant, .changeGrant, .removeGrant:
             let now = c.kind == .removeGrant ? "none" : (c.after ?? "")
-            return ("Security Roles", "\(type), role \(Markdown.code(c.role ?? "")): permissions \(Markdown.cell(now))")
+            return [("Security Roles", "\(type), role \(Markdown.code(c.role ?? "")): permissions \(Markdown.cell(now))")]
         case .changeFieldType, .removeField, .removeRecordType, .encryptField, .decryptField, .removeRole:
-            return ("Refused", "\(Markdown.code(c.description)) (production refuses it)")
-        default: return nil
+            return [("Refused", "\(Markdown.code(c.description)) (production refuses it)")]
+        default: return []
         }
     }
 
@@ -61,8 +69,8 @@ public enum ConsoleGuide {
             out += "**Do not deploy**: the plan has \(plan.count(.forbidden)) change(s) production refuses. Fix them first (`ckschema promote --check`).\n"
             return out
         }
-        let rows = plan.steps.compactMap { row($0.change) }
-        guard !rows.isEmpty else { return out + "Nothing to deploy: production already has every change the Console would list.\n" }
+        let listed = plan.steps.flatMap { Self.rows($0.change) }
+        guard !listed.isEmpty else { return out + "Nothing to deploy: production already has every change the Console would list.\n" }
         let where_ = container.map { " " + Markdown.code($0) } ?? " your app's container"
         out += """
             1. Sign in to CloudKit Console (icloud.developer.apple.com) with an account that may edit production.
@@ -71,14 +79,14 @@ public enum ConsoleGuide {
             4. Compare the dialog's list with the table below, line by line; click **Deploy** only when they agree.
             5. Then prove it: `ckschema verify --env production\(planFile.map { " --plan " + ControlCharacters.escaped($0).replacingOccurrences(of: "`", with: "'") } ?? "")`.
 
-            The dialog should list \(rows.count) change\(rows.count == 1 ? "" : "s"):
+            The dialog should list \(listed.count) change\(listed.count == 1 ? "" : "s"):
 
             | Console section | What it lists |
             |---|---|
 
             """
-        for r in rows { out += "| \(r.section) | \(r.text) |\n" }
-        let hidden = plan.steps.count - rows.count
+        for r in listed { out += "| \(r.section) | \(r.text) |\n" }
+        let hidden = plan.steps.filter { Self.rows($0.change).isEmpty }.count
         if hidden > 0 {
             out += "\n\(hidden) change\(hidden == 1 ? " is" : "s are") ckschema's own (zones, queries, deprecation, descriptions) and not in the dialog.\n"
         }

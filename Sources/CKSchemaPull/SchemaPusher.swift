@@ -80,8 +80,7 @@ public enum SchemaPusher {
         let (text, notes) = CKDBExporter.export(r.development)
         var result = Result(stage: .checkedOffline, exportNotes: notes, bytes: text.utf8.count)
         guard let session = r.session else { return result }
-        try session.checkContainer()
-        _ = try SchemaPuller.resolve(session.tool)
+        try session.checkReady()
 
         let fm = FileManager.default
         let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("ckschema-push-\(UUID().uuidString)")

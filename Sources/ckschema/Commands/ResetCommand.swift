@@ -17,7 +17,7 @@ enum ResetCommand: OptionsCommand {
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let config = try CommonOptions.configuration(options.configPath)
         let session = try options.target.session(config: config)
-        try session.checkContainer()
+        try session.checkReady()
         let warning = SchemaResetter.warning(container: session.container)
         guard options.yes else { throw UsageError(warning + "; pass --yes to reset") }
         io.error(warning + "\n")
