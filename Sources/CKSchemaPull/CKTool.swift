@@ -3,16 +3,26 @@ import CKSchemaConfig
 
 /// One run of cktool: the executable, its arguments, and what is added to its environment.
 public struct CKToolCall: Sendable {
+    /// The cktool subcommand (`export-schema`), for messages.
+    public var subcommand: String
     public var executable: String
     public var arguments: [String]
     /// Variables added to ckschema's own environment for the child (the token goes here,
     /// never into `arguments`: a process listing shows arguments to every user).
     public var environment: [String: String]
+    /// Seconds it may run before it is stopped.
+    public var seconds: Double
+    /// The file it writes (`--output-file`), watched against the schema size limit.
+    public var file: String?
 
-    public init(executable: String, arguments: [String], environment: [String: String] = [:]) {
+    public init(subcommand: String, executable: String, arguments: [String], environment: [String: String] = [:],
+                seconds: Double = SchemaPuller.defaultTimeout, file: String? = nil) {
+        self.subcommand = subcommand
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
+        self.seconds = seconds
+        self.file = file
     }
 }
 
@@ -42,17 +52,20 @@ public struct CKToolSession: Sendable {
     /// The management token, when one is given through ckschema's environment (`--token-env`);
     /// nil leaves cktool to use the one saved in the keychain.
     public var token: String?
+    /// Seconds each cktool run may take (`--timeout`).
+    public var timeout: Double
     public var runner: CKToolRunner
 
     /// The variable cktool reads a management token from.
     public static let tokenVariable = "CLOUDKIT_MANAGEMENT_TOKEN"
 
     public init(team: String, container: String, tool: SchemaPuller.Tool, token: String? = nil,
-                runner: @escaping CKToolRunner = CKToolProcess.run) {
+                timeout: Double = SchemaPuller.defaultTimeout, runner: @escaping CKToolRunner = CKToolProcess.run) {
         self.team = team
         self.container = container
         self.tool = tool
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+        self.timeout = timeout
         self.runner = runner
     }
 
@@ -73,12 +86,12 @@ public struct CKToolSession: Sendable {
 
     /// Runs `cktool SUBCOMMAND --team-id T --container-id C ARGS...`; the output comes back
     /// with the token (should cktool ever print it) replaced by `<token>`.
-    public func run(_ subcommand: String, _ arguments: [String]) throws(InputError) -> CKToolOutcome {
+    public func run(_ subcommand: String, _ arguments: [String], writing file: String? = nil) throws(InputError) -> CKToolOutcome {
         try checkContainer()
         let (executable, prefix) = try SchemaPuller.resolve(tool)
-        let call = CKToolCall(executable: executable,
+        let call = CKToolCall(subcommand: subcommand, executable: executable,
                               arguments: prefix + [subcommand, "--team-id", team, "--container-id", container] + arguments,
-                              environment: token.map { [Self.tokenVariable: $0] } ?? [:])
+                              environment: token.map { [Self.tokenVariable: $0] } ?? [:], seconds: timeout, file: file)
         var outcome = try runner(call)
         outcome.output = redacted(outcome.output)
         return outcome
@@ -123,8 +136,12 @@ public struct CKToolSession: Sendable {
 
     /// Runs `export-schema` into `file` and returns its bytes (not parsed).
     func export(environment: Environment, to file: String) throws(InputError) -> Data {
-        let outcome = try run("export-schema", ["--environment", environment.rawValue, "--output-file", file])
+        let outcome = try run("export-schema", ["--environment", environment.rawValue, "--output-file", file], writing: file)
         guard outcome.status == 0 else { throw failure("export-schema", outcome) }
+        // Checked again once cktool is done: the size is watched while it runs, every 0.2 s.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int, size > InputFile.schemaLimit {
+            throw SchemaPuller.exportTooLarge()
+        }
         guard let data = FileManager.default.contents(atPath: file), !data.isEmpty else {
             throw InputError(Diagnostic(rule: PullRules.cktoolFailed, "cktool export-schema exited 0 but wrote no schema", at: nil, fix: SchemaPuller.tokenFix))
         }

@@ -28,8 +28,9 @@ public enum SchemaPuller {
             self.destination = destination
         }
 
-        public init(team: String, container: String, environment: Environment, destination: String, tool: Tool) {
-            self.init(session: CKToolSession(team: team, container: container, tool: tool), environment: environment, destination: destination)
+        public init(team: String, container: String, environment: Environment, destination: String, tool: Tool,
+                    timeout: Double = SchemaPuller.defaultTimeout) {
+            self.init(session: CKToolSession(team: team, container: container, tool: tool, timeout: timeout), environment: environment, destination: destination)
         }
     }
 
@@ -44,6 +45,13 @@ public enum SchemaPuller {
 
     /// The label diagnostics of a rejected export carry: the export itself is deleted.
     public static let exportLabel = "<cktool export-schema>"
+
+    /// Seconds cktool may run by default: an export takes seconds; a cktool waiting on a
+    /// network that does not answer is stopped after this.
+    public static let defaultTimeout: Double = 300
+
+    /// Bytes of cktool's own messages kept (it writes a line or two; the export goes to a file).
+    static let messageLimit = 1 << 20
 
     /// The fix every cktool failure names: cktool needs a management token.
     public static let tokenFix = "save a management token with 'xcrun cktool save-token --type management' (create it in CloudKit Console), then run this again"
@@ -113,6 +121,12 @@ public enum SchemaPuller {
             }
             return (xcrun, ["cktool"])
         }
+    }
+
+    static func exportTooLarge() -> InputError {
+        InputError(Diagnostic(rule: PullRules.cktoolFailed,
+                              "cktool's export grew past \(TextBytes.formatBytes(InputFile.schemaLimit)), the limit for a schema file; it was stopped and nothing was written", at: nil,
+                              fix: "run 'xcrun cktool export-schema' by hand and check the file it writes"))
     }
 
     /// Another tool's output in a one-line message.

@@ -11,17 +11,23 @@ struct PullOptions: ParsableOptions {
                                     default: "$CKSCHEMA_CKTOOL, else xcrun cktool")
     static let tokenEnv = Option.text("token-env", help: "read the CloudKit management token from this environment variable; it reaches cktool only through its environment, never its arguments",
                                       valueName: "NAME", default: "CLOUDKIT_MANAGEMENT_TOKEN, else the token cktool saved in the keychain")
-    static let specs = [teamID.spec, containerID.spec, cktool.spec, tokenEnv.spec]
+    static let timeout = Option.number("timeout", help: "stop cktool after S seconds", valueName: "S",
+                                       default: String(format: "%g", SchemaPuller.defaultTimeout),
+                                       valid: { (s: Double) in s > 0 && s <= 86_400 },
+                                       message: { "--timeout needs a number of seconds from 0 to 86400, not '\($0)'" })
+    static let specs = [teamID.spec, containerID.spec, cktool.spec, timeout.spec, tokenEnv.spec]
     var team: String?
     var container: String?
     var tool: String?
     var tokenVariable: String?
+    var seconds: Double?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         team = try arguments.value(Self.teamID)
         container = try arguments.value(Self.containerID)
         tool = try arguments.value(Self.cktool)
         tokenVariable = try arguments.value(Self.tokenEnv)
+        seconds = try arguments.value(Self.timeout)
     }
 
     /// cktool for the container: team, container, tool and token from the options, ckschema.yaml
@@ -36,7 +42,7 @@ struct PullOptions: ParsableOptions {
         }
         let path = tool ?? env["CKSCHEMA_CKTOOL"].flatMap { $0.isEmpty ? nil : $0 }
         return CKToolSession(team: team, container: container, tool: path.map { .executable($0) } ?? .xcrun,
-                             token: env[tokenVariable ?? CKToolSession.tokenVariable])
+                             token: env[tokenVariable ?? CKToolSession.tokenVariable], timeout: seconds ?? SchemaPuller.defaultTimeout)
     }
 
     /// Resolves team, container, destination and cktool from the options and ckschema.yaml, then pulls.
