@@ -151,6 +151,31 @@ import Testing
         #expect(!r.stderr.contains("\u{1B}") && !r.stderr.contains("\n::"))
     }
 
+    @Test func aHangingCktoolIsStoppedAtTheTimeout() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        try s.play("validate-schema", "sleep 60; exit 0")
+        let r = try s.run(["push", "--dry-run", "--timeout", "1"])
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("cktool validate-schema did not finish within 1 s and was stopped [CK802]"), "\(r.stderr)")
+        #expect(r.stderr.contains("--timeout"))
+    }
+
+    @Test func hugeOutputFromCktoolIsCutOff() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        try s.play("import-schema", "i=0; while [ $i -lt 40000 ]; do echo 'garbage garbage garbage garbage garbage garbage garbage garbage'; i=$((i+1)); done; exit 1")
+        let r = try s.run(["push", "--yes"])
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("cktool import-schema wrote more than 1.0 MB of messages and was stopped [CK802]"), "\(r.stderr.prefix(2000))")
+        #expect(r.stderr.utf8.count < 4000, "the message is one bounded line, not cktool's output")
+        // A long failure that stays under the cap is quoted to 4,000 characters at most.
+        try s.play("import-schema", "i=0; while [ $i -lt 2000 ]; do printf 'xxxxxxxxxx'; i=$((i+1)); done; exit 1")
+        let long = try s.run(["push", "--yes"])
+        #expect(long.code == 2 && long.stderr.contains("cktool import-schema failed (exit 1): xxxx"))
+        #expect(long.stderr.utf8.count < 6000, "\(long.stderr.utf8.count)")
+    }
+
     @Test func withoutATerminalPushNeedsYesAndAsksNothingOfCktool() throws {
         let s = try CKToolStandIn()
         defer { s.cleanup() }
