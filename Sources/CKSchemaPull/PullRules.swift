@@ -8,7 +8,7 @@ public enum PullRules {
     // (`xcrun cktool --help`; WWDC21 "Meet CloudKit Console"; github.com/apple/sample-cloudkit-tooling).
     public static let cktoolMissing = RuleInfo(code: "CK801", name: "cktool-unavailable", summary: "Apple's cktool cannot be run: no xcrun (Linux, or no Xcode), or the --cktool / CKSCHEMA_CKTOOL path is not an executable.", defaultSeverity: .error,
                                                source: "Apple, cktool (xcrun cktool --help): ships with Xcode 13 and later")
-    public static let cktoolFailed = RuleInfo(code: "CK802", name: "cktool-failed", summary: "cktool export-schema failed (no management token, an unknown team or container, no network); its own message is shown.", defaultSeverity: .error,
+    public static let cktoolFailed = RuleInfo(code: "CK802", name: "cktool-failed", summary: "A cktool command (export-schema, validate-schema, import-schema, reset-schema) failed, was stopped at --timeout or for too much output (no management token, an unknown team or container, no network, production refusing an import); its own message is shown, escaped, and the token never.", defaultSeverity: .error,
                                               source: "Apple, cktool export-schema and save-token --type management (xcrun cktool --help)")
     public static let exportMalformed = RuleInfo(code: "CK803", name: "pulled-schema-malformed", summary: "The schema cktool exported does not parse as CloudKit Schema Language; nothing was written and the old file is kept.", defaultSeverity: .error,
                                                  source: "Apple, CloudKit Schema Language (cktool export-schema output)")
