@@ -123,15 +123,21 @@ public struct CKToolSession: Sendable {
     /// The environment's schema as cktool exports it: the bytes, parsed. The export goes
     /// to a private temporary folder that is removed before this returns.
     public func export(environment: Environment) throws(InputError) -> (data: Data, schema: Schema) {
-        let fm = FileManager.default
-        let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("ckschema-export-\(UUID().uuidString)")
-        do { try fm.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700]) } catch {
-            throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot create a temporary folder in '\(NSTemporaryDirectory())'", at: nil, fix: "check TMPDIR"))
-        }
-        defer { try? fm.removeItem(atPath: folder) }
+        let folder = try Self.privateFolder("export")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let file = (folder as NSString).appendingPathComponent("export.ckdb")
         let data = try export(environment: environment, to: file)
         return (data, try Self.parseExport(data))
+    }
+
+    /// A new folder in `$TMPDIR` only this user can read (mode 0700), for the files cktool
+    /// reads or writes; the caller removes it.
+    static func privateFolder(_ purpose: String) throws(InputError) -> String {
+        let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("ckschema-\(purpose)-\(UUID().uuidString)")
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700]) } catch {
+            throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot create a temporary folder in '\(NSTemporaryDirectory())'", at: nil, fix: "check TMPDIR"))
+        }
+        return folder
     }
 
     /// Runs `export-schema` into `file` and returns its bytes (not parsed).

@@ -83,10 +83,7 @@ public enum SchemaPusher {
         try session.checkReady()
 
         let fm = FileManager.default
-        let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("ckschema-push-\(UUID().uuidString)")
-        do { try fm.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700]) } catch {
-            throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot create a temporary folder in '\(NSTemporaryDirectory())'", at: nil, fix: "check TMPDIR"))
-        }
+        let folder = try CKToolSession.privateFolder("push")
         defer { try? fm.removeItem(atPath: folder) }
         let file = (folder as NSString).appendingPathComponent("development.ckdb")
         guard fm.createFile(atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
