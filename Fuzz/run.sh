@@ -66,6 +66,7 @@ dict() {
     FuzzCKDB) echo Fuzz/Dictionaries/ckdb.dict ;;
     FuzzRecords) echo Fuzz/Dictionaries/records.dict ;;
     FuzzMigration) echo Fuzz/Dictionaries/migration.dict ;;
+    FuzzCktoolOutput) echo Fuzz/Dictionaries/cktool.dict ;;
   esac
 }
 
