@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt)
+[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt FuzzCktoolOutput)
 
 # Does this toolchain link libFuzzer? (Xcode's Swift does not; swift.org's on Linux does.)
 probe="$(mktemp -d)"
@@ -50,6 +50,10 @@ seed() {  # seed TARGET: the corpus folder, filled from the fixtures the first t
         split -l 1 -a 4 "$f" "$dir/$(basename "$f" .ndjson)-"
       done
       find Tests/Fixtures -name '*.json' -size -64k -exec cp {} "$dir/" \; ;;
+    FuzzCktoolOutput)
+      printf '%s\n' '✅ Schema is valid.' > "$dir/valid"
+      printf '%s\n' '❌ Schema validation failed: Encountered " <IDENTIFIER> "BADTYPE "" at line 6, column 25. Was expecting one of:' > "$dir/refused"
+      printf '%s\n' "Error: endpoint not applicable in the environment 'production'" > "$dir/production" ;;
     FuzzMigration)
       find Tests/Fixtures/store Migrations -name '*.yaml' | while read -r f; do cp "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
   esac
@@ -62,6 +66,7 @@ dict() {
     FuzzCKDB) echo Fuzz/Dictionaries/ckdb.dict ;;
     FuzzRecords) echo Fuzz/Dictionaries/records.dict ;;
     FuzzMigration) echo Fuzz/Dictionaries/migration.dict ;;
+    FuzzCktoolOutput) echo Fuzz/Dictionaries/cktool.dict ;;
   esac
 }
 

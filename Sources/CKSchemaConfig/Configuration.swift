@@ -50,7 +50,7 @@ public struct Configuration: Sendable, Equatable {
     public var checks: [String]?
     /// The iCloud container (`container:`), for `pull`; else the development schema's.
     public var container: String?
-    /// The Apple developer team (`team:`), for `pull`.
+    /// The Apple developer team (`team:` or `teamId:`), for `pull`, `push`, `reset` and `verify`.
     public var team: String?
     /// `coreData:` — the model version and configuration of a Core Data schema source.
     public var model: ModelSelection?
@@ -71,7 +71,7 @@ public struct Configuration: Sendable, Equatable {
         self.checks = checks
     }
 
-    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team", "coreData"]
+    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team", "teamId", "coreData"]
     /// The checks `ckschema check` knows.
     public static let checkNames = ["lint", "promote", "validate", "migrate"]
 
@@ -163,6 +163,8 @@ public struct Configuration: Sendable, Equatable {
                 config.checks = names
             case "container": if let v = d.string(p.value, what: "'container'") { config.container = v }
             case "team": if let v = d.string(p.value, what: "'team'") { config.team = v }
+            // `teamId:`, cktool's own word (--team-id), is the same setting.
+            case "teamId": if let v = d.string(p.value, what: "'teamId'") { config.team = v }
             case "coreData":
                 guard let m = d.mapping(p.value, what: "'coreData'", allowed: ["modelVersion", "configuration"]) else { continue }
                 var selection = ModelSelection()

@@ -198,7 +198,8 @@ public enum FormatJSONSchema {
             ])),
             ("check", list(enumeration(Configuration.checkNames, "A check."), "The checks 'ckschema check' runs (default: every configured one).")),
             ("container", ref("container")),
-            ("team", string("The Apple developer team identifier, for 'ckschema pull'.")),
+            ("team", string("The Apple developer team identifier, for 'ckschema pull', 'push', 'reset' and 'verify'.")),
+            ("teamId", string("The same as 'team' (cktool's word, --team-id).")),
             ("coreData", object("When a schema source is a Core Data model (docs/coredata.md): which version and configuration to read.", [
                 ("modelVersion", string("The model version (default: the one .xccurrentversion names).")),
                 ("configuration", string("The configuration mirrored to CloudKit (default: the one marked Used with CloudKit, else every entity).")),

@@ -18,18 +18,19 @@ public enum SchemaPuller {
 
     /// What to pull and where to write it.
     public struct Request: Sendable {
-        public var team: String
-        public var container: String
+        public var session: CKToolSession
         public var environment: Environment
         public var destination: String
-        public var tool: Tool
 
-        public init(team: String, container: String, environment: Environment, destination: String, tool: Tool) {
-            self.team = team
-            self.container = container
+        public init(session: CKToolSession, environment: Environment, destination: String) {
+            self.session = session
             self.environment = environment
             self.destination = destination
-            self.tool = tool
+        }
+
+        public init(team: String, container: String, environment: Environment, destination: String, tool: Tool,
+                    timeout: Double = SchemaPuller.defaultTimeout) {
+            self.init(session: CKToolSession(team: team, container: container, tool: tool, timeout: timeout), environment: environment, destination: destination)
         }
     }
 
@@ -45,16 +46,20 @@ public enum SchemaPuller {
     /// The label diagnostics of a rejected export carry: the export itself is deleted.
     public static let exportLabel = "<cktool export-schema>"
 
+    /// Seconds cktool may run by default: an export takes seconds; a cktool waiting on a
+    /// network that does not answer is stopped after this.
+    public static let defaultTimeout: Double = 300
+
+    /// Bytes of cktool's own messages kept (it writes a line or two; the export goes to a file).
+    static let messageLimit = 1 << 20
+
     /// The fix every cktool failure names: cktool needs a management token.
-    public static let tokenFix = "save a management token with 'xcrun cktool save-token --type management' (create it in CloudKit Console), then pull again"
+    public static let tokenFix = "save a management token with 'xcrun cktool save-token --type management' (create it in CloudKit Console), then run this again"
 
     /// Runs cktool, checks the export, and replaces the destination with it.
     public static func pull(_ r: Request) throws(InputError) -> Result {
-        if let problem = ContainerIdentifier.problem(r.container) {
-            throw InputError(Diagnostic(rule: PullRules.containerIdentifier, "'\(escaped(r.container))' is not a container identifier: \(problem)", at: nil,
-                                    fix: "pass --container-id iCloud.com.example.App, or set 'container:' in ckschema.yaml"))
-        }
-        let (executable, prefix) = try resolve(r.tool)
+        try r.session.checkContainer()
+        _ = try resolve(r.session.tool)
         let fm = FileManager.default
         let folder = (r.destination as NSString).deletingLastPathComponent
         var isDir: ObjCBool = false
@@ -64,26 +69,8 @@ public enum SchemaPuller {
         }
         let base = (r.destination as NSString).lastPathComponent
         let temp = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(".\(base).pull-\(UUID().uuidString).ckdb")
-        let log = (NSTemporaryDirectory() as NSString).appendingPathComponent("ckschema-pull-\(UUID().uuidString).log")
-        defer {
-            try? fm.removeItem(atPath: temp)
-            try? fm.removeItem(atPath: log)
-        }
-        let arguments = prefix + [
-            "export-schema", "--team-id", r.team, "--container-id", r.container,
-            "--environment", r.environment.rawValue, "--output-file", temp,
-        ]
-        let status = try run(executable, arguments, log: log)
-        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        guard status == 0 else {
-            let said = output.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw InputError(Diagnostic(rule: PullRules.cktoolFailed,
-                                    "cktool export-schema failed (exit \(status))" + (said.isEmpty ? "" : ": " + escaped(String(said.prefix(4000)))),
-                                    at: nil, fix: "if cktool has no token, " + tokenFix + "; check the team (--team-id) and container (--container-id)"))
-        }
-        guard let data = fm.contents(atPath: temp), !data.isEmpty else {
-            throw InputError(Diagnostic(rule: PullRules.cktoolFailed, "cktool export-schema exited 0 but wrote no schema", at: nil, fix: tokenFix))
-        }
+        defer { try? fm.removeItem(atPath: temp) }
+        let data = try r.session.export(environment: r.environment, to: temp)
         let schema: Schema
         do { schema = try CKDBSource.parse(data, file: exportLabel) } catch {
             throw InputError([Diagnostic(rule: PullRules.exportMalformed,
@@ -91,14 +78,30 @@ public enum SchemaPuller {
                                      at: nil, fix: "run 'xcrun cktool export-schema' by hand and report the file; the errors follow")] + error.diagnostics)
         }
         let changed = fm.contents(atPath: r.destination) != data
-        if changed {
-            guard rename(temp, r.destination) == 0 else {
-                let reason = String(cString: strerror(errno))
-                throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot write '\(r.destination)': \(reason)", at: nil,
-                                        fix: "check that the file and its folder are writable"))
-            }
-        }
+        if changed { try replace(r.destination, withFileAt: temp) }
         return Result(destination: r.destination, recordTypes: schema.recordTypes.count, bytes: data.count, changed: changed)
+    }
+
+    /// Renames `temp` over `destination` (atomic within one folder).
+    static func replace(_ destination: String, withFileAt temp: String) throws(InputError) {
+        guard rename(temp, destination) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot write '\(destination)': \(reason)", at: nil,
+                                    fix: "check that the file and its folder are writable"))
+        }
+    }
+
+    /// Writes `data` to `destination` through a temporary file beside it, so that the file is
+    /// either the old one or the whole new one (`verify --update`).
+    public static func replace(_ destination: String, with data: Data) throws(InputError) {
+        let folder = (destination as NSString).deletingLastPathComponent
+        let temp = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(".\((destination as NSString).lastPathComponent).pull-\(UUID().uuidString).ckdb")
+        defer { try? FileManager.default.removeItem(atPath: temp) }
+        guard FileManager.default.createFile(atPath: temp, contents: data) else {
+            throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot write '\(destination)': its folder is not writable", at: nil,
+                                    fix: "check that the file and its folder are writable"))
+        }
+        try replace(destination, withFileAt: temp)
     }
 
     /// The executable and the arguments before cktool's own (`cktool` for xcrun).
@@ -114,30 +117,16 @@ public enum SchemaPuller {
             let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             guard let xcrun = paths.map({ ($0 as NSString).appendingPathComponent("xcrun") }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
                 throw InputError(Diagnostic(rule: PullRules.cktoolMissing, "cktool is not available: 'xcrun' is not on PATH (cktool ships with Xcode 13 or later, on macOS)", at: nil,
-                                        fix: "on macOS install Xcode and " + tokenFix + "; elsewhere pull on a Mac, or pass --cktool PATH"))
+                                        fix: "on macOS install Xcode and " + tokenFix + "; elsewhere run this on a Mac, or pass --cktool PATH"))
             }
             return (xcrun, ["cktool"])
         }
     }
 
-    /// Runs the tool with its output (both streams) going to `log`; returns its exit status.
-    static func run(_ executable: String, _ arguments: [String], log: String) throws(InputError) -> Int32 {
-        guard FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log) else {
-            throw InputError(Diagnostic(rule: InputRules.unreadable, "cannot create a temporary file in '\(NSTemporaryDirectory())'", at: nil, fix: "check TMPDIR"))
-        }
-        defer { try? handle.close() }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.standardOutput = handle
-        p.standardError = handle
-        p.standardInput = FileHandle.nullDevice
-        do { try p.run() } catch {
-            throw InputError(Diagnostic(rule: PullRules.cktoolMissing, "cannot run '\(escaped(executable))': \(error.localizedDescription)", at: nil,
-                                    fix: "pass --cktool with the path of cktool, or unset CKSCHEMA_CKTOOL"))
-        }
-        p.waitUntilExit()
-        return p.terminationStatus
+    static func exportTooLarge() -> InputError {
+        InputError(Diagnostic(rule: PullRules.cktoolFailed,
+                              "cktool's export grew past \(TextBytes.formatBytes(InputFile.schemaLimit)), the limit for a schema file; it was stopped and nothing was written", at: nil,
+                              fix: "run 'xcrun cktool export-schema' by hand and check the file it writes"))
     }
 
     /// Another tool's output in a one-line message.

@@ -8,6 +8,47 @@ if [ ! -x "$bin" ]; then
   echo "::error title=ckschema::no ckschema binary at $bin (the build step did not run or failed)"
   exit 2
 fi
+summarize() { [ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat >> "$GITHUB_STEP_SUMMARY" || cat > /dev/null; }
+plan="${INPUT_PLAN:-}"
+
+case "${INPUT_MODE:-check}" in
+  check) ;;
+  stage)
+    # Push to development only from the default branch (what is merged is what production
+    # will get); anywhere else a dry run, which still has CloudKit validate the schema.
+    if [ -n "${CKSCHEMA_DEFAULT_BRANCH:-}" ] && [ "${CKSCHEMA_REF_NAME:-}" = "$CKSCHEMA_DEFAULT_BRANCH" ]; then
+      push=(push --yes --format github)
+    else
+      push=(push --dry-run --format github)
+      echo "ckschema: '${CKSCHEMA_REF_NAME:-?}' is not the default branch '${CKSCHEMA_DEFAULT_BRANCH:-?}': push --dry-run only"
+    fi
+    "$bin" "${push[@]}" | tee "${RUNNER_TEMP:-/tmp}/ckschema-push.txt"
+    code=${PIPESTATUS[0]}
+    [ -n "${GITHUB_OUTPUT:-}" ] && echo "exit-code=$code" >> "$GITHUB_OUTPUT"
+    { printf '**ckschema push**: exit %s\n\n```\n' "$code"; cat "${RUNNER_TEMP:-/tmp}/ckschema-push.txt"; printf '```\n'; } | summarize
+    if [ "$code" = 0 ]; then
+      guide=(promote --format markdown)
+      [ -n "$plan" ] && guide=(promote --plan "$plan" --format markdown)
+      "$bin" "${guide[@]}" | summarize
+    fi
+    exit "$code"
+    ;;
+  verify)
+    args=(verify --env production --format github)
+    [ -n "$plan" ] && args+=(--plan "$plan")
+    "$bin" "${args[@]}" | tee "${RUNNER_TEMP:-/tmp}/ckschema-verify.txt"
+    code=${PIPESTATUS[0]}
+    [ -n "${GITHUB_OUTPUT:-}" ] && echo "exit-code=$code" >> "$GITHUB_OUTPUT"
+    { printf '**ckschema verify**: %s\n\n```\n' "$([ "$code" = 0 ] && echo "production has every planned change" || echo "exit $code")"
+      cat "${RUNNER_TEMP:-/tmp}/ckschema-verify.txt"; printf '```\n'; } | summarize
+    exit "$code"
+    ;;
+  *)
+    echo "::error title=ckschema::mode must be check, stage or verify"
+    exit 2
+    ;;
+esac
+
 # Arguments are split on white space; no shell expansion happens here.
 read -r -a words <<< "${INPUT_ARGS:-}"
 [ ${#words[@]} -gt 0 ] || words=(check --format github)

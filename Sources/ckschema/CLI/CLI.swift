@@ -7,7 +7,7 @@ enum CLI {
     static let commands: [any Command.Type] = [
         InitCommand.self, FmtCommand.self, LintCommand.self, DiffCommand.self, PromoteCommand.self, ValidateCommand.self,
         ImportCommand.self, ExportCommand.self, CheckCommand.self, MigrateCommand.self, RecordsCommand.self,
-        PullCommand.self, JSONSchemaCommand.self, CompletionCommand.self, ManCommand.self,
+        PullCommand.self, PushCommand.self, ResetCommand.self, VerifyCommand.self, JSONSchemaCommand.self, CompletionCommand.self, ManCommand.self,
         QueryCommand.self, ChangesCommand.self, NotificationsCommand.self,
     ]
 

@@ -1,41 +1,60 @@
 import CKSchema
 import Foundation
 
-/// What `pull` and `check --pull` need to run cktool: team, container and the tool.
+/// What `pull`, `push`, `reset`, `verify` and `check --pull` need to run cktool: team,
+/// container, the tool and where the management token is.
 struct PullOptions: ParsableOptions {
-    static let teamID = Option.text("team-id", help: "the Apple developer team", valueName: "T", default: "ckschema.yaml's team")
+    static let teamID = Option.text("team-id", help: "the Apple developer team", valueName: "T", default: "ckschema.yaml's team, else $CLOUDKIT_TEAM_ID")
     static let containerID = Option.text("container-id", help: "the iCloud container", valueName: "C",
                                          default: "ckschema.yaml's container, else the development schema's")
     static let cktool = Option.path("cktool", help: "run this executable with cktool's arguments instead of 'xcrun cktool'",
                                     default: "$CKSCHEMA_CKTOOL, else xcrun cktool")
-    static let specs = [teamID.spec, containerID.spec, cktool.spec]
+    static let tokenEnv = Option.text("token-env", help: "read the CloudKit management token from this environment variable; it reaches cktool only through its environment, never its arguments",
+                                      valueName: "NAME", default: "CLOUDKIT_MANAGEMENT_TOKEN, else the token cktool saved in the keychain")
+    static let timeout = Option.number("timeout", help: "stop cktool after S seconds", valueName: "S",
+                                       default: String(format: "%g", SchemaPuller.defaultTimeout),
+                                       valid: { (s: Double) in s > 0 && s <= 86_400 },
+                                       message: { "--timeout needs a number of seconds from 0 to 86400, not '\($0)'" })
+    static let specs = [teamID.spec, containerID.spec, cktool.spec, timeout.spec, tokenEnv.spec]
     var team: String?
     var container: String?
     var tool: String?
+    var tokenVariable: String?
+    var seconds: Double?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         team = try arguments.value(Self.teamID)
         container = try arguments.value(Self.containerID)
         tool = try arguments.value(Self.cktool)
+        tokenVariable = try arguments.value(Self.tokenEnv)
+        seconds = try arguments.value(Self.timeout)
     }
 
-    /// Resolves team, container, destination and cktool from the options and ckschema.yaml, then pulls.
-    func pull(environment: Environment, output: String?, config: Configuration?) throws -> SchemaPuller.Result {
-        guard let team = team ?? config?.team else {
-            throw UsageError("no team: pass --team-id T, or set 'team:' in ckschema.yaml (your Apple developer team identifier)")
+    /// cktool for the container: team, container, tool and token from the options, ckschema.yaml
+    /// and the environment (`CLOUDKIT_TEAM_ID`, `CKSCHEMA_CKTOOL`, the token's variable).
+    func session(config: Configuration?) throws -> CKToolSession {
+        let env = ProcessInfo.processInfo.environment
+        guard let team = team ?? config?.team ?? env["CLOUDKIT_TEAM_ID"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw UsageError("no team: pass --team-id T, or set 'team:' in ckschema.yaml or CLOUDKIT_TEAM_ID (your Apple developer team identifier)")
         }
         guard let container = try container ?? config?.container ?? Self.developmentContainer(config) else {
             throw UsageError("no container: pass --container-id iCloud.com.example.App, or set 'container:' in ckschema.yaml or the development schema")
         }
+        let path = tool ?? env["CKSCHEMA_CKTOOL"].flatMap { $0.isEmpty ? nil : $0 }
+        return CKToolSession(team: team, container: container, tool: path.map { .executable($0) } ?? .xcrun,
+                             token: env[tokenVariable ?? CKToolSession.tokenVariable], timeout: seconds ?? SchemaPuller.defaultTimeout)
+    }
+
+    /// Resolves team, container, destination and cktool from the options and ckschema.yaml, then pulls.
+    func pull(environment: Environment, output: String?, config: Configuration?) throws -> SchemaPuller.Result {
+        let session = try session(config: config)
         let configured = environment == .production ? config?.productionSchema : config?.developmentSchema
         guard let destination = output ?? configured.flatMap({ $0.lowercased().hasSuffix(".ckdb") ? $0 : nil }) else {
             throw UsageError(configured == nil
                 ? "no file to write: pass -o FILE, or name the \(environment.rawValue) schema in ckschema.yaml"
                 : "the \(environment.rawValue) schema in ckschema.yaml is not a .ckdb file, and pull writes what CloudKit exports verbatim; pass -o FILE.ckdb, or configure schemas.\(environment.rawValue) as a .ckdb file")
         }
-        let path = tool ?? ProcessInfo.processInfo.environment["CKSCHEMA_CKTOOL"].flatMap { $0.isEmpty ? nil : $0 }
-        return try SchemaPuller.pull(.init(team: team, container: container, environment: environment, destination: destination,
-                                           tool: path.map { .executable($0) } ?? .xcrun))
+        return try SchemaPuller.pull(.init(session: session, environment: environment, destination: destination))
     }
 
     /// The development schema's `container:`, when ckschema.yaml names a readable one.

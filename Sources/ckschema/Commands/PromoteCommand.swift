@@ -44,6 +44,8 @@ enum PromoteCommand: OptionsCommand {
         let failOn = options.failOn ?? (config?.failOn == .warning ? .review : .forbidden)
         guard options.check else {
             io.report(plan.diagnostics(minimum: .safe), format: options.format, command: name)
+            // The Console's deploy is the one human step: its click path and dialog, to compare.
+            if options.format == .markdown { io.write(ConsoleGuide.markdown(plan, container: config?.container ?? to.container, planFile: options.plan)) }
             return .success
         }
         let code: ExitCode = plan.fails(on: failOn) ? .findings : .success

@@ -47,10 +47,15 @@ import Testing
         }
     }
 
-    /// `${{ inputs.x }}` replaced with the input's value (or its default from action.yml).
-    static func expand(_ s: String, inputs: [String: String]) -> String {
+    /// `${{ inputs.x }}` replaced with the input's value (or its default from action.yml), and
+    /// `${{ github.x }}` with the stand-in context's (empty when the test gives none).
+    static func expand(_ s: String, inputs: [String: String], github: [String: String] = [:]) -> String {
         var out = s
         for (k, v) in inputs { out = out.replacingOccurrences(of: "${{ inputs.\(k) }}", with: v) }
+        for (k, v) in github { out = out.replacingOccurrences(of: "${{ github.\(k) }}", with: v) }
+        while let r = out.range(of: "${{ github."), let end = out[r.upperBound...].range(of: " }}") {
+            out.replaceSubrange(r.lowerBound..<end.upperBound, with: "")
+        }
         return out
     }
 
@@ -62,7 +67,8 @@ import Testing
     }
 
     /// Runs every step of action.yml as the runner would, the cache step as a hit.
-    static func runAction(args: String?, workingDirectory: String = ".", cwd: String = Paths.root) throws -> Run {
+    static func runAction(args: String?, workingDirectory: String = ".", cwd: String = Paths.root, inputs given: [String: String] = [:],
+                          github: [String: String] = [:], environment: [String: String] = [:]) throws -> Run {
         let bash = try #require(Tool.find("bash"))
         let dir = try makeTempDir("ckschema-action")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -71,7 +77,8 @@ import Testing
         let summary = dir + "/summary.md", outputs = dir + "/outputs"
         _ = FileManager.default.createFile(atPath: summary, contents: nil)
         _ = FileManager.default.createFile(atPath: outputs, contents: nil)
-        let inputs = ["args": args ?? "check --format github", "working-directory": workingDirectory, "version": ""]
+        var inputs = ["args": args ?? "check --format github", "working-directory": workingDirectory, "version": "", "mode": "check", "plan": ""]
+        for (k, v) in given { inputs[k] = v }
         var log = ""
         var cacheHit = false
         for step in try steps() {
@@ -92,8 +99,9 @@ import Testing
             let script = try #require(step.run, "step '\(step.name)' has neither run nor a known uses")
             #expect(!script.contains("${{"), "expressions in a run line are spliced into the shell; pass them through env: \(script)")
             var env = ["GITHUB_ACTION_PATH": Paths.root, "GITHUB_STEP_SUMMARY": summary, "GITHUB_OUTPUT": outputs,
-                       "HOME": home, "RUNNER_OS": "Linux", "CI": "true", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-            for (k, v) in step.env { env[k] = expand(v, inputs: inputs) }
+                       "HOME": home, "RUNNER_OS": "Linux", "RUNNER_TEMP": dir, "CI": "true", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+            for (k, v) in environment { env[k] = v }
+            for (k, v) in step.env { env[k] = expand(v, inputs: inputs, github: github) }
             let wd = step.workingDirectory.map { expand($0, inputs: inputs) } ?? "."
             let r = try Tool.run(bash, ["--noprofile", "--norc", "-eo", "pipefail", "-c", script],
                                  cwd: (cwd as NSString).appendingPathComponent(wd), environment: env, replacingEnvironment: true)
@@ -145,6 +153,71 @@ import Testing
         #expect(r.summary == (try runCLI(["promote", "--check", "--format", "markdown"])).stdout + "\n", "\(r.summary)")
         let fmt = try Self.runAction(args: "fmt --check")
         #expect(fmt.code == 0 && fmt.summary.isEmpty, "fmt has no markdown report: \(fmt.summary)")
+    }
+
+    /// The stand-in `xcrun` first on PATH and the token in the job's environment, as a
+    /// workflow gives it from a secret.
+    static func cktoolEnvironment(_ s: CKToolStandIn) -> [String: String] {
+        ["PATH": s.bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+         "CLOUDKIT_MANAGEMENT_TOKEN": CKToolStandIn.token, "CKSCHEMA_CKTOOL": ""]
+    }
+
+    @Test func stagePushesOnTheDefaultBranchAndPutsTheConsoleStepsInTheSummary() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let r = try Self.runAction(args: nil, workingDirectory: "repo", cwd: s.root, inputs: ["mode": "stage", "plan": "plan.json"],
+                                   github: ["ref_name": "main", "event.repository.default_branch": "main"], environment: Self.cktoolEnvironment(s))
+        #expect(r.code == 0, "\(r.log)")
+        #expect(s.order() == ["validate-schema", "export-schema", "import-schema"])
+        #expect(r.log.contains("imported the schema into the development environment of iCloud.com.example.Notes"), "\(r.log)")
+        #expect(r.summary.hasPrefix("**ckschema push**: exit 0\n"), "\(r.summary)")
+        #expect(r.summary.contains("### Deploy in CloudKit Console") && r.summary.contains("| Fields | `Note.body`: new field, `String`, Encrypted |"), "\(r.summary)")
+        #expect(r.summary.contains("`ckschema verify --env production --plan plan.json`"))
+        #expect(FileManager.default.fileExists(atPath: s.repo + "/plan.json"), "stage writes the plan verify checks")
+        #expect(r.outputs == "exit-code=0\n")
+        #expect(!r.log.contains(CKToolStandIn.token) && !r.summary.contains(CKToolStandIn.token))
+
+        // Any other branch: CloudKit validates, nothing is imported.
+        let branch = try Self.runAction(args: nil, workingDirectory: "repo", cwd: s.root, inputs: ["mode": "stage"],
+                                        github: ["ref_name": "feature", "event.repository.default_branch": "main"], environment: Self.cktoolEnvironment(s))
+        #expect(branch.code == 0, "\(branch.log)")
+        #expect(branch.log.contains("'feature' is not the default branch 'main': push --dry-run only"))
+        #expect(Array(s.order().dropFirst(3)) == ["validate-schema"])
+    }
+
+    @Test func stageFailsTheJobWhenTheGateRefusesAndCallsNoCktool() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        try s.write("Schemas/production.ckdb", "DEFINE SCHEMA\n\n    RECORD TYPE Draft (\n        text STRING\n    );\n")
+        let r = try Self.runAction(args: nil, workingDirectory: "repo", cwd: s.root, inputs: ["mode": "stage"],
+                                   github: ["ref_name": "main", "event.repository.default_branch": "main"], environment: Self.cktoolEnvironment(s))
+        #expect(r.code == 1, "\(r.log)")
+        #expect(r.log.contains("::error") && r.log.contains("Draft"), "\(r.log)")
+        #expect(s.order() == [])
+        #expect(r.summary.hasPrefix("**ckschema push**: exit 1\n") && !r.summary.contains("Deploy in CloudKit Console"), "\(r.summary)")
+        #expect(r.outputs == "exit-code=1\n")
+    }
+
+    @Test func verifyFailsTheJobWhenProductionLacksAPlannedField() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let deployed = try runCLI(["export", "--format", "ckdb"], cwd: s.repo).stdout
+        try s.live("production", deployed)
+        let ok = try Self.runAction(args: nil, workingDirectory: "repo", cwd: s.root, inputs: ["mode": "verify"], environment: Self.cktoolEnvironment(s))
+        #expect(ok.code == 0, "\(ok.log)")
+        #expect(ok.summary.hasPrefix("**ckschema verify**: production has every planned change\n"), "\(ok.summary)")
+        #expect(s.order() == ["export-schema"])
+
+        try s.live("production", deployed.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("createdOn ") }.joined(separator: "\n"))
+        let missing = try Self.runAction(args: nil, workingDirectory: "repo", cwd: s.root, inputs: ["mode": "verify"], environment: Self.cktoolEnvironment(s))
+        #expect(missing.code == 1, "\(missing.log)")
+        #expect(missing.log.contains("::error file=Schemas/development.yaml,line=16,col=7,title=CK811"), "\(missing.log)")
+        #expect(missing.summary.hasPrefix("**ckschema verify**: exit 1\n"))
+        #expect(missing.outputs == "exit-code=1\n")
+
+        let bad = try Self.runAction(args: nil, workingDirectory: "repo", cwd: s.root, inputs: ["mode": "deploy"])
+        #expect(bad.code == 2 && bad.log.contains("mode must be check, stage or verify"))
     }
 
     @Test func theBuildStepsAreValidShell() throws {

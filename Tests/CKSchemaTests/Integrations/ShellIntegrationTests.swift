@@ -42,7 +42,7 @@ import Testing
             #expect(r.code == 0, "\(r.stderr)")
             return r.stdout.split(separator: "\n").map(String.init)
         }
-        #expect(try complete(["ckschema", "pu"]) == ["pull"])
+        #expect(try complete(["ckschema", "pu"]) == ["pull", "push"])
         #expect(try complete(["ckschema", "lint", "--format", ""]) == ["text", "json", "github", "sarif", "markdown"])
         #expect(try complete(["ckschema", "pull", "--env", ""]) == ["production", "development"])
         #expect(try complete(["ckschema", "completion", ""]) == ["bash", "zsh", "fish"])

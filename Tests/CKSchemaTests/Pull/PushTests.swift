@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+
+/// `ckschema push` through the built binary, against the stand-in `xcrun cktool`.
+@Suite struct PushTests {
+    static let changes = """
+        development of iCloud.com.example.Notes: 5 changes
+          + record type Note
+          + index Note.recordName queryable
+          + Note.body string encrypted
+          + Note.createdOn timestamp [queryable, sortable]
+          + Note.title string [queryable, searchable, sortable]
+
+        """
+
+    @Test func pushGatesThenValidatesThenPullsDevelopmentThenImports() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let before = try s.snapshot()
+        let r = try s.run(["push", "--yes"])
+        #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout == Self.changes + "imported the schema into the development environment of iCloud.com.example.Notes\n", "\(r.stdout)")
+        #expect(s.order() == ["validate-schema", "export-schema", "import-schema"])
+        let validate = try s.arguments(1), export = try s.arguments(2), imported = try s.arguments(3)
+        let head = ["--team-id", "ABCDE12345", "--container-id", "iCloud.com.example.Notes", "--environment", "development"]
+        #expect(validate.count == 9 && Array(validate.prefix(7)) == ["validate-schema"] + head && validate[7] == "--file", "\(validate)")
+        #expect(Array(export.prefix(7)) == ["export-schema"] + head && export[7] == "--output-file", "\(export)")
+        // The file validated is the file imported, and it is gone afterwards.
+        #expect(Array(imported.prefix(8)) == ["import-schema"] + head + ["--file"] && imported[8] == validate[8], "\(imported)")
+        #expect(!FileManager.default.fileExists(atPath: validate[8]))
+        // Nothing in the repository was written.
+        #expect(try s.snapshot() == before)
+    }
+
+    @Test func theTokenReachesCktoolOnlyThroughItsEnvironment() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        // cktool echoing its token in a failure must not carry it into ckschema's report.
+        try s.play("import-schema", "echo \"server said no to token $CLOUDKIT_MANAGEMENT_TOKEN\" >&2; exit 1")
+        let r = try s.run(["push", "--yes", "--token-env", "MY_CK_TOKEN"], token: false, environment: ["MY_CK_TOKEN": CKToolStandIn.token])
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("cktool import-schema failed (exit 1): server said no to token <token> [CK802]"), "\(r.stderr)")
+        for n in 1...3 {
+            #expect(try s.environment(n).contains("CLOUDKIT_MANAGEMENT_TOKEN=\(CKToolStandIn.token)\n"), "call \(n) has the token in its environment")
+            #expect(!(try s.arguments(n)).contains { $0.contains(CKToolStandIn.token) }, "call \(n): the token is in no argument")
+        }
+        #expect(!r.stdout.contains(CKToolStandIn.token) && !r.stderr.contains(CKToolStandIn.token))
+        for (path, data) in try s.snapshot() {
+            #expect(!String(decoding: data, as: UTF8.self).contains(CKToolStandIn.token), "\(path) holds the token")
+        }
+        // Without a token variable, cktool gets none from ckschema (it uses the keychain's).
+        let keychain = try s.run(["push", "--dry-run"], token: false)
+        #expect(keychain.code == 0, "\(keychain.stderr)")
+        #expect(!(try s.environment(4)).contains("CLOUDKIT_MANAGEMENT_TOKEN="))
+    }
+
+    @Test func dryRunStopsAfterTheServersValidation() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let r = try s.run(["push", "--dry-run"])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("push --dry-run: CloudKit validated the schema ("), "\(r.stdout)")
+        #expect(r.stdout.hasSuffix(" bytes of .ckdb); nothing was imported\n"))
+        #expect(s.order() == ["validate-schema"])
+    }
+
+    @Test func offlineRunsEveryLocalStepAndNoCktoolEvenWithoutXcrun() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let r = try s.run(["push", "--dry-run", "--offline"], path: "/usr/bin:/bin")
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("push --offline: lint, the production gate and the .ckdb export ("), "\(r.stdout)")
+        #expect(s.order() == [])
+        let noDryRun = try s.run(["push", "--offline", "--yes"])
+        #expect(noDryRun.code == 2 && noDryRun.stderr.contains("pass --dry-run --offline"), "\(noDryRun.stderr)")
+    }
+
+    @Test func aGateRefusalMakesNoCktoolCall() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        // Production holds Draft, which development no longer has: production refuses the deletion.
+        try s.write("Schemas/production.ckdb", "DEFINE SCHEMA\n\n    RECORD TYPE Draft (\n        text STRING\n    );\n")
+        let r = try s.run(["push", "--yes"])
+        #expect(r.code == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("Draft") && r.stdout.contains("ckschema push: failed (lint, promote): 1 error"), "\(r.stdout)")
+        #expect(s.order() == [], "no cktool call after a gate refusal")
+        // A lint error stops it the same way.
+        try s.write("Schemas/production.ckdb", "DEFINE SCHEMA\n")
+        let dev = try read(s.repo + "/Schemas/development.yaml")
+        try s.write("Schemas/development.yaml", dev.replacingOccurrences(of: "encrypted: true }", with: "encrypted: true, indexes: [sortable] }"))
+        let lint = try s.run(["push", "--dry-run"])
+        #expect(lint.code == 1 && lint.stdout.contains("[CK105]"), "\(lint.stdout)")
+        #expect(s.order() == [])
+    }
+
+    /// The line of the export `ckschema export --format ckdb` writes for `field`.
+    static func exportLine(of field: String, in s: CKToolStandIn) throws -> Int {
+        let text = try runCLI(["export", "--format", "ckdb"], cwd: s.repo).stdout
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces).hasPrefix(field + " ") }) + 1
+    }
+
+    @Test func aValidationFailurePointsAtTheYAMLLineThatProducedTheCKDBLine() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let line = try Self.exportLine(of: "body", in: s)
+        let message = "❌ Schema validation failed: Encountered \" <IDENTIFIER> \"BADTYPE \"\" at line \(line), column 25. Was expecting one of: \"STRING\" ..."
+        try s.play("validate-schema", "echo '\(message)'; exit 1")
+        let before = try s.snapshot()
+        let r = try s.run(["push", "--yes"])
+        #expect(r.code == 1, "\(r.stdout)\(r.stderr)")
+        // body is line 15, column 7 of the YAML that init writes.
+        #expect(r.stdout.hasPrefix("Schemas/development.yaml:15:7: error: CloudKit refused the schema (cktool validate-schema, line \(line) column 25 of the .ckdb export): \(message) [CK810]\n"), "\(r.stdout)")
+        #expect(s.order() == ["validate-schema"], "nothing is imported after a refusal")
+        #expect(try s.snapshot() == before)
+    }
+
+    @Test func theImportsOwnRefusalIsLocatedToo() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let line = try Self.exportLine(of: "title", in: s)
+        try s.play("import-schema", "echo 'Schema validation failed: at line \(line), column 9.' >&2; exit 1")
+        let r = try s.run(["push", "--yes"])
+        #expect(r.code == 1)
+        #expect(r.stdout.hasPrefix(Self.changes + "Schemas/development.yaml:14:7: error: CloudKit refused the schema (cktool import-schema, line \(line) column 9"), "\(r.stdout)")
+    }
+
+    @Test func authenticationFailureAndProductionRefusalAreCK802WithTheirFix() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        try s.play("validate-schema", "echo 'Error: Authentication failed: invalid management token.' >&2; exit 1")
+        let auth = try s.run(["push", "--dry-run"])
+        #expect(auth.code == 2)
+        #expect(auth.stderr.contains("cktool validate-schema failed (exit 1): Error: Authentication failed: invalid management token. [CK802]"), "\(auth.stderr)")
+        #expect(auth.stderr.contains("xcrun cktool save-token --type management") && auth.stderr.contains("--token-env"))
+
+        try s.play("validate-schema", "echo \"Error: endpoint not applicable in the environment 'production'\" >&2; exit 1")
+        let prod = try s.run(["push", "--dry-run"])
+        #expect(prod.code == 2)
+        #expect(prod.stderr.contains("endpoint not applicable in the environment 'production' [CK802]"), "\(prod.stderr)")
+        #expect(prod.stderr.contains("only through CloudKit Console's 'Deploy Schema Changes'"))
+    }
+
+    @Test func garbageFromCktoolIsEscapedAndNamesTheCommand() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        try s.play("validate-schema", "printf '\\033[31mboom\\n::error::forged\\001'; exit 7")
+        let r = try s.run(["push", "--dry-run"])
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("cktool validate-schema failed (exit 7): \\u{1B}[31mboom / ::error::forged\\u{1}"), "\(r.stderr)")
+        #expect(!r.stderr.contains("\u{1B}") && !r.stderr.contains("\n::"))
+    }
+
+    @Test func aHangingCktoolIsStoppedAtTheTimeout() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        try s.play("validate-schema", "sleep 60; exit 0")
+        let r = try s.run(["push", "--dry-run", "--timeout", "1"])
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("cktool validate-schema did not finish within 1 s and was stopped [CK802]"), "\(r.stderr)")
+        #expect(r.stderr.contains("--timeout"))
+    }
+
+    @Test func hugeOutputFromCktoolIsCutOff() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        try s.play("import-schema", "i=0; while [ $i -lt 40000 ]; do echo 'garbage garbage garbage garbage garbage garbage garbage garbage'; i=$((i+1)); done; exit 1")
+        let r = try s.run(["push", "--yes"])
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("cktool import-schema wrote more than 1.0 MB of messages and was stopped [CK802]"), "\(r.stderr.prefix(2000))")
+        #expect(r.stderr.utf8.count < 4000, "the message is one bounded line, not cktool's output")
+        // A long failure that stays under the cap is quoted to 4,000 characters at most.
+        try s.play("import-schema", "i=0; while [ $i -lt 2000 ]; do printf 'xxxxxxxxxx'; i=$((i+1)); done; exit 1")
+        let long = try s.run(["push", "--yes"])
+        #expect(long.code == 2 && long.stderr.contains("cktool import-schema failed (exit 1): xxxx"))
+        #expect(long.stderr.utf8.count < 6000, "\(long.stderr.utf8.count)")
+    }
+
+    @Test func withoutATerminalPushNeedsYesAndAsksNothingOfCktool() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let r = try s.run(["push"])
+        #expect(r.code == 2)
+        #expect(r.stderr.hasPrefix("ckschema push: error: push imports into development, and asks first; with no terminal (CI) pass --yes"), "\(r.stderr)")
+        #expect(s.order() == [])
+    }
+
+    @Test func developmentThatAlreadyHasTheSchemaIsNotImportedAgain() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        try s.live("development", try runCLI(["export", "--format", "ckdb"], cwd: s.repo).stdout)
+        let r = try s.run(["push", "--yes"])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(r.stdout == "the development environment of iCloud.com.example.Notes already has this schema; nothing was imported\n")
+        #expect(s.order() == ["validate-schema", "export-schema"])
+    }
+
+    @Test func withoutXcrunEachCommandSaysSoInOneLine() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        for args in [["push", "--dry-run"], ["reset", "--env", "development", "--yes"], ["verify", "--env", "production"], ["pull"]] {
+            let r = try s.run(args, path: "/usr/bin:/bin")
+            #expect(r.code == 2, "\(args)")
+            let first = r.stderr.split(separator: "\n").first.map(String.init) ?? ""
+            #expect(first.hasPrefix("ckschema: error: cktool is not available: 'xcrun' is not on PATH") && first.hasSuffix("[CK801]"), "\(args): \(r.stderr)")
+        }
+    }
+}
