@@ -31,14 +31,22 @@ public enum Baseline {
     /// already has migrations or a store that already has a history (unless `force`), a
     /// schema the steps would not build exactly, are refused (CK537).
     /// - Parameter source: the production schema's path, for the migration's description.
-    public static func write(production: Schema, source: String, folder: MigrationFolder, store: Store, force: Bool) throws(InputError) -> Result {
+    /// - Parameter storePath: the store; it is created only once everything has checked out.
+    public static func write(production: Schema, source: String, folder: MigrationFolder, storePath: String, force: Bool) throws(InputError) -> Result {
         let at = SourceLocation(file: source, line: 1, column: 1)
         guard !(production.recordTypes.isEmpty && production.zones.isEmpty) else {
             throw InputError(Diagnostic(rule: StoreRules.baselineRefused, "'\(source)' has no record type or zone: there is nothing in production to take as the baseline; nothing was written",
                                         at: at, fix: "pull production first (`ckschema pull`, or `xcrun cktool export-schema`), or start without a baseline: `ckschema migrate new NAME`"))
         }
         var replaced: [String] = []
-        let histories = try [Environment.production, .development].map { env throws(InputError) in (env, try store.history(env)) }.filter { !$0.1.isEmpty }
+        let existing = FileManager.default.fileExists(atPath: storePath) ? try Store(path: storePath, access: .read) : nil
+        var histories: [(Environment, [AppliedMigration])] = []
+        if let existing {
+            for env in [Environment.production, .development] {
+                let h = try existing.history(env)
+                if !h.isEmpty { histories.append((env, h)) }
+            }
+        }
         if !folder.migrations.isEmpty || !histories.isEmpty {
             let what = folder.migrations.map(\.fileName) + histories.map { "the store's \($0.0.rawValue) history (\($0.1.count) migration\($0.1.count == 1 ? "" : "s"))" }
             guard force else {
@@ -63,6 +71,8 @@ public enum Baseline {
                                         fix: "report this with the schema file: every schema CloudKit exports must have a baseline"))
         }
 
+        try? FileManager.default.createDirectory(atPath: (storePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let store = try Store(path: storePath)
         let lock = try StoreLock.acquire(store, timeout: 10, command: "migrate baseline")
         defer { lock.release() }
         // The files first (each written whole), then the store in one transaction.
@@ -73,6 +83,7 @@ public enum Baseline {
                 }
             }
         }
+        try? FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
         try InputFile.write(text, to: path)
         let written = MigrationFolder(path: folder.path, migrations: [migration])
         try written.writeSum()

@@ -18,7 +18,7 @@ enum MigrateBaseline: Subcommand {
     static func baseline(source: String, migrations: String, store: String, force: Bool, model: ModelSelection) throws(InputError) -> Baseline.Result {
         let production = try SchemaSource.load(path: source, model: model)
         let folder = try MigrationFolder.load(path: migrations)
-        return try Baseline.write(production: production, source: source, folder: folder, store: try Store(path: store), force: force)
+        return try Baseline.write(production: production, source: source, folder: folder, storePath: store, force: force)
     }
 
     /// What it wrote, and what it replaced.

@@ -10,13 +10,13 @@ enum MigrateCommand: CommandGroup {
         Every subcommand refuses to run when Migrations/ckschema.sum does not match the files
         (status reports it). --env defaults to development for apply and status. 'new' and
         'apply --env production' refuse what 'promote' refuses, with its codes and the same
-        'promote:' settings. An app already in production starts with 'baseline'.
+        'promote:' settings. An app already in production starts with 'baseline' (default:
+        ckschema.yaml's production schema), or 'ckschema init --from-production EXPORT'.
         Migration steps: docs/migrations.md. Store tables: docs/store.md.
 
         examples:
           ckschema migrate new add_title
           ckschema migrate apply --env production --dry-run
           ckschema migrate status --format json
-          ckschema migrate baseline --from Schemas/production.ckdb
         """
 }
