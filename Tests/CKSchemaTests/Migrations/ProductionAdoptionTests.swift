@@ -160,6 +160,19 @@ import Testing
         }
     }
 
+    /// Issue 18: `promote --apply` swallowed a broken migrations folder with `try?`; it is now
+    /// exit 2 with the folder's own diagnostic, and nothing is deployed.
+    @Test func promoteApplyReportsABrokenMigrationsFolder() throws {
+        let dir = try adopted()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try runCLI(["promote", "--plan", "plan.json"], cwd: dir).code == 0)
+        try Data("not a migration\n".utf8).write(to: URL(fileURLWithPath: dir + "/Migrations/notes.yaml"))
+        let r = try runCLI(["promote", "--apply", "plan.json"], cwd: dir)
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("'notes.yaml' in the migrations folder is not named NNNN_name.yaml [CK510]"), "\(r.stderr)")
+        #expect(!r.stdout.contains("deployed"))
+    }
+
     /// CK535: the store's production is empty while ckschema.yaml names one; the fix applies
     /// the migrations that build it (on Trailmark, the first two).
     @Test func anEmptyStoreProductionIsAFindingWithTheCommandThatRecordsIt() throws {
