@@ -180,6 +180,14 @@ public struct Configuration: Sendable, Equatable {
         return config
     }
 
+    /// A `promote:` setting that would let through a change production refuses (CK301-CK307,
+    /// CK630): refused, so that `promote --check` can never pass what `promote --apply` and
+    /// `migrate apply --env production` refuse.
+    private static func refuseLowering(_ code: String, _ verb: String, _ node: YAMLNode, _ d: inout NodeDecoder) {
+        d.report(InputRules.invalidValue, "promote: cannot \(verb) \(code): production refuses that change whatever ckschema.yaml says, so every command keeps it an error",
+                 at: node, fix: "remove \(code) from 'promote:' and fix the change instead (docs/promotion.md says how)")
+    }
+
     /// One `disable:` or `severity:` entry of the `lint:` or `promote:` section. The codes
     /// are checked against the rule catalog above this layer (`RuleCatalog.unknownCodes`).
     private static func ruleSetting(_ q: YAMLPair, section: String, into settings: inout LintConfiguration,
@@ -188,13 +196,17 @@ public struct Configuration: Sendable, Equatable {
         case "disable":
             for (code, node) in d.stringList(q.value, what: "'\(section).disable'") {
                 codes.append(RuleCodeMention(code: code, location: d.location(node)))
+                if section == "promote", ProductionRules.forbiddenCodes.contains(code) { refuseLowering(code, "disable", node, &d) }
                 settings.disabled.insert(code)
             }
         case "severity":
             guard let sev = d.mapping(q.value, what: "'\(section).severity'") else { return }
             for s in sev {
                 codes.append(RuleCodeMention(code: s.name, location: d.location(s.key)))
-                if let v = d.enumValue(s.value, what: "severity", as: Severity.self) { settings.severities[s.name] = v }
+                if let v = d.enumValue(s.value, what: "severity", as: Severity.self) {
+                    if section == "promote", v != .error, ProductionRules.forbiddenCodes.contains(s.name) { refuseLowering(s.name, "lower", s.key, &d) }
+                    settings.severities[s.name] = v
+                }
             }
         default: break
         }

@@ -3,10 +3,12 @@ import CKSchemaModel
 /// `--format markdown`: a summary line and one table row per diagnostic, for a GitHub
 /// job summary (`$GITHUB_STEP_SUMMARY`) or a pull-request comment.
 extension DiagnosticRenderer {
-    /// The whole Markdown report: `**ckschema lint**: 1 error, 2 warnings` and a table.
+    /// The whole Markdown report: `**ckschema lint**: 1 error, 2 warnings` (with a verdict,
+    /// `**ckschema check**: failed (validate): 1 error`) and a table.
     func markdown(_ diagnostics: [Diagnostic]) -> String {
         let s = Self.summary(diagnostics)
-        var out = "**ckschema \(Markdown.cell(command))**: " + Markdown.counts(errors: s.errors, warnings: s.warnings, notes: s.notes) + "\n"
+        var out = "**ckschema \(Markdown.cell(command))**: " + (verdict.map { Markdown.cell($0) + ": " } ?? "")
+            + Markdown.counts(errors: s.errors, warnings: s.warnings, notes: s.notes) + "\n"
         guard !diagnostics.isEmpty else { return out }
         out += "\n| Location | Severity | Code | Message |\n|---|---|---|---|\n"
         for d in diagnostics {

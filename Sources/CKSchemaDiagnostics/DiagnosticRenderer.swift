@@ -18,6 +18,9 @@ public struct DiagnosticRenderer: Sendable {
     public var command: String
     /// SARIF only: the file a result without a location points at (GitHub requires one).
     public var fallbackFile: String = "ckschema.yaml"
+    /// The run's verdict (`passed`, `failed (validate)`), which the Markdown summary line
+    /// starts with, for a command that concludes (check, promote --check).
+    public var verdict: String?
 
     /// What the rules say of a code (name, summary, source), for SARIF's rule list and
     /// GitHub annotation titles. The rule catalog sits above Diagnostics, so the caller

@@ -344,6 +344,10 @@ public enum ProductionRules {
         CoreDataPromotion.notDescribed, CoreDataPromotion.renamed, CoreDataPromotion.justInTime, subscriptionChanged, safe,
     ]
 
+    /// The codes of the rules whose changes production refuses: no `promote:` setting lowers
+    /// them (`PromotionPlan.configured(by:)`; `Configuration.load` refuses such a setting).
+    public static let forbiddenCodes: Set<String> = Set(all.filter { $0.changeClass == .forbidden }.map(\.info.code))
+
     /// Classifies one change against the two schemas.
     static func classify(_ change: SchemaChange, in context: PromotionContext) -> PromotionStep {
         for rule in all {

@@ -10,20 +10,32 @@ import CKSchemaLinter
 public struct PromotionPlan: Sendable, Hashable {
     /// The `format` value of a plan file.
     public static let format = "ckschema-plan"
-    /// The plan file format version this tool writes and reads.
-    public static let version = 1
+    /// The plan file format version this tool writes and reads. Version 2 binds the steps
+    /// (`stepsSha256`); a version 1 plan bound only the two schemas.
+    public static let version = 2
 
     /// `canonicalHash` of the schema the plan starts from (production).
     public var fromHash: String
     /// `canonicalHash` of the schema the plan goes to (development).
     public var toHash: String
     public var steps: [PromotionStep]
+    /// The `stepsSha256` a plan file was read with (nil for a plan computed here). It differs
+    /// from `stepsHash` when the file's steps were edited after it was written.
+    public var writtenStepsHash: String?
 
     /// Makes a plan from steps that are already in order.
     public init(fromHash: String, toHash: String, steps: [PromotionStep]) {
         self.fromHash = fromHash
         self.toHash = toHash
         self.steps = steps
+    }
+
+    /// The production verdict on `from` -> `to`: the plan classed by CloudKit's production
+    /// rules, configured by the repository's `promote:` settings. `promote --check`,
+    /// `promote --plan`, `--verify-plan`, `--apply`, `migrate new` and `migrate apply --env
+    /// production` all ask this one function, so they cannot disagree.
+    public static func production(from: Schema, to: Schema, settings: LintConfiguration, hashing: Bool = false) -> PromotionPlan {
+        compute(from: from, to: to, hashing: hashing).configured(by: settings)
     }
 
     /// Computes the plan that takes `from` to `to`.
@@ -43,6 +55,17 @@ public struct PromotionPlan: Sendable, Hashable {
         guard hashing else { return PromotionPlan(fromHash: "", toHash: "", steps: steps) }
         let hashes = Concurrently.both({ from.canonicalHash }, { to.canonicalHash })
         return PromotionPlan(fromHash: hashes.0, toHash: hashes.1, steps: steps)
+    }
+
+    /// Two plans are equal when their hashes and steps are; how a file was read is not part of it.
+    public static func == (a: PromotionPlan, b: PromotionPlan) -> Bool {
+        a.fromHash == b.fromHash && a.toHash == b.toHash && a.steps == b.steps
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fromHash)
+        hasher.combine(toHash)
+        hasher.combine(steps)
     }
 
     /// The number of steps of a class.
@@ -103,10 +126,14 @@ public struct PromotionPlan: Sendable, Hashable {
     /// become safe (the change is still deployed, no one need review it), and a severity
     /// maps to the class that reports with it (note: safe, warning: review, error:
     /// forbidden). Lowering a forbidden rule does not make production accept the change.
+    ///
+    /// A forbidden step stays forbidden whatever the settings say: production refuses the
+    /// change, so no setting can let a deploy or a production migration make it
+    /// (`Configuration.load` refuses such a setting; docs/promotion.md).
     public func configured(by settings: LintConfiguration) -> PromotionPlan {
         guard !settings.disabled.isEmpty || !settings.severities.isEmpty else { return self }
         var plan = self
-        for i in plan.steps.indices {
+        for i in plan.steps.indices where plan.steps[i].changeClass != .forbidden {
             let code = plan.steps[i].code
             if settings.disabled.contains(code) {
                 plan.steps[i].changeClass = .safe
@@ -132,7 +159,7 @@ extension ChangeClass {
 // MARK: - The plan file
 
 extension PromotionPlan: Codable {
-    private enum CodingKeys: String, CodingKey { case format, version, from, to, summary, steps }
+    private enum CodingKeys: String, CodingKey { case format, version, from, to, summary, steps, stepsSha256 }
     private struct SchemaRef: Codable { var sha256: String }
     private struct Summary: Codable { var safe: Int; var review: Int; var forbidden: Int }
 
@@ -145,6 +172,7 @@ extension PromotionPlan: Codable {
         try c.encode(SchemaRef(sha256: toHash), forKey: .to)
         try c.encode(Summary(safe: count(.safe), review: count(.review), forbidden: count(.forbidden)), forKey: .summary)
         try c.encode(steps, forKey: .steps)
+        try c.encode(stepsHash, forKey: .stepsSha256)
     }
 
     /// Reads a plan file's JSON object (header checked by `decode(_:file:)`).
@@ -154,6 +182,22 @@ extension PromotionPlan: Codable {
             fromHash: try c.decode(SchemaRef.self, forKey: .from).sha256,
             toHash: try c.decode(SchemaRef.self, forKey: .to).sha256,
             steps: try c.decode([PromotionStep].self, forKey: .steps))
+        writtenStepsHash = try c.decode(String.self, forKey: .stepsSha256)
+    }
+
+    /// SHA-256 of the steps as they bind a deploy: each step's change, class, code, reason,
+    /// source and fix, without the source locations (a comment added to a schema moves
+    /// lines but changes no step). It is written into the plan file as `stepsSha256`.
+    public var stepsHash: String {
+        var hasher = SHA256()
+        for step in steps {
+            var bare = step
+            bare.change.origin = .unknown
+            bare.change.fromOrigin = .unknown
+            guard let data = JSONValue.prettyData(bare) else { preconditionFailure("a step always encodes") }
+            hasher.update(data)
+        }
+        return SHA256.hex(hasher.finalize())
     }
 
     /// The plan file's bytes: pretty-printed JSON with sorted keys, ending in a newline.
@@ -194,6 +238,34 @@ extension PromotionPlan: Codable {
     public static func load(path: String) throws(InputError) -> PromotionPlan {
         let data = try InputFile.read(path: path, limit: 64 * 1024 * 1024)
         return try decode(data, file: path)
+    }
+
+    /// Findings (`CK393`, exit 1) when the plan's steps are not exactly the steps
+    /// `recomputed` has (the plan the two schemas give now, with the same settings): steps
+    /// edited, cut or added by hand after the plan was written, named by the first that
+    /// differs. Empty when they agree.
+    public func stepFindings(against recomputed: PromotionPlan, file: String) -> [Diagnostic] {
+        let at = SourceLocation(file: file, line: 1, column: 1)
+        let fix = "compute the plan again and review it: `ckschema promote --plan \(file)`; never edit a plan by hand"
+        var found: [Diagnostic] = []
+        if let written = writtenStepsHash, written != stepsHash {
+            found.append(Diagnostic(rule: PromotionRules.planSteps,
+                                    "'\(file)' was edited after it was written: its steps no longer match its stepsSha256 (\(short(written)) in the plan, \(short(stepsHash)) for its steps)",
+                                    at: at, fix: fix))
+        }
+        let mine = steps, theirs = recomputed.steps
+        let common = min(mine.count, theirs.count)
+        if let i = (0..<common).first(where: { mine[$0] != theirs[$0] }) ?? (mine.count == theirs.count ? nil : common) {
+            let what: String
+            switch (i < mine.count ? mine[i] : nil, i < theirs.count ? theirs[i] : nil) {
+            case (let a?, let b?): what = "step \(i + 1) is '\(a.change.description)' (\(a.changeClass.rawValue), \(a.code)), but the schemas give '\(b.change.description)' (\(b.changeClass.rawValue), \(b.code))"
+            case (nil, let b?): what = "it has \(mine.count) step\(mine.count == 1 ? "" : "s") and the schemas give \(theirs.count); the first it lacks is step \(i + 1), '\(b.change.description)'"
+            case (let a?, nil): what = "it has \(mine.count) steps and the schemas give \(theirs.count); step \(i + 1), '\(a.change.description)', is not a change between them"
+            default: what = "its steps differ"
+            }
+            found.append(Diagnostic(rule: PromotionRules.planSteps, "'\(file)' does not hold the steps its schemas give: \(what)", at: at, fix: fix))
+        }
+        return found
     }
 
     /// Throws `InputError` (`CK392`) unless the plan was computed from exactly these

@@ -208,6 +208,11 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
             case (nil, let g?) where g.mayBeAbsent, (let g?, nil) where g.mayBeAbsent:
                 // CloudKit creates it only on demand (an asset companion): absent is not different.
                 break
+            case (_?, nil) where name == "Users" && fieldName == "roles":
+                // CloudKit keeps `Users.roles` itself (every export has it): a `Users` that does
+                // not state it leaves it unstated, never deletes it (an empty store's production
+                // against a first migration's `addRecordType: Users` was a false CK302).
+                break
             case let (f?, nil) where partial:
                 out.append(SchemaChange(.notDescribedField, recordType: name, field: fieldName, before: fieldText(f), origin: f.origin, fromOrigin: f.origin))
             case let (nil, g?):

@@ -81,6 +81,20 @@ public struct MigrationFolder: Sendable {
         return text
     }
 
+    /// The schema after each migration, replayed once from an empty schema: element i is the
+    /// schema migrations 1...i+1 give (linear in the folder, where replaying each prefix
+    /// again would be quadratic).
+    public func replays() throws(InputError) -> [Schema] {
+        var schema = Schema()
+        var out: [Schema] = []
+        out.reserveCapacity(migrations.count)
+        for m in migrations {
+            try SchemaChanger.apply(m, to: &schema)
+            out.append(schema)
+        }
+        return out
+    }
+
     /// The schema every migration produces, replayed from an empty schema.
     public func replay(upTo version: Int? = nil) throws(InputError) -> Schema {
         var schema = Schema()

@@ -119,14 +119,43 @@ public enum MigrationGenerator {
         }
     }
 
+    /// What production has, as `migrate new` knows it: the store's production when it holds
+    /// a schema, else the production schema ckschema.yaml names.
+    public struct Production: Sendable {
+        public var schema: Schema
+        /// Where it was read: the store's path, or the schema file's.
+        public var source: String
+        /// Production's migration history in the store (empty when read from a file).
+        public var history: [AppliedMigration]
+
+        public init(schema: Schema, source: String, history: [AppliedMigration] = []) {
+            self.schema = schema
+            self.source = source
+            self.history = history
+        }
+    }
+
     /// The next migration file for `folder` named `name`, from the folder's replay to `development`.
-    /// Throws `InputError` when production would refuse a change (nothing is written then) or when
-    /// there is nothing to migrate.
+    ///
+    /// When `production` is known, the production rules (`PromotionPlan.production`, with the
+    /// repository's `promote:` settings: what `promote` asks) come first, against production
+    /// itself: a change the development schema makes to what production has, and a change a
+    /// migration not yet in production makes, are refused with promote's code, words and fix
+    /// (CK301-CK307), so `migrate new` never writes a step that `promote` or `migrate apply
+    /// --env production` would refuse, nor contradicts them.
+    /// Throws `InputError` when production would refuse a change (nothing is written then).
     /// Returns nil when there is nothing to migrate (replaying the folder already gives `development`).
-    public static func newMigration(folder: MigrationFolder, name: String, development: Schema) throws(InputError) -> (path: String, text: String)? {
+    public static func newMigration(folder: MigrationFolder, name: String, development: Schema, production: Production? = nil,
+                                    settings: LintConfiguration = LintConfiguration()) throws(InputError) -> (path: String, text: String)? {
         let cleanName = name.replacingOccurrences(of: " ", with: "_")
         guard !cleanName.isEmpty, cleanName.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
             throw InputError(Diagnostic(rule: StoreRules.fileName, "'\(name)' is not a migration name; use letters, digits, '_' and '-'", at: nil))
+        }
+        if let production {
+            let refused = ProductionGate.forbidden(from: production.schema, to: development, settings: settings)
+            if !refused.isEmpty { throw InputError(refused) }
+            let pending = try pendingFindings(folder: folder, production: production, settings: settings)
+            if !pending.isEmpty { throw InputError(pending) }
         }
         let replayed = try folder.replay()
         let (steps, refused) = Self.steps(from: replayed, to: development)
@@ -135,6 +164,50 @@ public enum MigrationGenerator {
         let version = (folder.migrations.last?.version ?? 0) + 1
         let fileName = String(format: "%04d", version) + "_\(cleanName).yaml"
         return ((folder.path as NSString).appendingPathComponent(fileName), MigrationWriter.yaml(steps: steps, description: nil))
+    }
+
+    /// The forbidden changes the migrations production has not yet applied make to what it
+    /// has, each at the migration step that makes it: what `migrate apply --env production`
+    /// would refuse. With a store, the migrations after production's history; from a file,
+    /// those after the longest prefix of the folder that builds it (all of them when none does).
+    static func pendingFindings(folder: MigrationFolder, production: Production, settings: LintConfiguration) throws(InputError) -> [Diagnostic] {
+        let replays = try folder.replays()
+        let fix = { (m: Migration) in
+            "\(m.fileName) is not applied to production (\(production.source)) and makes a change production refuses: delete it (if the development store has applied it, rebuild that store too: docs/migrations.md, \"When a migration is wrong\"), run `ckschema migrate hash`, then `ckschema migrate new` again"
+        }
+        let after: Int
+        if let last = production.history.last?.version {
+            after = last
+        } else {
+            let wanted = production.schema.storeNormalized
+            guard let prefix = replays.indices.last(where: { replays[$0].storeNormalized == wanted }) else {
+                // No prefix of the folder is production: only where the folder ends can be
+                // held to it, each change at the last migration that touches its record type.
+                guard let final = replays.last else { return [] }
+                let plan = PromotionPlan.production(from: production.schema.storeNormalized, to: final.storeNormalized, settings: settings)
+                return plan.steps.filter { $0.changeClass == .forbidden }.map { step in
+                    let m = folder.migrations.last { $0.steps.contains { $0.recordTypeName == step.change.recordType } } ?? folder.migrations[folder.migrations.count - 1]
+                    var d = ProductionGate.diagnostic(step, in: m)
+                    d.fix = fix(m)
+                    return d
+                }
+            }
+            after = folder.migrations[prefix].version
+        }
+        var schema = production.schema
+        var found: [Diagnostic] = [], seen: Set<String> = []
+        for (i, m) in folder.migrations.enumerated() where m.version > after {
+            // From the store's production where the store has a history; from a file, the
+            // folder's own replay after the prefix that builds production.
+            if production.history.isEmpty { schema = replays[i] } else { try SchemaChanger.apply(m, to: &schema) }
+            for var d in ProductionGate.check(from: production.schema, to: schema, migration: m, settings: settings).forbidden {
+                // A change stays in every later replay: report it at the first migration that makes it.
+                guard seen.insert(String(d.message.dropFirst(m.fileName.count + 2))).inserted else { continue }
+                d.fix = fix(m)
+                found.append(d)
+            }
+        }
+        return found
     }
 }
 

@@ -203,27 +203,34 @@ public enum Migrator {
     }
 }
 
-/// The production rules `migrate apply --env production` and `promote --apply` enforce: the
-/// promote subsystem's `PromotionPlan` between the schema before and after, the same rules,
-/// codes, words and `promote:` settings as `ckschema promote`.
+/// The production rules as `migrate new`, `migrate apply --env production` and `promote
+/// --apply` ask them: `PromotionPlan.production` (the one function `promote` asks too)
+/// between the store's forms of the schema before and after, with the same `promote:`
+/// settings, so the codes, words and fixes are promote's (CK301-CK317).
 /// Source: Apple, "Deploying an iCloud Container's Schema"; "Encrypting User Data".
 enum ProductionGate {
     /// The forbidden steps (errors) and the review steps (warnings) of one migration, each at
     /// the migration step that makes the change.
     static func check(from old: Schema, to new: Schema, migration m: Migration, settings: LintConfiguration) -> (forbidden: [Diagnostic], review: [Diagnostic]) {
-        let plan = PromotionPlan.compute(from: old.storeNormalized, to: new.storeNormalized, hashing: false).configured(by: settings)
+        let plan = PromotionPlan.production(from: old.storeNormalized, to: new.storeNormalized, settings: settings)
         var forbidden: [Diagnostic] = [], review: [Diagnostic] = []
         for step in plan.steps where step.changeClass != .safe {
-            var d = step.diagnostic
-            d.message = "\(m.fileName): \(d.message)"
-            d.location = location(of: step.change, in: m)
-            // A migration retires with a `deprecate:` step, not with schema-file syntax.
-            if step.change.kind == .removeField || step.change.kind == .removeRecordType, let t = step.change.recordType {
-                d.fix = "use `deprecate: { recordType: \(t)\(step.change.field.map { ", field: \($0)" } ?? "") }` instead"
-            }
+            let d = diagnostic(step, in: m)
             if step.changeClass == .forbidden { forbidden.append(d) } else { review.append(d) }
         }
         return (forbidden, review)
+    }
+
+    /// A plan step as a migration reports it: prefixed by the file, at the step that makes it.
+    static func diagnostic(_ step: PromotionStep, in m: Migration) -> Diagnostic {
+        var d = step.diagnostic
+        d.message = "\(m.fileName): \(d.message)"
+        d.location = location(of: step.change, in: m)
+        // A migration retires with a `deprecate:` step, not with schema-file syntax.
+        if step.change.kind == .removeField || step.change.kind == .removeRecordType, let t = step.change.recordType {
+            d.fix = "use `deprecate: { recordType: \(t)\(step.change.field.map { ", field: \($0)" } ?? "") }` instead"
+        }
+        return d
     }
 
     /// Where in the migration file the step that makes `change` is written.
@@ -234,14 +241,9 @@ enum ProductionGate {
         return step?.location ?? fallback
     }
 
-    /// The forbidden steps of the promotion from `old` to `new`, as diagnostics without a location.
-    static func forbiddenChanges(from old: Schema, to new: Schema) -> [Diagnostic] {
-        let plan = PromotionPlan.compute(from: old.storeNormalized, to: new.storeNormalized)
-        return plan.steps.filter { $0.changeClass == .forbidden }.map { step in
-            var d = step.diagnostic
-            d.location = nil
-            return d
-        }
+    /// The forbidden steps of the promotion from `old` to `new`, as the plan words them.
+    static func forbidden(from old: Schema, to new: Schema, settings: LintConfiguration) -> [Diagnostic] {
+        PromotionPlan.production(from: old.storeNormalized, to: new.storeNormalized, settings: settings).diagnostics(minimum: .forbidden)
     }
 
     /// In development, allowed steps a person should see: removing an index breaks queries that need it.

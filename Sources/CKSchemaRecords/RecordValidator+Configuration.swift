@@ -7,8 +7,11 @@ extension RecordValidator {
     /// `onDiagnostic` in input order. Throws when a schema cannot be loaded or is not
     /// configured; a record file that cannot be read is a CK001 diagnostic and counts in
     /// the summary's `unreadableFiles`.
+    /// - Parameter loaded: the schema at a path, as the caller has already loaded it (`check`
+    ///   loads each source once); nil from it means the caller reported it unreadable, and
+    ///   that environment's files are skipped. Without it each schema is loaded here.
     public static func validateConfigured(
-        _ configuration: Configuration, options: Options = Options(), onDiagnostic: (Diagnostic) -> Void
+        _ configuration: Configuration, options: Options = Options(), loaded: ((String) -> Schema?)? = nil, onDiagnostic: (Diagnostic) -> Void
     ) throws(InputError) -> ValidationSummary {
         var total = ValidationSummary()
         for env in Environment.allCases {
@@ -19,7 +22,13 @@ extension RecordValidator {
                     "ckschema.yaml lists \(env.rawValue) record files but names no 'schemas.\(env.rawValue)'",
                     at: configuration.path.map { SourceLocation(file: $0, line: 1, column: 1) }))
             }
-            let schema = try SchemaSource.load(path: path, model: configuration.model ?? ModelSelection())
+            let schema: Schema
+            if let loaded {
+                guard let known = loaded(path) else { continue }
+                schema = known
+            } else {
+                schema = try SchemaSource.load(path: path, model: configuration.model ?? ModelSelection())
+            }
             let s = RecordValidator(schema: schema, environment: env, options: options).validate(files: files, onDiagnostic: onDiagnostic)
             total.files += s.files
             total.records += s.records

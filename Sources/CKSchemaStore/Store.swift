@@ -333,6 +333,11 @@ public final class Store {
         ])
     }
 
+    /// Forgets an environment's migration history (`migrate baseline --force`).
+    package func clearHistory(env: Environment) throws {
+        try db.run("DELETE FROM migrations WHERE env = ?", [.text(env.rawValue)])
+    }
+
     /// Limits the file to `pages` pages (tests use it to stand in for a full disk).
     func limitPages(_ pages: Int) throws {
         _ = try db.scalar("PRAGMA max_page_count = \(pages)")

@@ -33,6 +33,10 @@ public enum StoreRules {
     public static let replayDrift = RuleInfo(code: "CK533", name: "migration-replay-drift", summary: "Replaying every migration from empty does not give the development schema.", defaultSeverity: .error, source: "ckschema (store and migration format)")
     public static let storeDrift = RuleInfo(code: "CK534", name: "store-drift", summary: "The store's schema for an environment is not what its migration history produces.", defaultSeverity: .error, source: "ckschema (store and migration format)")
 
+    public static let productionNotRecorded = RuleInfo(code: "CK535", name: "production-not-recorded", summary: "The store's production environment is empty while ckschema.yaml names a production schema that is not: promote --apply and migrate apply --env production would start from nothing.", defaultSeverity: .warning, source: "ckschema (store and migration format); Flyway's `baseline`, GRDB's migrator that refuses a database it did not create")
+    public static let productionDiffers = RuleInfo(code: "CK536", name: "store-production-differs", summary: "The store's production schema differs from ckschema.yaml's production schema (after a Console deploy or a pull); the note names the command that brings one up to the other.", defaultSeverity: .note, source: "ckschema (store and migration format)")
+    public static let baselineRefused = RuleInfo(code: "CK537", name: "baseline-refused", summary: "`migrate baseline` refused: the production schema is empty, the folder already has migrations or the store a history (without --force), or the baseline would not build exactly that schema.", defaultSeverity: .error, source: "ckschema (store and migration format); Flyway's `baseline`, Atlas's `migrate apply --baseline`")
+
     // Production.
     public static let productionForbidden = RuleInfo(
         code: "CK540", name: "production-forbidden-step",
@@ -65,7 +69,7 @@ public enum StoreRules {
         notAStore, newerFormat, readOnly, full, locked, sqlite,
         fileName, duplicateVersion, gap, unknownStep, invalidStep, badTarget, backfillType, lossyCopy, notAllowed,
         sumMismatch, sumMissing,
-        changed, missing, pending, replayDrift, storeDrift,
+        changed, missing, pending, replayDrift, storeDrift, productionNotRecorded, productionDiffers, baselineRefused,
         productionForbidden, removeIndexReview,
         recordMalformed, recordUnknownType, recordUnknownField, recordValueType, recordConflict, recordBatchFailed, recordUnknownZone, recordNewField,
     ]

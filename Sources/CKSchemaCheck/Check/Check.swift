@@ -17,10 +17,19 @@ public enum Check {
         public var ran: [String] = []
         /// True when a check could not do its job (an unreadable or malformed input): exit 2.
         public var failed = false
+        /// The checks that could not do their job.
+        public var couldNotRun: [String] = []
+        /// Each check's own findings, by name as in `ran`.
+        public var findings: [String: [Diagnostic]] = [:]
 
         /// True when the gate fails at `failOn`: a check could not run, or a finding is at
         /// or above it.
         public func fails(on failOn: Severity) -> Bool { failed || diagnostics.contains(atLeast: failOn) }
+
+        /// The checks that failed at `failOn`, in run order: the closing line names them.
+        public func failedChecks(on failOn: Severity) -> [String] {
+            ran.filter { couldNotRun.contains($0) || (findings[$0] ?? []).contains(atLeast: failOn) }
+        }
     }
 
     /// Runs every configured check.
@@ -29,8 +38,11 @@ public enum Check {
         let schemas = SchemaCache(model: config.model ?? ModelSelection())
         for name in config.checks ?? Configuration.checkNames {
             guard let result = step(name, config, schemas) else { continue }
-            report.ran.append(name == "migrate" ? "migrations" : name)
+            let shown = name == "migrate" ? "migrations" : name
+            report.ran.append(shown)
             report.diagnostics += result.diagnostics
+            report.findings[shown] = result.diagnostics
+            if result.failed { report.couldNotRun.append(shown) }
             report.failed = report.failed || result.failed
         }
         return report
@@ -86,7 +98,7 @@ public enum Check {
         switch name {
         case "lint": lintStep(config, schemas)
         case "promote": promoteStep(config, schemas)
-        case "validate": validateStep(config)
+        case "validate": validateStep(config, schemas)
         case "migrate": migrateStep(config, schemas)
         default: nil
         }
@@ -101,7 +113,7 @@ public enum Check {
         guard let from, let to else { return step }
         let result = Promoter.check(from: from, to: to, hashing: false, promote: config.promote) { schemas.lint(dev, $0, config.lint) }
         let lintRuns = (config.checks ?? Configuration.checkNames).contains("lint")
-        step.diagnostics += (lintRuns ? [] : result.lintErrors) + (result.plan?.diagnostics(minimum: .review) ?? [])
+        step.diagnostics += (lintRuns ? [] : result.lintErrors) + result.plan.diagnostics(minimum: .review)
         return step
     }
 
@@ -113,14 +125,17 @@ public enum Check {
     }
 
     /// The record files ckschema.yaml lists, each against its environment's schema.
-    static func validateStep(_ config: Configuration) -> StepResult? {
+    /// Each schema comes from the run's cache: a malformed schema is reported once, by the
+    /// first step that reads it.
+    static func validateStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
         guard !config.records.isEmpty else { return nil }
         var diagnostics: [Diagnostic] = []
+        var step = StepResult()
         do {
-            let summary = try RecordValidator.validateConfigured(config) { diagnostics.append($0) }
-            return StepResult(diagnostics: diagnostics, failed: summary.unreadableFiles > 0 || summary.malformedRecords > 0)
+            let summary = try RecordValidator.validateConfigured(config, loaded: { schemas.schema($0, &step) }) { diagnostics.append($0) }
+            return StepResult(diagnostics: step.diagnostics + diagnostics, failed: step.failed || summary.unreadableFiles > 0 || summary.malformedRecords > 0)
         } catch {
-            return StepResult(diagnostics: diagnostics + error.diagnostics, failed: true)
+            return StepResult(diagnostics: step.diagnostics + diagnostics + error.diagnostics, failed: true)
         }
     }
 
@@ -140,6 +155,10 @@ public enum Check {
             let folder = try MigrationFolder.load(path: config.migrations)
             let store = FileManager.default.fileExists(atPath: config.store) ? try Store(path: config.store, access: .read) : nil
             step.diagnostics += try MigrationStatus.check(folder: folder, store: store, environment: .development, development: dev).diagnostics
+            // The store's production kept honest: empty, or not what ckschema.yaml says production is.
+            if let store, let path = config.productionSchema, let production = schemas.schema(path, &step) {
+                step.diagnostics += try ProductionRecord.findings(store: store, production: production, path: path, folder: folder)
+            }
         } catch {
             step.diagnostics += error.diagnostics
             step.failed = true

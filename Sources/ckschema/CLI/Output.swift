@@ -23,12 +23,23 @@ struct Output {
     /// Renders diagnostics, then, in text format, one closing line that says what ran and
     /// how it ended, also when there is nothing to report, so a CI log shows the gate ran:
     /// `ckschema check: passed (lint, promote): 0 errors, 0 warnings`.
-    func conclude(_ diagnostics: [Diagnostic], format: OutputFormat, command: String, failed: Bool, steps: [String] = []) {
-        let renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal, rules: RuleCatalog.info)
+    /// The diagnostics, then (text) the closing line, which names the steps that failed
+    /// before those that passed: `ckschema check: failed (validate): 1 error, 0 warnings;
+    /// passed: lint, promote, migrations`. The Markdown summary starts with the same verdict.
+    func conclude(_ diagnostics: [Diagnostic], format: OutputFormat, command: String, failed: Bool, steps: [String] = [], failedSteps: [String] = []) {
+        var renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal, rules: RuleCatalog.info)
+        let passed = steps.filter { !failedSteps.contains($0) }
+        let verdict: String
+        if failed && !failedSteps.isEmpty {
+            verdict = "failed (" + failedSteps.joined(separator: ", ") + ")"
+        } else {
+            verdict = (failed ? "failed" : "passed") + (steps.isEmpty ? "" : " (" + steps.joined(separator: ", ") + ")")
+        }
+        renderer.verdict = verdict
         write(renderer.render(diagnostics))
         guard format == .text else { return }
-        let ran = steps.isEmpty ? "" : " (" + steps.joined(separator: ", ") + ")"
-        write("ckschema \(command): \(failed ? "failed" : "passed")\(ran): \(Self.counts(diagnostics, always: true))\n")
+        let rest = failed && !failedSteps.isEmpty && !passed.isEmpty ? "; passed: " + passed.joined(separator: ", ") : ""
+        write("ckschema \(command): \(verdict): \(Self.counts(diagnostics, always: true))\(rest)\n")
     }
 
     /// `2 errors, 1 warning` (with `always`, zero counts of errors and warnings are shown).

@@ -13,8 +13,8 @@ enum ChangesCommand: OptionsCommand {
         fetchChanges capability; exit 2 for a token this store did not issue for this zone.
 
         example:
-          token=$(ckschema changes --zone Trips | tail -1 | jq -r .serverChangeToken)
-          ckschema records import trips.ndjson && ckschema changes --zone Trips --since "$token"
+          token=$(ckschema changes --zone Journal | tail -1 | jq -r .serverChangeToken)
+          ckschema records import --env development Schemas/fixtures/seed-trips.ndjson && ckschema changes --zone Journal --since "$token"
         """
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {

@@ -25,8 +25,10 @@ enum CheckCommand: OptionsCommand {
             io.error(PullOptions.message(pulled, environment: .production))
         }
         let report = Check.run(config)
-        let code: ExitCode = report.failed ? .failure : report.fails(on: options.report.failOn(config)) ? .findings : .success
-        io.conclude(report.diagnostics, format: options.report.format, command: name, failed: code != .success, steps: report.ran)
+        let failOn = options.report.failOn(config)
+        let code: ExitCode = report.failed ? .failure : report.fails(on: failOn) ? .findings : .success
+        io.conclude(report.diagnostics, format: options.report.format, command: name, failed: code != .success, steps: report.ran,
+                    failedSteps: report.failedChecks(on: failOn))
         return code
     }
 }

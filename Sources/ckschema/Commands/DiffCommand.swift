@@ -18,7 +18,7 @@ enum DiffCommand: OptionsCommand {
 
         example:
           ckschema diff
-          ckschema diff prod.ckdb Schemas/development.yaml --format json
+          ckschema diff Schemas/production.yaml Schemas/development.yaml --format json
         """
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {

@@ -5,16 +5,20 @@ import Foundation
 enum InitCommand: OptionsCommand {
     static let name = "init"
     static let summary = "Write ckschema.yaml, Schemas/ and Migrations/ for a new repository."
-    static let usage = "ckschema init [FOLDER] [--container iCloud.com.example.App] [--force]"
+    static let usage = "ckschema init [FOLDER] [--container iCloud.com.example.App] [--from-production SCHEMA] [--force]"
     static let help = """
         Writes into FOLDER (default: the current folder): ckschema.yaml, the development
         schema (YAML), the production schema as Schemas/production.ckdb (what 'ckschema pull'
         refreshes from CloudKit), the JSON Schema editors use (Schemas/ckschema.schema.json),
         Migrations/, and '.ckschema/' in .gitignore. Refuses to overwrite an existing file
         unless --force is given. The container identifier is 'iCloud.' and a reverse-DNS name.
+        With --from-production (an app already in production), the export given becomes
+        Schemas/production.ckdb and the development schema, and 'migrate baseline' records
+        it as Migrations/0001_baseline.yaml, applied to the store's production and development.
 
-        example:
+        examples:
           ckschema init --container iCloud.com.example.Notes
+          ckschema init --from-production Schemas/production.ckdb
         """
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
@@ -23,8 +27,11 @@ enum InitCommand: OptionsCommand {
             throw InputError(Diagnostic(rule: PullRules.containerIdentifier, "'\(ControlCharacters.escaped(container))' is not a container identifier: \(problem)", at: nil,
                                     fix: "pass --container iCloud.com.example.App, the identifier Xcode shows under Signing & Capabilities > iCloud"))
         }
-        let files = ProjectTemplate.files(container: container)
+        var files = ProjectTemplate.files(container: container)
         let fm = FileManager.default
+        // An app in production: its export is read (and refused if malformed or empty) before anything is written.
+        let adopted = try options.fromProduction.map { (path: String) throws(InputError) in try ProjectTemplate.adopting(production: path, container: container, root: root) }
+        if let adopted { files = ProjectTemplate.replacing(files, with: adopted.files) }
         if !options.force {
             let existing = files.map { (root as NSString).appendingPathComponent($0.path) }.filter { fm.fileExists(atPath: $0) }
             if !existing.isEmpty {
@@ -44,6 +51,13 @@ enum InitCommand: OptionsCommand {
         if let text = ProjectTemplate.gitignore(adding: fm.contents(atPath: ignore).map { String(decoding: $0, as: UTF8.self) }) {
             try InputFile.write(text, to: ignore)
             io.write("added \(ProjectTemplate.gitignoreLine) to \(ignore)\n")
+        }
+        if adopted != nil {
+            let r = try MigrateBaseline.baseline(source: (root as NSString).appendingPathComponent(ProjectTemplate.productionPath),
+                                                 migrations: (root as NSString).appendingPathComponent("Migrations"),
+                                                 store: (root as NSString).appendingPathComponent(".ckschema/store.sqlite"), force: options.force, model: ModelSelection())
+            MigrateBaseline.write(r, store: (root as NSString).appendingPathComponent(".ckschema/store.sqlite"), io: &io)
+            return .success
         }
         io.write("next: edit Schemas/development.yaml, then run 'ckschema check'\n")
         return .success

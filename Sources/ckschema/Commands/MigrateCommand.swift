@@ -4,11 +4,15 @@ import CKSchema
 enum MigrateCommand: CommandGroup {
     static let name = "migrate"
     static let summary = "Write, apply and check versioned migrations of the local store."
-    static let usage = "ckschema migrate new NAME | apply [--env development|production] [--to VERSION] [--dry-run] [--lock-timeout S] | status [--env ENV] | hash"
-    static let subcommandTypes: [any Subcommand.Type] = [MigrateNew.self, MigrateApply.self, MigrateStatus.self, MigrateHash.self]
+    static let usage = "ckschema migrate new NAME | apply [--env development|production] [--to VERSION] [--dry-run] [--lock-timeout S] | status [--env ENV] | hash | baseline [--from SCHEMA] [--force]"
+    static let subcommandTypes: [any Subcommand.Type] = [MigrateNew.self, MigrateApply.self, MigrateStatus.self, MigrateHash.self, MigrateBaseline.self]
     static let help = """
         Every subcommand refuses to run when Migrations/ckschema.sum does not match the files
-        (status reports it). Migration steps: docs/migrations.md. Store tables: docs/store.md.
+        (status reports it). --env defaults to development for apply and status. 'new' and
+        'apply --env production' refuse what 'promote' refuses, with its codes and the same
+        'promote:' settings. An app already in production starts with 'baseline' (default:
+        ckschema.yaml's production schema), or 'ckschema init --from-production EXPORT'.
+        Migration steps: docs/migrations.md. Store tables: docs/store.md.
 
         examples:
           ckschema migrate new add_title

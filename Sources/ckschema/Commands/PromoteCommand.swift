@@ -4,15 +4,18 @@ import CKSchema
 enum PromoteCommand: OptionsCommand {
     static let name = "promote"
     static let summary = "Plan the promotion to production: each change safe, review or forbidden, with the fix."
-    static let usage = "ckschema promote [FROM] [TO] [--check] [--plan PATH] [--verify-plan PATH] [--apply PLAN [--store PATH]] [--fail-on review|forbidden] [--format text|json|github|sarif|markdown]"
+    static let usage = "ckschema promote [FROM] [TO] [--check] [--plan PATH] [--verify-plan PATH] [--apply PLAN [--store PATH]] [--fail-on warning|error] [--format text|json|github|sarif|markdown]"
     static let help = """
         FROM and TO are schema sources, as for 'ckschema diff' (default: the production and
-        development schemas named in ckschema.yaml). The development schema is linted first;
-        a lint error is reported and no plan is made. Each change then gets a class:
-          safe       production accepts it (reported as a note)
+        development schemas named in ckschema.yaml). The development schema is linted and
+        the promotion planned in one run; lint errors and the plan's findings are reported
+        together. Each change gets a class, reported with a severity:
+          safe       production accepts it (a note)
           review     production accepts it, with a consequence to look at (a warning)
           forbidden  production refuses it (an error), with the fix
-        Rules, classes and sources: docs/promotion.md.
+        Exit 1 when an error is reported (a lint error or a forbidden change), with or
+        without --check. A plan binds its steps: --verify-plan and --apply refuse a plan
+        whose steps differ from what the two schemas give. Rules: docs/promotion.md.
 
         example:
           ckschema promote --check --format github
@@ -23,33 +26,51 @@ enum PromoteCommand: OptionsCommand {
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let config = try CommonOptions.configuration(options.configPath)
         let (from, to) = try options.schemas.load(config: config)
-        if let path = options.verifyPlan { try PromotionPlan.load(path: path).verify(from: from, to: to, file: path) }
+        let settings = config?.promote ?? LintConfiguration()
+        if let path = options.verifyPlan {
+            let plan = try PromotionPlan.load(path: path)
+            try plan.verify(from: from, to: to, file: path)
+            let differing = plan.stepFindings(against: PromotionPlan.production(from: from, to: to, settings: settings), file: path)
+            if !differing.isEmpty {
+                io.conclude(differing, format: options.format, command: name, failed: true)
+                return .findings
+            }
+        }
         if let planPath = options.apply {
-            // `StoreDeployer.apply` checks the plan against both schemas and the store, then deploys TO.
             let storePath = Configuration.storePath(options.store, config: config)
-            let migrations = try? MigrationFolder.load(path: Configuration.migrationsPath(nil, config: config))
-            let r = try StoreDeployer.apply(planAt: planPath, from: from, to: to, store: try Store(path: storePath), migrations: migrations)
-            io.write("deployed the development schema to production in \(storePath) (\(r.changes) change\(r.changes == 1 ? "" : "s"), schema only; records untouched)\n")
+            let migrations = try MigrationFolder.load(path: Configuration.migrationsPath(nil, config: config))
+            let r = try StoreDeployer.apply(planAt: planPath, from: from, to: to, settings: settings, store: try Store(path: storePath), migrations: migrations)
+            if !r.refused.isEmpty {
+                io.conclude(r.refused, format: options.format, command: name, failed: true)
+                return .findings
+            }
+            io.write("deployed the development schema to production in \(ControlCharacters.escaped(storePath)) (\(r.changes) change\(r.changes == 1 ? "" : "s"), schema only; records untouched)\n")
+            for step in r.steps { io.write("  \(ControlCharacters.escaped(step.change.description))\n") }
             io.write("production schema \(r.fromHash.prefix(12)) -> \(r.toHash.prefix(12))\n")
             return .success
         }
         // Hashes are needed only for a plan file; emitting both schemas is most of a plan's cost.
-        let result = Promoter.check(from: from, to: to, lint: config?.lint ?? LintConfiguration(),
-                                    promote: config?.promote ?? LintConfiguration(), hashing: options.plan != nil)
-        guard let plan = result.plan else {
-            io.conclude(result.lintErrors, format: options.format, command: name, failed: true, steps: ["lint"])
-            return .findings
+        let result = Promoter.check(from: from, to: to, lint: config?.lint ?? LintConfiguration(), promote: settings, hashing: options.plan != nil)
+        // A plan file is never written from a schema with lint errors: it would be deployable.
+        if let path = options.plan, result.lintErrors.isEmpty {
+            let plan = result.plan
+            try InputFile.write(plan.jsonData, to: path)
+            io.error("wrote \(ControlCharacters.escaped(path)) (\(plan.steps.count) step\(plan.steps.count == 1 ? "" : "s"): \(plan.count(.safe)) safe, \(plan.count(.review)) review, \(plan.count(.forbidden)) forbidden)\n")
+        } else if let path = options.plan {
+            io.error("did not write \(ControlCharacters.escaped(path)): the development schema has lint errors\n")
         }
-        if let path = options.plan { try InputFile.write(plan.jsonData, to: path) }
-        let failOn = options.failOn ?? (config?.failOn == .warning ? .review : .forbidden)
         guard options.check else {
-            io.report(plan.diagnostics(minimum: .safe), format: options.format, command: name)
+            let shown = result.diagnostics(minimum: .safe)
+            io.report(shown, format: options.format, command: name)
             // The Console's deploy is the one human step: its click path and dialog, to compare.
-            if options.format == .markdown { io.write(ConsoleGuide.markdown(plan, container: config?.container ?? to.container, planFile: options.plan)) }
-            return .success
+            if options.format == .markdown {
+                io.write(ConsoleGuide.markdown(result.plan, container: config?.container ?? to.container, planFile: options.plan))
+            }
+            return shown.contains(atLeast: .error) ? .findings : .success
         }
-        let code: ExitCode = plan.fails(on: failOn) ? .findings : .success
-        io.conclude(plan.diagnostics(minimum: .review), format: options.format, command: name, failed: code != .success)
+        let failOn = options.failOn ?? ChangeClass(severity: config?.failOn ?? .error)
+        let code: ExitCode = result.fails(on: failOn) ? .findings : .success
+        io.conclude(result.diagnostics(minimum: .review), format: options.format, command: name, failed: code != .success)
         return code
     }
 }

@@ -14,8 +14,8 @@ enum QueryCommand: OptionsCommand {
         store cannot be read.
 
         examples:
-          ckschema query Trip --predicate "difficulty >= 3 AND startedAt > CAST(0, 'NSDate')" --sort startedAt:desc
-          ckschema query Note --predicate "self CONTAINS 'alps'" --limit 10 --format text
+          ckschema query Trip --predicate "startedAt > CAST(0, 'NSDate')" --sort startedAt:desc
+          ckschema query Trip --predicate "self CONTAINS 'alps'" --limit 10 --format text
         """
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {

@@ -23,7 +23,7 @@ enum RecordsCommand: CommandGroup {
         record the notifications of the environment's subscriptions (ckschema notifications).
 
         examples:
-          ckschema records import --env production fixtures/notes.ndjson
-          ckschema records export --env development -o notes.ndjson
+          ckschema records import --env development Schemas/fixtures/seed-trips.ndjson
+          ckschema records export --env development -o trips.ndjson
         """
 }

@@ -11,15 +11,19 @@ extension MigrateCommand {
         static let store = Option.path("store", help: "the store", default: "ckschema.yaml's store, or .ckschema/store.sqlite")
         static let migrations = Option.path("migrations", help: "the migrations folder", default: "ckschema.yaml's, or Migrations")
         static let schema = Option.path("schema", help: "the development schema (new, status)", default: "ckschema.yaml's")
+        static let from = Option.path("from", help: "the production schema baseline takes (.ckdb, YAML, a pulled export)", valueName: "SCHEMA",
+                                      default: "ckschema.yaml's production schema")
+        static let forceFlag = Flag("force", help: "baseline over a folder that has migrations or a store that has a history, replacing them (it lists what it replaces)")
         static let specs = ReportOptions.specs + [CommonOptions.environment.spec, to.spec, dryRunFlag.spec, lockTimeoutOption.spec,
-                                                  store.spec, migrations.spec, schema.spec]
+                                                  store.spec, migrations.spec, schema.spec, from.spec, forceFlag.spec]
 
         var report: ReportOptions
         var environment: Environment
         var target: Int?
         var dryRun: Bool
         var lockTimeout: Double
-        var storePath, migrationsPath, schemaPath: String?
+        var storePath, migrationsPath, schemaPath, fromPath: String?
+        var force: Bool
         /// The words after the subcommand's.
         var arguments: [String]
 
@@ -32,6 +36,8 @@ extension MigrateCommand {
             storePath = try arguments.value(Self.store)
             migrationsPath = try arguments.value(Self.migrations)
             schemaPath = try arguments.value(Self.schema)
+            fromPath = try arguments.value(Self.from)
+            force = arguments.flag(Self.forceFlag)
             self.arguments = arguments.positionals
         }
 

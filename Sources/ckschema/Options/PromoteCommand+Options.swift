@@ -3,21 +3,23 @@ import CKSchema
 extension PromoteCommand {
     /// promote's options: the plan files, the gate's class, FROM and TO.
     struct Options: ParsableOptions {
-        static let checkFlag = Flag("check", help: "the CI gate: exit 1 if a change is forbidden (or, with --fail-on review, needs review); reports only those")
+        static let checkFlag = Flag("check", help: "the CI gate: exit 1 on a lint error or a forbidden change (or, with --fail-on warning, one that needs review); reports only errors and warnings")
         static let planOption = Option.path("plan", help: "write the plan as JSON (with both schemas' SHA-256)")
-        static let verifyPlanOption = Option.path("verify-plan", help: "refuse (exit 2) a plan file that is not JSON, is from another format version, or was computed from other schemas")
-        static let applyOption = Option.path("apply", help: "deploy the development schema to the local store's production environment, as the CloudKit Console does: schema only, no records; refused (exit 2) when PLAN is stale or has a forbidden step, or the store's production schema is not FROM",
+        static let verifyPlanOption = Option.path("verify-plan", help: "refuse a plan file that is not JSON, is from another format version, or was computed from other schemas (exit 2), or whose steps are not the steps its schemas give (exit 1, naming the first)")
+        static let applyOption = Option.path("apply", help: "deploy the development schema to the local store's production environment, as the CloudKit Console does: schema only, no records; refused when PLAN is stale or the store's production schema is not FROM (exit 2), or PLAN's steps differ from what the schemas give or one is forbidden (exit 1)",
                                              valueName: "PLAN")
         static let storeOption = Option.path("store", help: "the store for --apply", default: "ckschema.yaml's store")
-        /// review or forbidden; warning and error are accepted as their severities.
+        /// The words every command's --fail-on takes (severities); a plan's classes are
+        /// accepted as the severities they report with (review: warning, forbidden: error).
         static let failOnOption = Option<ChangeClass?>(
-            spec: OptionSpec(name: "fail-on", short: nil, takesValue: true, help: "lowest class that fails --check", values: ["review", "forbidden"],
-                             defaultValue: "forbidden, or review when ckschema.yaml's lint.failOn is warning"),
+            spec: OptionSpec(name: "fail-on", short: nil, takesValue: true,
+                             help: "lowest severity that fails (a review step is a warning, a forbidden one an error; review and forbidden are accepted too)",
+                             values: ["warning", "error"], defaultValue: "error, or lint.failOn"),
             defaultValue: nil) { (text: String) throws(UsageError) -> ChangeClass? in
                 switch text {
-                case "forbidden", "error": return .forbidden
-                case "review", "warning": return .review
-                default: throw UsageError("'\(text)' is not a class for --fail-on; use review or forbidden")
+                case "error", "forbidden": return .forbidden
+                case "warning", "review": return .review
+                default: throw UsageError("'\(text)' is not a severity for --fail-on; use warning or error")
                 }
             }
         static let specs = [checkFlag.spec, planOption.spec, verifyPlanOption.spec, applyOption.spec, storeOption.spec,

@@ -25,7 +25,7 @@ import Testing
         let result = try runCLI([command, "--help"])
         #expect(result.code == 0)
         #expect(result.stdout.hasPrefix("usage: ckschema \(command)"))
-        #expect(result.stdout.contains("example:"))
+        #expect(result.stdout.contains("example:") || result.stdout.contains("examples:"))
     }
 
     @Test func versionAndTopHelp() throws {

@@ -13,7 +13,7 @@ import Testing
         (["fmt", "--check", "--write"], "--check and --write cannot be used together"),
         (["diff", "--format", "sarif"], "diff prints text, json or markdown; 'sarif' is for reports (use it with promote)"),
         (["diff", "a", "b", "c"], "expected at most two schemas, FROM and TO; got 3"),
-        (["promote", "--fail-on", "sometimes"], "'sometimes' is not a class for --fail-on; use review or forbidden"),
+        (["promote", "--fail-on", "sometimes"], "'sometimes' is not a severity for --fail-on; use warning or error"),
         (["validate", "--env", "staging", "x.ndjson"], "'staging' is not an environment; use production or development"),
         (["validate", "--batch", "x", "x.ndjson"], "--batch needs a positive whole number, not 'x'"),
         (["validate", "--max-errors", "0", "x.ndjson"], "--max-errors needs a positive whole number, not '0'"),
@@ -77,7 +77,7 @@ import Testing
         #expect(unknown.code == 2)
         #expect(unknown.stderr.hasPrefix("ckschema migrate: error: unknown migrate subcommand 'stat'; did you mean 'status'?\n"))
         let missing = try runCLI(["migrate"])
-        #expect(missing.stderr.hasPrefix("ckschema migrate: error: migrate needs a subcommand: new, apply, status or hash\n"))
+        #expect(missing.stderr.hasPrefix("ckschema migrate: error: migrate needs a subcommand: new, apply, status, hash or baseline\n"))
         let records = try runCLI(["records"])
         #expect(records.stderr.hasPrefix("ckschema records: error: records needs a subcommand: import, export or delete\n"))
         #expect(try runCLI(["completion", "zsh"]).stdout.hasPrefix("#compdef ckschema\n"))
@@ -88,7 +88,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let groups = try Self.declaredSubcommands().filter { !$0.subcommands.isEmpty }
         #expect(Dictionary(uniqueKeysWithValues: groups.map { ($0.command, $0.subcommands) })
-                == ["migrate": ["new", "apply", "status", "hash"], "records": ["import", "export", "delete"], "completion": ["bash", "zsh", "fish"]])
+                == ["migrate": ["new", "apply", "status", "hash", "baseline"], "records": ["import", "export", "delete"], "completion": ["bash", "zsh", "fish"]])
         for (command, subcommands) in groups where command != "completion" {
             for sub in subcommands {
                 let r = try runCLI([command, sub, "--format", "bogus"], cwd: dir)

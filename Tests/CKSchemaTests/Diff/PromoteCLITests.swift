@@ -70,8 +70,9 @@ enum PromoteCLI {
         #expect(run.stdout.contains("::error file=Schemas/development.yaml,line=\(line),col=7,title=CK303 field-type-changed::field 'Waypoint.elevation' is double in production and cannot change type to string%0Afix: add a new string field (for example 'elevationV2'), backfill it from 'elevation', and mark 'elevation' `deprecated: true` instead of changing its type\n"))
         // --check reports review and forbidden steps only; without it the plan includes safe notes.
         #expect(!run.stdout.contains("::notice"))
+        // Without --check it prints every step, and still exits 1 when one is an error.
         let plan = try PromoteCLI.run(["promote"], in: dir)
-        #expect(plan.status == 0)
+        #expect(plan.status == 1)
         #expect(plan.stdout.contains("note: adds record type 'Companion' [CK300]"))
     }
 
@@ -93,7 +94,9 @@ enum PromoteCLI {
         let run = try PromoteCLI.run(["promote", "--plan", "plan.json"], in: dir)
         #expect(run.status == 1)
         #expect(run.stdout.contains("error:"))
-        #expect(!run.stdout.contains("[CK3"))
+        // One verdict from one run: the plan's findings are reported beside the lint error.
+        #expect(run.stdout.contains("[CK105]") && run.stdout.contains("[CK311]"), "\(run.stdout)")
+        #expect(run.stderr.contains("did not write plan.json: the development schema has lint errors"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("plan.json").path))
     }
 
@@ -123,7 +126,7 @@ enum PromoteCLI {
         try #"{"format": "ckschema-plan", "version": 9}"#.write(to: dir.appendingPathComponent("v9.json"), atomically: true, encoding: .utf8)
         let v9 = try PromoteCLI.run(["promote", "--verify-plan", "v9.json"], in: dir)
         #expect(v9.status == 2)
-        #expect(v9.stderr.contains("'v9.json' is version 9 of the plan format; this ckschema reads version 1 [CK391]"))
+        #expect(v9.stderr.contains("'v9.json' is version 9 of the plan format; this ckschema reads version 2 [CK391]"))
     }
 
     @Test func diffPrintsTheReviewTextAndHonoursExitCode() throws {

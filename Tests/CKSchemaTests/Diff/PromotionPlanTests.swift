@@ -22,7 +22,8 @@ import CKSchema
         let data = plan.jsonData
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(object["format"] as? String == "ckschema-plan")
-        #expect(object["version"] as? Int == 1)
+        #expect(object["version"] as? Int == 2)
+        #expect(object["stepsSha256"] as? String == plan.stepsHash)
         #expect((object["from"] as? [String: Any])?["sha256"] as? String == plan.fromHash)
         #expect((object["summary"] as? [String: Int]) == ["safe": 0, "review": 0, "forbidden": 1])
         let step = try #require((object["steps"] as? [[String: Any]])?.first)
@@ -71,31 +72,33 @@ import CKSchema
     }
 
     @Test func anotherFormatVersionIsRefused() throws {
-        let text = #"{"format": "ckschema-plan", "version": 2, "from": {"sha256": "a"}, "to": {"sha256": "b"}, "steps": []}"#
+        // Version 1 bound only the two schemas, not the steps: such a plan is computed again.
+        let text = #"{"format": "ckschema-plan", "version": 1, "from": {"sha256": "a"}, "to": {"sha256": "b"}, "steps": []}"#
         let error = try #require(throws: InputError.self) { try PromotionPlan.decode(Data(text.utf8), file: "plan.json") }
         #expect(error.diagnostics.map(\.code) == ["CK391"])
-        #expect(error.diagnostics.first?.message == "'plan.json' is version 2 of the plan format; this ckschema reads version 1")
+        #expect(error.diagnostics.first?.message == "'plan.json' is version 1 of the plan format; this ckschema reads version 2")
     }
 
     @Test func aMalformedPlanIsRefused() throws {
-        let text = #"{"format": "ckschema-plan", "version": 1, "to": {"sha256": "b"}, "steps": []}"#
+        let text = #"{"format": "ckschema-plan", "version": 2, "to": {"sha256": "b"}, "steps": []}"#
         let error = try #require(throws: InputError.self) { try PromotionPlan.decode(Data(text.utf8), file: "plan.json") }
         #expect(error.diagnostics.map(\.code) == ["CK390"])
         #expect(error.diagnostics.first?.message == "'plan.json' is a malformed ckschema plan: missing key 'from'")
     }
 
-    @Test func lintErrorsComeFirstAndStopThePlan() {
+    /// One verdict from one run: a lint error no longer hides the promotion's findings.
+    @Test func lintErrorsComeFirstAndThePlanIsReportedBesideThem() {
         let lintError = Diagnostic.error("CK101", "field 'body' is encrypted and cannot be queryable", at: SourceLocation(file: "dev.yaml", line: 12, column: 5))
         let lintWarning = Diagnostic.warning("CK150", "a warning", at: nil)
         let to = F.developmentField("count") { $0.type = FieldType(.string) }
         let broken = Promoter.check(from: F.production(), to: to, linter: { _ in [lintError, lintWarning] })
-        #expect(broken.plan == nil)
-        #expect(broken.diagnostics() == [lintError])
+        #expect(broken.plan.steps.count == 1)
+        #expect(broken.diagnostics().map(\.code) == ["CK101", "CK303"])
         #expect(broken.fails())
 
         let sound = Promoter.check(from: F.production(), to: to, linter: { _ in [lintWarning] })
         #expect(sound.lintErrors.isEmpty)
-        #expect(sound.plan?.steps.count == 1)
+        #expect(sound.plan.steps.count == 1)
         #expect(sound.diagnostics().map(\.code) == ["CK303"])
         #expect(sound.fails(on: .forbidden))
     }
