@@ -23,13 +23,17 @@ public enum SchemaPuller {
         public var environment: Environment
         public var destination: String
         public var tool: Tool
+        /// Seconds cktool may run before it is stopped (`--timeout`).
+        public var timeout: Double
 
-        public init(team: String, container: String, environment: Environment, destination: String, tool: Tool) {
+        public init(team: String, container: String, environment: Environment, destination: String, tool: Tool,
+                    timeout: Double = SchemaPuller.defaultTimeout) {
             self.team = team
             self.container = container
             self.environment = environment
             self.destination = destination
             self.tool = tool
+            self.timeout = timeout
         }
     }
 
@@ -44,6 +48,13 @@ public enum SchemaPuller {
 
     /// The label diagnostics of a rejected export carry: the export itself is deleted.
     public static let exportLabel = "<cktool export-schema>"
+
+    /// Seconds cktool may run by default: an export takes seconds; a cktool waiting on a
+    /// network that does not answer is stopped after this.
+    public static let defaultTimeout: Double = 300
+
+    /// Bytes of cktool's own messages kept (it writes a line or two; the export goes to a file).
+    static let messageLimit = 1 << 20
 
     /// The fix every cktool failure names: cktool needs a management token.
     public static let tokenFix = "save a management token with 'xcrun cktool save-token --type management' (create it in CloudKit Console), then pull again"
@@ -64,22 +75,15 @@ public enum SchemaPuller {
         }
         let base = (r.destination as NSString).lastPathComponent
         let temp = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(".\(base).pull-\(UUID().uuidString).ckdb")
-        let log = (NSTemporaryDirectory() as NSString).appendingPathComponent("ckschema-pull-\(UUID().uuidString).log")
-        defer {
-            try? fm.removeItem(atPath: temp)
-            try? fm.removeItem(atPath: log)
-        }
+        defer { try? fm.removeItem(atPath: temp) }
         let arguments = prefix + [
             "export-schema", "--team-id", r.team, "--container-id", r.container,
             "--environment", r.environment.rawValue, "--output-file", temp,
         ]
-        let status = try run(executable, arguments, log: log)
-        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        guard status == 0 else {
-            let said = output.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw InputError(Diagnostic(rule: PullRules.cktoolFailed,
-                                    "cktool export-schema failed (exit \(status))" + (said.isEmpty ? "" : ": " + escaped(String(said.prefix(4000)))),
-                                    at: nil, fix: "if cktool has no token, " + tokenFix + "; check the team (--team-id) and container (--container-id)"))
+        try run(executable, arguments, timeout: r.timeout, export: temp)
+        // Checked again once cktool is done: the size is watched while it runs, every 0.2 s.
+        if let size = (try? fm.attributesOfItem(atPath: temp))?[.size] as? Int, size > InputFile.schemaLimit {
+            throw exportTooLarge()
         }
         guard let data = fm.contents(atPath: temp), !data.isEmpty else {
             throw InputError(Diagnostic(rule: PullRules.cktoolFailed, "cktool export-schema exited 0 but wrote no schema", at: nil, fix: tokenFix))
@@ -120,24 +124,42 @@ public enum SchemaPuller {
         }
     }
 
-    /// Runs the tool with its output (both streams) going to `log`; returns its exit status.
-    static func run(_ executable: String, _ arguments: [String], log: String) throws(InputError) -> Int32 {
-        guard FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log) else {
-            throw InputError(Diagnostic(rule: InputRules.unreadable, "cannot create a temporary file in '\(NSTemporaryDirectory())'", at: nil, fix: "check TMPDIR"))
-        }
-        defer { try? handle.close() }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.standardOutput = handle
-        p.standardError = handle
-        p.standardInput = FileHandle.nullDevice
-        do { try p.run() } catch {
-            throw InputError(Diagnostic(rule: PullRules.cktoolMissing, "cannot run '\(escaped(executable))': \(error.localizedDescription)", at: nil,
+    /// Runs cktool export-schema through the bounded runner; throws CK802 unless it exits 0.
+    static func run(_ executable: String, _ arguments: [String], timeout: Double, export: String) throws(InputError) {
+        let outcome: BoundedProcess.Outcome
+        do {
+            outcome = try BoundedProcess.run(executable, arguments, limits: .init(seconds: timeout, output: messageLimit, file: (export, InputFile.schemaLimit)),
+                                             removeOnTermination: [export])
+        } catch {
+            throw InputError(Diagnostic(rule: PullRules.cktoolMissing, "cannot run '\(escaped(executable))': \(error.reason)", at: nil,
                                     fix: "pass --cktool with the path of cktool, or unset CKSCHEMA_CKTOOL"))
         }
-        p.waitUntilExit()
-        return p.terminationStatus
+        let said = String(decoding: outcome.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let quoted = said.isEmpty ? "" : ": " + escaped(String(said.prefix(4000)))
+        let fix = "if cktool has no token, " + tokenFix + "; check the team (--team-id) and container (--container-id)"
+        switch outcome.ending {
+        case .exited(0): return
+        case .exited(let status):
+            throw InputError(Diagnostic(rule: PullRules.cktoolFailed, "cktool export-schema failed (exit \(status))" + quoted, at: nil, fix: fix))
+        case .signalled(let signal):
+            throw InputError(Diagnostic(rule: PullRules.cktoolFailed, "cktool export-schema was ended by signal \(signal)" + quoted, at: nil, fix: fix))
+        case .timedOut:
+            throw InputError(Diagnostic(rule: PullRules.cktoolFailed,
+                                    "cktool export-schema did not finish within \(String(format: "%g", timeout)) s and was stopped; nothing was written", at: nil,
+                                    fix: "check the network and cktool's token, or pass a longer --timeout"))
+        case .outputTooLarge:
+            throw InputError(Diagnostic(rule: PullRules.cktoolFailed,
+                                    "cktool export-schema wrote more than \(TextBytes.formatBytes(messageLimit)) of messages and was stopped; nothing was written", at: nil,
+                                    fix: "run 'xcrun cktool export-schema' by hand to see what it says"))
+        case .fileTooLarge:
+            throw exportTooLarge()
+        }
+    }
+
+    static func exportTooLarge() -> InputError {
+        InputError(Diagnostic(rule: PullRules.cktoolFailed,
+                              "cktool's export grew past \(TextBytes.formatBytes(InputFile.schemaLimit)), the limit for a schema file; it was stopped and nothing was written", at: nil,
+                              fix: "run 'xcrun cktool export-schema' by hand and check the file it writes"))
     }
 
     /// Another tool's output in a one-line message.

@@ -8,15 +8,21 @@ struct PullOptions: ParsableOptions {
                                          default: "ckschema.yaml's container, else the development schema's")
     static let cktool = Option.path("cktool", help: "run this executable with cktool's arguments instead of 'xcrun cktool'",
                                     default: "$CKSCHEMA_CKTOOL, else xcrun cktool")
-    static let specs = [teamID.spec, containerID.spec, cktool.spec]
+    static let timeout = Option.number("timeout", help: "stop cktool after S seconds", valueName: "S",
+                                       default: String(format: "%g", SchemaPuller.defaultTimeout),
+                                       valid: { (s: Double) in s > 0 && s <= 86_400 },
+                                       message: { "--timeout needs a number of seconds from 0 to 86400, not '\($0)'" })
+    static let specs = [teamID.spec, containerID.spec, cktool.spec, timeout.spec]
     var team: String?
     var container: String?
     var tool: String?
+    var seconds: Double?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         team = try arguments.value(Self.teamID)
         container = try arguments.value(Self.containerID)
         tool = try arguments.value(Self.cktool)
+        seconds = try arguments.value(Self.timeout)
     }
 
     /// Resolves team, container, destination and cktool from the options and ckschema.yaml, then pulls.
@@ -35,7 +41,7 @@ struct PullOptions: ParsableOptions {
         }
         let path = tool ?? ProcessInfo.processInfo.environment["CKSCHEMA_CKTOOL"].flatMap { $0.isEmpty ? nil : $0 }
         return try SchemaPuller.pull(.init(team: team, container: container, environment: environment, destination: destination,
-                                           tool: path.map { .executable($0) } ?? .xcrun))
+                                           tool: path.map { .executable($0) } ?? .xcrun, timeout: seconds ?? SchemaPuller.defaultTimeout))
     }
 
     /// The development schema's `container:`, when ckschema.yaml names a readable one.

@@ -4,12 +4,14 @@ import CKSchema
 enum PullCommand: OptionsCommand {
     static let name = "pull"
     static let summary = "Get an environment's live schema from CloudKit through cktool, as .ckdb."
-    static let usage = "ckschema pull [--env production|development] [--team-id T] [--container-id C] [-o FILE] [--cktool PATH]"
+    static let usage = "ckschema pull [--env production|development] [--team-id T] [--container-id C] [-o FILE] [--cktool PATH] [--timeout S]"
     static let help = """
         Runs 'xcrun cktool export-schema --team-id T --container-id C --environment E
         --output-file TMP', checks that the export parses, and writes it verbatim. The file
         is replaced only once the whole export has parsed: a failed pull leaves the old
-        file as it was. cktool needs a management token:
+        file as it was. cktool is stopped after --timeout seconds (default 300), when it
+        writes more than 1 MB of messages or an export past 32 MB, and when ckschema is
+        interrupted. cktool needs a management token:
           xcrun cktool save-token --type management
 
         example:

@@ -8,7 +8,7 @@ extension PullCommand {
         static let outputOption = Option.path("output", short: "o", help: "write the schema to FILE", valueName: "FILE",
                                               default: "the environment's schema in ckschema.yaml, when it is a .ckdb file")
         static let specs = [env.spec, PullOptions.teamID.spec, PullOptions.containerID.spec, outputOption.spec,
-                            PullOptions.cktool.spec, CommonOptions.config.spec]
+                            PullOptions.cktool.spec, PullOptions.timeout.spec, CommonOptions.config.spec]
 
         var environment: Environment
         var output: String?
