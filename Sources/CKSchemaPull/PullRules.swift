@@ -17,5 +17,10 @@ public enum PullRules {
     public static let containerIdentifier = RuleInfo(code: "CK804", name: "invalid-container-identifier", summary: "A container identifier is not 'iCloud.' followed by a reverse-DNS name (iCloud.com.example.App).", defaultSeverity: .error,
                                                      source: "Apple, Xcode Help: Configure iCloud services (container identifiers begin with iCloud.)")
 
-    public static let all: [RuleInfo] = [cktoolMissing, cktoolFailed, exportMalformed, containerIdentifier]
+    // Apple: a team ID is a 10-character identifier of capital letters and digits (Apple
+    // Developer account, Membership details; Xcode's DEVELOPMENT_TEAM).
+    public static let teamIdentifier = RuleInfo(code: "CK805", name: "invalid-team-identifier", summary: "A team identifier is not 10 capital letters and digits (ABCDE12345); it is refused before it reaches cktool's command line.", defaultSeverity: .error,
+                                                source: "Apple Developer account, Membership details: Team ID (10 characters)")
+
+    public static let all: [RuleInfo] = [cktoolMissing, cktoolFailed, exportMalformed, containerIdentifier, teamIdentifier]
 }

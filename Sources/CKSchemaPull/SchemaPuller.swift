@@ -65,6 +65,12 @@ public enum SchemaPuller {
             throw InputError(Diagnostic(rule: PullRules.containerIdentifier, "'\(escaped(r.container))' is not a container identifier: \(problem)", at: nil,
                                     fix: "pass --container-id iCloud.com.example.App, or set 'container:' in ckschema.yaml"))
         }
+        // Checked before it reaches cktool's command line: '--output-file=...' given as a team
+        // arrived there verbatim.
+        if !isTeamIdentifier(r.team) {
+            throw InputError(Diagnostic(rule: PullRules.teamIdentifier, "'\(escaped(String(r.team.prefix(64))))' is not an Apple developer team identifier (10 capital letters and digits)", at: nil,
+                                        fix: "pass --team-id with the team ID shown under Membership in your Apple developer account, or set 'team:' in ckschema.yaml"))
+        }
         let (executable, prefix) = try resolve(r.tool)
         let fm = FileManager.default
         let folder = (r.destination as NSString).deletingLastPathComponent
@@ -122,6 +128,11 @@ public enum SchemaPuller {
             }
             return (xcrun, ["cktool"])
         }
+    }
+
+    /// True for an Apple developer team identifier: 10 characters, A-Z and 0-9 (ABCDE12345).
+    public static func isTeamIdentifier(_ s: String) -> Bool {
+        s.utf8.count == 10 && s.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
     }
 
     /// Runs cktool export-schema through the bounded runner; throws CK802 unless it exits 0.
