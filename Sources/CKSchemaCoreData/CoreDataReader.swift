@@ -115,7 +115,7 @@ public enum CoreDataReader {
         let builder = ContentsParser(file: file, versionName: versionName, data: data)
         let fix = "open the model in Xcode and save it again, or restore the file from version control"
         if let bad = TextBytes.firstInvalidUTF8(data) {
-            throw InputError(.error(CoreDataRules.xml, "'contents' is not UTF-8 (byte 0x\(String(builder.bytes[bad], radix: 16, uppercase: true)))",
+            throw InputError(Diagnostic(rule: CoreDataRules.xml, "'contents' is not UTF-8 (byte 0x\(String(builder.bytes[bad], radix: 16, uppercase: true)))",
                                     at: builder.origin(bad).location, fix: fix))
         }
         var reader = ModelXMLReader(builder.bytes)
@@ -128,15 +128,15 @@ public enum CoreDataReader {
             }
         } catch {
             if error.truncated, builder.model != nil {
-                throw InputError(.error(CoreDataRules.xml, "'contents' ends before </model>; the file is truncated",
+                throw InputError(Diagnostic(rule: CoreDataRules.xml, "'contents' ends before </model>; the file is truncated",
                                         at: SourceLocation(file: file, line: builder.lineStarts.count, column: 1),
                                         fix: "restore the file from version control, or save the model again in Xcode"))
             }
             if error.message == ModelXMLReader.noElement {
-                throw InputError(.error(CoreDataRules.xml, "'contents' has no <model> element; it is not a Core Data model", at: builder.origin(0).location,
+                throw InputError(Diagnostic(rule: CoreDataRules.xml, "'contents' has no <model> element; it is not a Core Data model", at: builder.origin(0).location,
                                         fix: "name the .xcdatamodel folder Xcode wrote"))
             }
-            throw InputError(.error(CoreDataRules.xml, "'contents' " + (error.malformed ? "is not well-formed XML: it " : "") + error.message, at: builder.origin(error.offset).location, fix: error.fix ?? fix))
+            throw InputError(Diagnostic(rule: CoreDataRules.xml, "'contents' " + (error.malformed ? "is not well-formed XML: it " : "") + error.message, at: builder.origin(error.offset).location, fix: error.fix ?? fix))
         }
         if let failure = builder.failure { throw InputError(failure) }
         guard let model = builder.model else {

@@ -240,4 +240,20 @@ import Testing
         #expect(r.stderr.contains("[CK505]"), "\(r.stderr)")
         #expect(!r.stderr.contains("--lock-timeout"), "\(r.stderr)")
     }
+
+    // Smaller: a symbolic link is followed (docs/security.md), and a diagnostic quotes at
+    // most the one token it is about, clipped, never the linked file's lines.
+    @Test func aLinkedFileIsFollowedAndQuotedOnlyByItsToken() throws {
+        let dir = try makeTempDir("ckschema-hostile")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let secret = "token_" + String(repeating: "s3cr3t", count: 40)
+        try Data("\(secret) more words here\nsecond line secret2\n".utf8).write(to: URL(fileURLWithPath: dir + "/secret.txt"))
+        try FileManager.default.createSymbolicLink(atPath: dir + "/s.ckdb", withDestinationPath: dir + "/secret.txt")
+        let r = try runCLI(["lint", dir + "/s.ckdb"])
+        #expect(r.code == 2)
+        let all = r.stdout + r.stderr
+        #expect(all.contains("s.ckdb:1:1: error: expected DEFINE SCHEMA"), "\(all)")
+        #expect(!all.contains(secret), "\(all)")
+        #expect(!all.contains("more words here"), "\(all)")
+    }
 }
