@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt FuzzCktoolOutput)
+[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt FuzzCktoolOutput FuzzCoreData FuzzPredicate)
 
 # Does this toolchain link libFuzzer? (Xcode's Swift does not; swift.org's on Linux does.)
 probe="$(mktemp -d)"
@@ -56,7 +56,16 @@ seed() {  # seed TARGET: the corpus folder, filled from the fixtures the first t
       printf '%s\n' "Error: endpoint not applicable in the environment 'production'" > "$dir/production" ;;
     FuzzMigration)
       find Tests/Fixtures/store Migrations -name '*.yaml' | while read -r f; do cp "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
+    FuzzCoreData)
+      find Tests/Fixtures -path '*.xcdatamodel/contents' | while read -r f; do cp "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
+    FuzzPredicate)
+      # Every predicate of the fixtures' subscriptions and queries, one a seed.
+      grep -rhoE "predicate: \"[^\"]*\"" Tests/Fixtures --include='*.yaml' | sed 's/^predicate: "//; s/"$//' | sort -u | while read -r p; do
+        printf '%s' "$p" > "$dir/$(printf '%s' "$p" | sha1sum | cut -c1-16)"
+      done ;;
   esac
+  # The inputs that crashed a reader once (issue #24), kept as seeds for good.
+  [ -d "Fuzz/Seeds/$t" ] && cp Fuzz/Seeds/"$t"/* "$dir/"
   echo "$dir"
 }
 
@@ -67,6 +76,8 @@ dict() {
     FuzzRecords) echo Fuzz/Dictionaries/records.dict ;;
     FuzzMigration) echo Fuzz/Dictionaries/migration.dict ;;
     FuzzCktoolOutput) echo Fuzz/Dictionaries/cktool.dict ;;
+    FuzzCoreData) echo Fuzz/Dictionaries/coredata.dict ;;
+    FuzzPredicate) echo Fuzz/Dictionaries/predicate.dict ;;
   esac
 }
 

@@ -1,17 +1,16 @@
 import Foundation
 import CKSchemaDiagnostics
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// Reads a Core Data model: a `.xcdatamodeld` bundle (its `.xccurrentversion` names the
 /// current version) or one `.xcdatamodel` folder, whose `contents` file is Xcode's XML.
 ///
-/// The XML goes through Foundation's `XMLParser` (FoundationXML on Linux): a real parser,
-/// linear, with external entities off. Every element keeps its `line:col` in `contents`.
+/// The XML is read by `ModelXMLReader`, our own bounded reader of the subset Xcode writes
+/// (docs/coredata.md, "Reading contents"). Every element keeps its `line:col` in `contents`.
 public enum CoreDataReader {
     /// The largest `contents` file read (a 500-entity model is about 4 MB).
     static let maxFileSize = InputFile.schemaLimit
+    /// The largest `.xccurrentversion` read (Xcode writes about 300 bytes).
+    static let maxVersionMarkerSize = 64 * 1024
 
     /// True when a path names a Core Data model (`.xcdatamodeld` or `.xcdatamodel`).
     public static func isModel(path: String) -> Bool {
@@ -79,6 +78,12 @@ public enum CoreDataReader {
         } else {
             let marker = (path as NSString).appendingPathComponent(".xccurrentversion")
             if fm.fileExists(atPath: marker) {
+                // Xcode writes about 300 bytes; a larger file is read no further (a 37.5 MB
+                // property list took 518 MB to parse).
+                if let size = (try? fm.attributesOfItem(atPath: marker))?[.size] as? Int, size > maxVersionMarkerSize {
+                    throw error(CoreDataRules.version, ".xccurrentversion is \(TextBytes.formatBytes(size)); Xcode writes a few hundred bytes and the limit is \(TextBytes.formatBytes(maxVersionMarkerSize))", marker,
+                                fix: "set the current version in Xcode (Model Version in the File inspector), or pass --model-version")
+                }
                 guard let data = fm.contents(atPath: marker),
                       let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
                       let current = plist["_XCCurrentVersionName"] as? String, !current.isEmpty else {
@@ -103,35 +108,47 @@ public enum CoreDataReader {
         return try contentsFile(path: (path as NSString).appendingPathComponent(chosen), version: nil)
     }
 
-    /// Parses a `contents` file. Throws CK620 for anything that is not a Core Data model's XML.
+    /// Parses a `contents` file with the model's own XML reader (ModelXMLReader). Throws
+    /// CK601 for anything that is not a Core Data model's XML: not UTF-8, a DTD or entity,
+    /// malformed, truncated, or without a <model> element.
     public static func parse(_ data: Data, file: String, versionName: String) throws(InputError) -> CoreDataModel {
-        let delegate = ContentsParser(file: file, versionName: versionName, data: data)
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.delegate = delegate
-        let ok = parser.parse()
-        if !ok || delegate.failure != nil {
-            if let failure = delegate.failure { throw InputError(failure) }
-            let code = parser.parserError.map { String(($0 as NSError).code) } ?? "?"
-            throw error(CoreDataRules.xml, "'contents' is not well-formed XML (XMLParser error \(code))", file, line: max(1, parser.lineNumber), column: max(1, parser.columnNumber),
-                        fix: "open the model in Xcode and save it again, or restore the file from version control")
+        let builder = ContentsParser(file: file, versionName: versionName, data: data)
+        let fix = "open the model in Xcode and save it again, or restore the file from version control"
+        if let bad = TextBytes.firstInvalidUTF8(data) {
+            throw InputError(Diagnostic(rule: CoreDataRules.xml, "'contents' is not UTF-8 (byte 0x\(String(builder.bytes[bad], radix: 16, uppercase: true)))",
+                                    at: builder.origin(bad).location, fix: fix))
         }
-        guard let model = delegate.model else {
+        var reader = ModelXMLReader(builder.bytes)
+        do throws(ModelXMLReader.Failure) {
+            while builder.failure == nil, let event = try reader.next() {
+                switch event {
+                case let .start(name, attributes, offset): builder.start(name, attributes, at: builder.origin(offset))
+                case let .end(name): builder.end(name)
+                }
+            }
+        } catch {
+            if error.truncated, builder.model != nil {
+                throw InputError(Diagnostic(rule: CoreDataRules.xml, "'contents' ends before </model>; the file is truncated",
+                                        at: SourceLocation(file: file, line: builder.lineStarts.count, column: 1),
+                                        fix: "restore the file from version control, or save the model again in Xcode"))
+            }
+            if error.message == ModelXMLReader.noElement {
+                throw InputError(Diagnostic(rule: CoreDataRules.xml, "'contents' has no <model> element; it is not a Core Data model", at: builder.origin(0).location,
+                                        fix: "name the .xcdatamodel folder Xcode wrote"))
+            }
+            throw InputError(Diagnostic(rule: CoreDataRules.xml, "'contents' " + (error.malformed ? "is not well-formed XML: it " : "") + error.message, at: builder.origin(error.offset).location, fix: error.fix ?? fix))
+        }
+        if let failure = builder.failure { throw InputError(failure) }
+        guard let model = builder.model else {
             throw error(CoreDataRules.xml, "'contents' has no <model> element; it is not a Core Data model", file,
                         fix: "name the .xcdatamodel folder Xcode wrote")
-        }
-        guard delegate.modelClosed else {
-            // XMLParser on Linux accepts a document that stops early; an unclosed <model> is a truncated file.
-            throw error(CoreDataRules.xml, "'contents' ends before </model>; the file is truncated", file, line: delegate.lineStarts.count, column: 1,
-                        fix: "restore the file from version control, or save the model again in Xcode")
         }
         return model
     }
 }
 
-/// The XMLParser delegate that builds a `CoreDataModel`, with the start of each element's tag.
-private final class ContentsParser: NSObject, XMLParserDelegate {
+/// Builds a `CoreDataModel` from the reader's events, with the start of each element's tag.
+private final class ContentsParser {
     let file: String
     let versionName: String
     let bytes: [UInt8]
@@ -143,7 +160,6 @@ private final class ContentsParser: NSObject, XMLParserDelegate {
     var configuration: CoreDataModel.Configuration?
     var constraint: (properties: [String], origin: Origin)?
     var depth = 0
-    var modelClosed = false
 
     init(file: String, versionName: String, data: Data) {
         self.file = file
@@ -152,13 +168,10 @@ private final class ContentsParser: NSObject, XMLParserDelegate {
         for (i, b) in bytes.enumerated() where b == 0x0A { lineStarts.append(i + 1) }
     }
 
-    /// Where the tag that just started begins: the parser reports the position after
-    /// it, so step back to its `<` and count the column in Unicode scalars.
-    func origin(_ parser: XMLParser) -> Origin {
-        let line = min(max(parser.lineNumber, 1), lineStarts.count)
-        var offset = min(lineStarts[line - 1] + max(parser.columnNumber - 1, 0), bytes.count)
-        if offset == bytes.count { offset -= 1 }
-        while offset > 0, bytes[offset] != 0x3C { offset -= 1 }
+    /// The line and column (in Unicode scalars) of a byte offset: the one place offsets
+    /// become locations.
+    func origin(_ at: Int) -> Origin {
+        let offset = min(max(at, 0), bytes.count)
         // The line holding `offset` (binary search over the line starts).
         var lo = 0, hi = lineStarts.count - 1
         while lo < hi {
@@ -174,24 +187,21 @@ private final class ContentsParser: NSObject, XMLParserDelegate {
         return Origin(SourceLocation(file: file, line: lo + 1, column: column))
     }
 
-    func fail(_ parser: XMLParser, _ rule: RuleInfo, _ message: String, at origin: Origin, fix: String? = nil) {
+    func fail(_ rule: RuleInfo, _ message: String, at origin: Origin, fix: String? = nil) {
         guard failure == nil else { return }
         failure = .error(rule, message, at: origin.location, fix: fix)
-        parser.abortParsing()
     }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes a: [String: String] = [:]) {
+    func start(_ name: String, _ a: [String: String], at o: Origin) {
         depth += 1
-        guard depth <= 64 else { return fail(parser, CoreDataRules.xml, "elements are nested deeper than 64 levels; a Core Data model has four", at: origin(parser)) }
         func yes(_ key: String) -> Bool { a[key] == "YES" }
         switch name {
         case "model":
-            guard model == nil, depth == 1 else { return fail(parser, CoreDataRules.xml, "a second <model> element", at: origin(parser)) }
-            model = CoreDataModel(file: file, versionName: versionName, usedWithCloudKit: yes("usedWithCloudKit"), origin: origin(parser))
+            guard model == nil, depth == 1 else { return fail(CoreDataRules.xml, "a second <model> element", at: o) }
+            model = CoreDataModel(file: file, versionName: versionName, usedWithCloudKit: yes("usedWithCloudKit"), origin: o)
         case "entity":
-            guard model != nil, entity == nil else { return fail(parser, CoreDataRules.xml, "<entity> outside <model>", at: origin(parser)) }
-            let o = origin(parser)
-            guard let n = a["name"], !n.isEmpty else { return fail(parser, CoreDataRules.xml, "an <entity> without a name", at: o, fix: "name the entity in Xcode") }
+            guard model != nil, entity == nil else { return fail(CoreDataRules.xml, "<entity> outside <model>", at: o) }
+            guard let n = a["name"], !n.isEmpty else { return fail(CoreDataRules.xml, "an <entity> without a name", at: o, fix: "name the entity in Xcode") }
             var e = CoreDataModel.Entity(name: n, origin: o)
             e.parent = a["parentEntity"]
             e.isAbstract = yes("isAbstract")
@@ -199,8 +209,7 @@ private final class ContentsParser: NSObject, XMLParserDelegate {
             entity = e
         case "attribute":
             guard entity != nil else { return }
-            let o = origin(parser)
-            guard let n = a["name"], !n.isEmpty else { return fail(parser, CoreDataRules.xml, "an <attribute> without a name", at: o) }
+            guard let n = a["name"], !n.isEmpty else { return fail(CoreDataRules.xml, "an <attribute> without a name", at: o) }
             var attr = CoreDataModel.Attribute(name: n, type: a["attributeType"] ?? "Undefined", origin: o)
             attr.isOptional = yes("optional")
             attr.hasDefault = a["defaultValueString"] != nil || a["defaultDateTimeInterval"] != nil
@@ -210,10 +219,9 @@ private final class ContentsParser: NSObject, XMLParserDelegate {
             entity?.attributes.append(attr)
         case "relationship":
             guard entity != nil else { return }
-            let o = origin(parser)
-            guard let n = a["name"], !n.isEmpty else { return fail(parser, CoreDataRules.xml, "a <relationship> without a name", at: o) }
+            guard let n = a["name"], !n.isEmpty else { return fail(CoreDataRules.xml, "a <relationship> without a name", at: o) }
             guard let d = a["destinationEntity"], !d.isEmpty else {
-                return fail(parser, CoreDataRules.missingEntity, "relationship '\(n)' has no destination entity", at: o, fix: "choose its destination in Xcode")
+                return fail(CoreDataRules.missingEntity, "relationship '\(n)' has no destination entity", at: o, fix: "choose its destination in Xcode")
             }
             var r = CoreDataModel.Relationship(name: n, destination: d, origin: o)
             r.inverseName = a["inverseName"]
@@ -226,12 +234,11 @@ private final class ContentsParser: NSObject, XMLParserDelegate {
             if let rule = a["deletionRule"] { r.deleteRule = CoreDataModel.DeleteRule(rawValue: rule) ?? .nullify }
             entity?.relationships.append(r)
         case "uniquenessConstraint":
-            if entity != nil { constraint = ([], origin(parser)) }
+            if entity != nil { constraint = ([], o) }
         case "constraint":
             if constraint != nil, let v = a["value"] { constraint?.properties.append(v) }
         case "configuration":
             guard model != nil else { return }
-            let o = origin(parser)
             var c = CoreDataModel.Configuration(name: a["name"] ?? "", origin: o)
             c.usedWithCloudKit = yes("usedWithCloudKit")
             configuration = c
@@ -241,7 +248,7 @@ private final class ContentsParser: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    func end(_ name: String) {
         depth -= 1
         switch name {
         case "entity":
@@ -253,7 +260,6 @@ private final class ContentsParser: NSObject, XMLParserDelegate {
         case "configuration":
             if let c = configuration { model?.configurations.append(c) }
             configuration = nil
-        case "model": modelClosed = depth == 0
         default: break
         }
     }

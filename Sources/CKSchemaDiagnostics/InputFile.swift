@@ -45,6 +45,14 @@ public enum InputFile {
         }
     }
 
+    /// Creates the folder at `path` (and its parents) when it does not exist; CK007 when it cannot.
+    public static func createFolder(_ path: String) throws(InputError) {
+        do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+            throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot create the folder '\(path)': \(error.localizedDescription)",
+                                        at: SourceLocation(file: path, line: 1, column: 1), fix: "check that its parent folder is writable"))
+        }
+    }
+
     /// Writes text (UTF-8) as `write(_:to:overwrite:)` does.
     public static func write(_ text: String, to path: String, overwrite: Bool = true) throws(InputError) {
         try write(Data(text.utf8), to: path, overwrite: overwrite)

@@ -51,7 +51,14 @@ enum DataStepSQL {
             guard BackfillExpression.fits(e.type, field) else {
                 throw mismatch("the expression gives \(e.type.rawValue)")
             }
-            let sql = field.type.primitive == .reference ? "json_object('recordName', \(e.sql))" : e.sql
+            var sql = field.type.primitive == .reference ? "json_object('recordName', \(e.sql))" : e.sql
+            if e.type == .int64 || e.type == .timestamp {
+                // SQLite turns an integer overflow into a REAL without a word (n + 9223372036854775807
+                // stored 9.22e18 in an INT64 field), and a REAL stays REAL through what follows. So a
+                // REAL result raises SQLite's own "integer overflow" (abs of the least int64), which
+                // fails the step and rolls the migration back (Migrator reports it as CK516).
+                sql = "(CASE WHEN typeof(\(e.sql)) = 'real' THEN abs(-9223372036854775807 - 1) ELSE \(e.sql) END)"
+            }
             return ValueSQL(expression: sql, parameters: [], condition: "(\(e.sql)) IS NOT NULL")
         }
     }

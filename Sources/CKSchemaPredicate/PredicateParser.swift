@@ -15,6 +15,12 @@ public struct PredicateParser {
     public static let maxDepth = 64
     /// Longer predicates are refused (CloudKit's request limits are far below this).
     public static let maxLength = 64 * 1024
+    /// At most this many comparisons and list values in one predicate: the store evaluates a
+    /// predicate (a query, a subscription on every import) as one SQL expression, and SQLite
+    /// refuses an expression deeper than 1,000 (SQLITE_MAX_EXPR_DEPTH) or with more than
+    /// 32,766 bound values; 1,200 ANDs passed lint and then broke every import. Refused where
+    /// the predicate is read (lint, `migrate apply`, `query`), so that what is stored runs.
+    public static let maxTerms = 500
 
     /// Parses `text`, binding `%@` and `%K` to `arguments` in order.
     public static func parse(_ text: String, arguments: [PredicateArgument] = []) throws(PredicateError) -> Predicate {
@@ -38,6 +44,7 @@ public struct PredicateParser {
     private var at = 0
     private let arguments: [PredicateArgument]
     private var nextArgument = 0
+    private var terms = 0
 
     private init(tokens: [PredicateToken], arguments: [PredicateArgument]) {
         self.tokens = tokens
@@ -65,9 +72,24 @@ public struct PredicateParser {
         PredicateError(PredicateRules.syntax, column: column, message, fix: fix)
     }
 
+    /// The one bound on nesting, for every construct that recurses (parentheses, NOT, lists,
+    /// function arguments): a hostile predicate cannot exhaust the stack.
+    private func checkDepth(_ depth: Int) throws(PredicateError) {
+        guard depth < Self.maxDepth else { throw Self.syntax(current.column, "the predicate nests deeper than \(Self.maxDepth) levels") }
+    }
+
+    /// Counts one comparison or list value against `maxTerms`.
+    private mutating func countTerm() throws(PredicateError) {
+        terms += 1
+        guard terms <= Self.maxTerms else {
+            throw Self.syntax(current.column, "the predicate has more than \(Self.maxTerms) comparisons and list values, the most the store evaluates in one query",
+                              fix: "split it into several queries or subscriptions")
+        }
+    }
+
     // predicate := and ( (OR | '||') and )*   — OR is refused.
     private mutating func parsePredicate(depth: Int) throws(PredicateError) -> PredicateNode {
-        guard depth < Self.maxDepth else { throw Self.syntax(current.column, "the predicate nests deeper than \(Self.maxDepth) levels") }
+        try checkDepth(depth)
         let first = try parseAnd(depth: depth)
         let t = current
         if isWord(t, "OR") || t.kind == .or {
@@ -91,7 +113,7 @@ public struct PredicateParser {
     }
 
     private mutating func parseUnary(depth: Int) throws(PredicateError) -> PredicateNode {
-        guard depth < Self.maxDepth else { throw Self.syntax(current.column, "the predicate nests deeper than \(Self.maxDepth) levels") }
+        try checkDepth(depth)
         let t = current
         if isWord(t, "NOT") || t.kind == .bang {
             _ = advance()
@@ -114,7 +136,7 @@ public struct PredicateParser {
         if isWord(t, "FALSEPREDICATE") {
             throw Self.unsupported(t.column, "CloudKit does not support FALSEPREDICATE", fix: "remove the query; it can match nothing")
         }
-        return .comparison(try parseComparison())
+        return .comparison(try parseComparison(depth: depth))
     }
 
     /// CloudKit refuses NOT around AND, a token search, a distance function and BETWEEN.
@@ -151,13 +173,14 @@ public struct PredicateParser {
         }
     }
 
-    private mutating func parseComparison() throws(PredicateError) -> PredicateComparison {
+    private mutating func parseComparison(depth: Int) throws(PredicateError) -> PredicateComparison {
+        try countTerm()
         var quantifier: PredicateToken?
         if isWord(current, "ANY", "SOME", "ALL", "NONE") { quantifier = advance() }
-        let lhs = try parseOperand()
+        let lhs = try parseOperand(depth: depth + 1)
         let opToken = current
         let op = try parseOperator()
-        let rhs = try parseOperand()
+        let rhs = try parseOperand(depth: depth + 1)
         if let q = quantifier, q.text.uppercased() != "ANY" && q.text.uppercased() != "SOME" {
             throw Self.unsupported(q.column, "CloudKit does not support \(q.text.uppercased()) in a query predicate",
                                    fix: "use 'list CONTAINS value' (or 'ANY list == value') to match a list that holds a value")
@@ -276,7 +299,8 @@ public struct PredicateParser {
 
     // MARK: Operands
 
-    private mutating func parseOperand() throws(PredicateError) -> Operand {
+    private mutating func parseOperand(depth: Int) throws(PredicateError) -> Operand {
+        try checkDepth(depth)
         let t = current
         switch t.kind {
         case .string:
@@ -295,7 +319,7 @@ public struct PredicateParser {
             }
             return .key(try Self.key(name, column: t.column), column: t.column)
         case .brace:
-            return .value(try parseAggregate(), column: t.column)
+            return .value(try parseAggregate(depth: depth), column: t.column)
         case .variable:
             throw Self.unsupported(t.column, "CloudKit does not support predicate variables ($\(t.text))", fix: "use a %@ argument")
         case .word:
@@ -308,7 +332,7 @@ public struct PredicateParser {
             if upper == "FALSE" || upper == "NO" { _ = advance(); return .value(.int(0), column: t.column) }
             _ = advance()
             if current.kind == .open {
-                return try parseFunction(t)
+                return try parseFunction(t, depth: depth)
             }
             if current.kind == .dot {
                 throw Self.unsupported(current.column, "CloudKit does not support key paths ('\(t.text).…'); name a field of the record type",
@@ -347,12 +371,13 @@ public struct PredicateParser {
     }
 
     /// `{a, b, ...}`: constants only.
-    private mutating func parseAggregate() throws(PredicateError) -> PredicateValue {
+    private mutating func parseAggregate(depth: Int) throws(PredicateError) -> PredicateValue {
         let open = advance()
         var items: [PredicateValue] = []
         if current.kind == .braceClose { _ = advance(); return .list(items) }
         while true {
-            let operand = try parseOperand()
+            try countTerm()
+            let operand = try parseOperand(depth: depth + 1)
             guard case .value(let v, _) = operand else {
                 throw Self.unsupported(operand.column, "a list in a predicate holds constants only")
             }
@@ -365,12 +390,12 @@ public struct PredicateParser {
     }
 
     /// `distanceToLocation:fromLocation:(key, origin)`, `CAST(n, "NSDate")`; other functions are refused.
-    private mutating func parseFunction(_ name: PredicateToken) throws(PredicateError) -> Operand {
+    private mutating func parseFunction(_ name: PredicateToken, depth: Int) throws(PredicateError) -> Operand {
         let open = advance()
         var args: [Operand] = []
         if current.kind != .close {
             while true {
-                args.append(try parseOperand())
+                args.append(try parseOperand(depth: depth + 1))
                 if current.kind == .comma { _ = advance(); continue }
                 break
             }

@@ -166,6 +166,12 @@ package enum BoundedProcess {
         static func arm(group pid: pid_t, files paths: [String]) {
             files = paths.map { strdup($0) }
             group = pid
+            // A parent may start ckschema with these signals blocked (the mask survives exec);
+            // unblocked here, or a terminated ckschema would wait on its child unkilled.
+            var set = sigset_t()
+            sigemptyset(&set)
+            for s in signals { sigaddset(&set, s) }
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
             previous = signals.map { s in
                 signal(s) { sig in
                     if Termination.group > 0 { kill(-Termination.group, SIGKILL) }

@@ -75,6 +75,12 @@ public struct CKToolSession: Sendable {
             throw InputError(Diagnostic(rule: PullRules.containerIdentifier, "'\(SchemaPuller.escaped(container))' is not a container identifier: \(problem)", at: nil,
                                         fix: "pass --container-id iCloud.com.example.App, or set 'container:' in ckschema.yaml"))
         }
+        // Checked before it reaches cktool's command line: '--output-file=...' given as a team
+        // arrived there verbatim (issue 24).
+        if !SchemaPuller.isTeamIdentifier(team) {
+            throw InputError(Diagnostic(rule: PullRules.teamIdentifier, "'\(SchemaPuller.escaped(String(team.prefix(64))))' is not an Apple developer team identifier (10 capital letters and digits)", at: nil,
+                                        fix: "pass --team-id with the team ID shown under Membership in your Apple developer account, or set 'team:' in ckschema.yaml"))
+        }
     }
 
     /// Throws CK804 or CK801 unless the container is valid and cktool can be run: for a

@@ -28,5 +28,10 @@ public enum PullRules {
     public static let productionLacksChange = RuleInfo(code: "CK811", name: "production-lacks-planned-change", summary: "After the Console deploy, the production schema cktool exports lacks a change of the plan (or has it in another form): the deploy did not happen, or not from this development schema.", defaultSeverity: .error,
                                                        source: "Apple, \"Deploying an iCloud Container's Schema\" (CloudKit Console, Deploy Schema Changes copies record types, fields and indexes to production); `cktool export-schema --environment production`")
 
-    public static let all: [RuleInfo] = [cktoolMissing, cktoolFailed, exportMalformed, containerIdentifier, serverRefused, productionLacksChange]
+    // Apple: a team ID is a 10-character identifier of capital letters and digits (Apple
+    // Developer account, Membership details; Xcode's DEVELOPMENT_TEAM).
+    public static let teamIdentifier = RuleInfo(code: "CK805", name: "invalid-team-identifier", summary: "A team identifier is not 10 capital letters and digits (ABCDE12345); it is refused before it reaches cktool's command line.", defaultSeverity: .error,
+                                                source: "Apple Developer account, Membership details: Team ID (10 characters)")
+
+    public static let all: [RuleInfo] = [cktoolMissing, cktoolFailed, exportMalformed, containerIdentifier, teamIdentifier, serverRefused, productionLacksChange]
 }

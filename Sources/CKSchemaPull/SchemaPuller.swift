@@ -131,4 +131,9 @@ public enum SchemaPuller {
 
     /// Another tool's output in a one-line message.
     static func escaped(_ s: String) -> String { ControlCharacters.escaped(s, newline: " / ") }
+
+    /// True for an Apple developer team identifier: 10 characters, A-Z and 0-9 (ABCDE12345).
+    public static func isTeamIdentifier(_ s: String) -> Bool {
+        s.utf8.count == 10 && s.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
+    }
 }

@@ -164,7 +164,7 @@ struct JSONTape {
             guard depth > 0 else {
                 skipWS(&i)
                 if i < n { return JSONSyntaxError(offset: i, message: "unexpected \(describe(p[i])) after the record") }
-                return nil
+                return Self.meaningError(UnsafeBufferPointer(start: tk, count: count), p, n)
             }
             skipWS(&i)
             guard i < n else { return JSONSyntaxError(offset: i, message: truncated) }
@@ -199,6 +199,40 @@ struct JSONTape {
                 return JSONSyntaxError(offset: i, message: "expected ',' or '\(isObject ? "}" : "]")' but found \(describe(c))")
             }
         }
+    }
+
+    /// What the grammar allows and a record may not hold, found over the finished tape, so
+    /// that `validate` and `records import` (which share this reader) refuse the same lines
+    /// with the same code: a key given twice in one object (RFC 8259 leaves its meaning open;
+    /// one reader kept the first value, the store kept both, and CloudKit's JSON has none),
+    /// and an escape that is a lone surrogate (`"a\ud800b"` is no Unicode text; the store
+    /// could not keep it). Nil when there is neither.
+    static func meaningError(_ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ n: Int) -> JSONSyntaxError? {
+        let bytes = UnsafeRawBufferPointer(start: p, count: n)
+        func text(_ t: JSONToken) -> [UInt8]? {
+            guard t.flags & JSONToken.escaped != 0 else { return Array(bytes[Int(t.start)..<Int(t.end)]) }
+            var out: [UInt8] = []
+            var i = Int(t.start)
+            do { _ = try JSONString.decode(UnsafeRawBufferPointer(rebasing: bytes[..<Int(t.end)]), &i, into: &out, strict: true) } catch { return nil }
+            return out
+        }
+        for (index, t) in tk.enumerated() {
+            if t.kind == .string, t.flags & JSONToken.escaped != 0, text(t) == nil {
+                return JSONSyntaxError(offset: Int(t.start) - 1, message: "a string holds a lone surrogate escape (\\uD800-\\uDFFF without its pair), which is not text CloudKit can store")
+            }
+            guard t.kind == .object, t.count > 1 else { continue }
+            var seen = Set<[UInt8]>()
+            var k = index + 1
+            while k < Int(t.end) {
+                let key = tk[k]
+                if let name = text(key), !seen.insert(name).inserted {
+                    let shown = String(decoding: name.prefix(64), as: UTF8.self)
+                    return JSONSyntaxError(offset: Int(key.start) - 1, message: "the key '\(shown)' appears twice in one object; give each key once")
+                }
+                k = RecordChecker.skip(tk, k + 1)
+            }
+        }
+        return nil
     }
 
     /// Scans the string whose opening quote is at `i`; on success `i` is past the closing

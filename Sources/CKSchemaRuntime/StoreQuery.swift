@@ -295,8 +295,13 @@ public enum StoreQuery {
             // The checker has resolved every key and refused names outside CloudKit's grammar.
             guard let r = PredicateChecker.resolve(c.key, in: type), let expr = StoreQuery.expression(c.key, r.type) else { return "0" }
             switch c.op {
-            case .equal: return "\(expr) = " + bind(c.value)
-            case .notEqual: return "\(expr) != " + bind(c.value)
+            case .equal, .notEqual:
+                if case .string(let text) = c.value, case .field(let name) = c.key, r.type.primitive == .string, !r.type.isList,
+                   let path = try? StoreName.jsonPath(name) {
+                    let equal = exactStringEquality(expr, json: "fields -> \(path)", text)
+                    return c.op == .equal ? equal : "NOT " + equal
+                }
+                return "\(expr) " + (c.op == .equal ? "=" : "!=") + " " + bind(c.value)
             case .less: return "\(expr) < " + bind(c.value)
             case .lessOrEqual: return "\(expr) <= " + bind(c.value)
             case .greater: return "\(expr) > " + bind(c.value)
@@ -309,12 +314,18 @@ public enum StoreQuery {
                 return "\(expr) IN (" + items.map { bind($0) }.joined(separator: ", ") + ")"
             case .beginsWith:
                 guard case .string(let prefix) = c.value else { return "0" }
-                // A range the B-tree index serves, then the exact prefix test.
+                // A range the B-tree index serves, then the exact prefix test. The range ends
+                // at the first string after every string with the prefix (UTF-8 order is
+                // scalar order); prefix + U+10FFFF missed "buy\u{10FFFF}more".
                 bindings.append(.text(prefix))
-                bindings.append(.text(prefix + "\u{10FFFF}"))
+                var range = "\(expr) >= ?"
+                if let end = Self.successor(ofPrefix: prefix) {
+                    bindings.append(.text(end))
+                    range += " AND \(expr) < ?"
+                }
                 bindings.append(.integer(Int64(prefix.unicodeScalars.count)))
                 bindings.append(.text(prefix))
-                return "(\(expr) >= ? AND \(expr) < ? AND substr(\(expr), 1, ?) = ?)"
+                return "(\(range) AND substr(\(expr), 1, ?) = ?)"
             case .listContains:
                 guard case .field(let name) = c.key else { return "0" }
                 let element = r.type.primitive == .reference ? "json_extract(value, '$.recordName')" : "value"
@@ -329,10 +340,42 @@ public enum StoreQuery {
             }
         }
 
+        /// `expr = text` that holds for NUL too: SQLite's json_extract (3.40) cuts a string at
+        /// its first NUL, so "x\u0000y" read as "x" and matched 'x'. Where the stored JSON or
+        /// the value has a NUL, the JSON texts are compared instead (the store writes NUL as
+        /// `\u0000`, as json_quote does); elsewhere the indexed expression decides alone.
+        mutating func exactStringEquality(_ expr: String, json: String, _ text: String) -> String {
+            if text.utf8.contains(0) {
+                bindings.append(.text(text))
+                return "(\(json) = json_quote(?))"
+            }
+            bindings.append(.text(text))
+            bindings.append(.text(text))
+            return "(\(expr) = ? AND (instr(\(json), '\\u0000') = 0 OR \(json) = json_quote(?)))"
+        }
+
+        /// The least string greater than every string that starts with `prefix`: its last
+        /// scalar below U+10FFFF incremented (past the surrogates), the rest dropped. Nil when
+        /// no string bounds them (an empty prefix, or U+10FFFF only).
+        static func successor(ofPrefix prefix: String) -> String? {
+            var scalars = Array(prefix.unicodeScalars)
+            while let last = scalars.popLast() {
+                guard last.value < 0x10FFFF else { continue }
+                let next = last.value == 0xD7FF ? 0xE000 : last.value + 1
+                guard let s = Unicode.Scalar(next) else { return nil }
+                var out = String.UnicodeScalarView()
+                out.append(contentsOf: scalars)
+                out.append(s)
+                return String(out)
+            }
+            return nil
+        }
+
         /// `self CONTAINS 'words'`: every word in some searchable field, through the FTS5 tables.
         mutating func tokens(_ v: PredicateValue) -> String {
             guard case .string(let text) = v else { return "0" }
-            let words = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+            // NUL separates words too: FTS5 stops reading a query at it ("unterminated string").
+            let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "\0" }).map(String.init)
             guard !words.isEmpty else { return "0" }
             // Each word quoted for FTS5, so that its operators (OR, NEAR, *, :) are plain text.
             let match = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " ")

@@ -247,7 +247,7 @@ package final class SQLiteStatement {
         case .null: rc = sqlite3_bind_null(stmt, index)
         case .integer(let i): rc = sqlite3_bind_int64(stmt, index, i)
         case .real(let d): rc = sqlite3_bind_double(stmt, index, d)
-        case .text(let s): rc = sqlite3_bind_text(stmt, index, s, -1, ckschema_sqlite_transient())
+        case .text(let s): rc = Self.bindText(stmt, s, at: index)
         case .blob(let b):
             rc = b.withUnsafeBytes { raw in
                 sqlite3_bind_blob(stmt, index, raw.baseAddress, Int32(raw.count), ckschema_sqlite_transient())
@@ -256,16 +256,30 @@ package final class SQLiteStatement {
         try connection.check(rc, sql: sql)
     }
 
+    /// The one place text is bound: always with its length in bytes, so that a NUL inside a
+    /// value is kept (length -1 would make SQLite stop at it: "k\0one" and "k\0two" became
+    /// the same record name). CloudKit keeps NUL in a string, so ckschema does too
+    /// (docs/security.md, "Values are kept exactly"). Text longer than Int32 bytes is
+    /// SQLITE_TOOBIG, never a trap.
+    static func bindText(_ stmt: OpaquePointer?, utf8 bytes: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
+        guard let n = Int32(exactly: bytes.count) else { return SQLITE_TOOBIG }
+        // An empty buffer may have no address, and a NULL pointer would bind NULL, not "".
+        guard n > 0, let base = bytes.baseAddress else { return sqlite3_bind_text(stmt, index, "", 0, ckschema_sqlite_transient()) }
+        return sqlite3_bind_text(stmt, index, base.assumingMemoryBound(to: CChar.self), n, ckschema_sqlite_transient())
+    }
+
+    static func bindText(_ stmt: OpaquePointer?, _ text: String, at index: Int32) -> Int32 {
+        var text = text
+        return text.withUTF8 { bindText(stmt, utf8: UnsafeRawBufferPointer($0), at: index) }
+    }
+
     /// Binds UTF-8 bytes as text without building a `String`.
     func bindText(utf8 bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
-        let rc = bytes.withMemoryRebound(to: CChar.self) { p in
-            sqlite3_bind_text(stmt, index, p.baseAddress, Int32(p.count), ckschema_sqlite_transient())
-        }
-        try connection.check(rc, sql: sql)
+        try connection.check(Self.bindText(stmt, utf8: bytes, at: index), sql: sql)
     }
 
     package func bind(_ text: String, at index: Int32) throws(SQLiteError) {
-        try connection.check(sqlite3_bind_text(stmt, index, text, -1, ckschema_sqlite_transient()), sql: sql)
+        try connection.check(Self.bindText(stmt, text, at: index), sql: sql)
     }
 
     package func bind(_ int: Int64, at index: Int32) throws(SQLiteError) {

@@ -375,7 +375,7 @@ public final class Store {
         }
         if e.isBusy {
             return InputError(Diagnostic(rule: StoreRules.locked, "could not \(doing): the store '\(path)' is busy (another process holds SQLite's lock)", at: nil,
-                                     fix: "wait for the other ckschema command to finish, or raise --lock-timeout"))
+                                     fix: "wait for the other ckschema command to finish, then run this one again"))
         }
         if e.isNotADatabase {
             return InputError(Diagnostic(rule: StoreRules.notAStore, "'\(path)' is not a usable SQLite database (\(e.message))", at: nil,

@@ -9,24 +9,48 @@
 /// category Cf: zero-width spaces and joiners). A backslash stays as it is: the output is for
 /// reading, not for parsing back (JSON and SARIF escape by construction). One home for every
 /// output that shows untrusted text: text, github, markdown, usage errors, cktool's output.
+///
+/// CI log commands are neutralised too: the GitHub runner executes `::command` at the start
+/// of a line and the legacy `##[command]` anywhere in one (`##[stop-commands]` in a field
+/// name would turn off command processing for the step), and Azure Pipelines reads `##vso[`.
+/// So the second character of every `::` and `##[` is escaped (`:\u{3A}`, `#\u{23}[`):
+/// no text from a file can form one, whatever the format and wherever the line starts.
 public enum ControlCharacters {
     /// The text with every control character escaped, for one line of output; `newline`,
     /// when given, replaces each line break instead (`<br>` in a Markdown cell).
     public static func escaped(_ s: String, newline: String? = nil) -> String {
-        // Fast path: printable ASCII only (almost every name and message).
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return s }
+        // Fast path: printable ASCII without a log command (almost every name and message).
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), !hasLogCommand(s) { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count + 8)
-        for u in s.unicodeScalars {
-            if u == "\n", let newline { out += newline } else if needsEscape(u) { out += escape(u) } else { out.unicodeScalars.append(u) }
+        var previous: Unicode.Scalar?
+        let scalars = Array(s.unicodeScalars)
+        for (i, u) in scalars.enumerated() {
+            if u == "\n", let newline { out += newline } else if needsEscape(u) { out += escape(u) }
+            else if u == ":", previous == ":" { out += escape(u) }
+            else if u == "#", previous == "#", i + 1 < scalars.count, scalars[i + 1] == "[" { out += escape(u) }
+            else { out.unicodeScalars.append(u) }
+            // An escaped character starts no command: `:::` is `:\u{3A}:`.
+            previous = out.unicodeScalars.last == u ? u : nil
         }
         return out
+    }
+
+    /// True when `s` holds `::` or `##[`, which a CI runner could take for a command.
+    static func hasLogCommand(_ s: String) -> Bool {
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+        for b in s.utf8 {
+            if b == 0x3A, previous == 0x3A { return true }
+            if b == 0x5B, previous == 0x23, beforePrevious == 0x23 { return true }
+            (beforePrevious, previous) = (previous, b)
+        }
+        return false
     }
 
     /// The text escaped as `escaped` does, but keeping its newlines: for a block of several
     /// lines the tool wrote itself around names from files.
     public static func escapedKeepingNewlines(_ s: String) -> String {
-        if s.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) { return s }
+        if s.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }), !hasLogCommand(s) { return s }
         return s.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\n")
     }
 

@@ -44,6 +44,8 @@ enum MigrateNew: Subcommand {
             io.write("nothing to migrate: replaying \(folder.path) already gives the development schema; no file written\n")
             return .success
         }
+        // The first migration of a repository without Migrations/ creates the folder.
+        try InputFile.createFolder(migrations)
         try InputFile.write(text, to: path, overwrite: false)
         try MigrationFolder.load(path: migrations).writeSum()
         io.write("wrote \(path) and updated \(SumFile.fileName); review it, then run 'ckschema migrate apply'\n\n\(text)")

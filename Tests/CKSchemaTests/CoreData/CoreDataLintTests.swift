@@ -67,7 +67,8 @@ import Testing
 /// Bad input: a diagnostic with a location and exit 2, never a crash.
 @Suite struct CoreDataInputTests {
     static let cases = ["NotXML.xcdatamodel", "Truncated.xcdatamodel", "NoModel.xcdatamodel", "UnknownType.xcdatamodel",
-                        "MissingEntity.xcdatamodel", "NoVersion.xcdatamodeld", "MissingCurrent.xcdatamodeld"]
+                        "MissingEntity.xcdatamodel", "NoVersion.xcdatamodeld", "MissingCurrent.xcdatamodeld",
+                        "NotUTF8.xcdatamodel", "DTD.xcdatamodel"]
 
     @Test(arguments: cases)
     func badModelExits2WithItsDiagnostic(name: String) throws {

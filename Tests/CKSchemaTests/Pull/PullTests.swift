@@ -88,12 +88,12 @@ import Testing
         let repo = try Repo()
         defer { repo.cleanup() }
         try repo.standIn("cat > \"$OUT\" <<'EOF'\n\(Self.liveSchema)EOF")
-        let r = try repo.pull(["--env", "development", "--team-id", "TEAM2", "--container-id", "iCloud.org.other.App", "-o", "dev.ckdb"],
+        let r = try repo.pull(["--env", "development", "--team-id", "TEAM200002", "--container-id", "iCloud.org.other.App", "-o", "dev.ckdb"],
                               environment: ["CKSCHEMA_CKTOOL": repo.cktool])
         #expect(r.code == 0, "\(r.stderr)")
         #expect(try read(repo.dir + "/dev.ckdb") == Self.liveSchema)
         let args = try read(repo.argsFile).split(separator: "\n").map(String.init)
-        #expect(Array(args.prefix(7)) == ["export-schema", "--team-id", "TEAM2", "--container-id", "iCloud.org.other.App", "--environment", "development"])
+        #expect(Array(args.prefix(7)) == ["export-schema", "--team-id", "TEAM200002", "--container-id", "iCloud.org.other.App", "--environment", "development"])
     }
 
     @Test func anExportThatDoesNotParseWritesNothing() throws {
@@ -140,13 +140,13 @@ import Testing
         #expect(noTeam.code == 2)
         #expect(noTeam.stderr.hasPrefix("ckschema pull: error: no team: pass --team-id T, or set 'team:' in ckschema.yaml"), "\(noTeam.stderr)")
         #expect(!FileManager.default.fileExists(atPath: repo.argsFile), "cktool must not run without a team")
-        let badContainer = try repo.pull(["--cktool", repo.cktool, "--team-id", "T", "--container-id", "com.example.App"])
+        let badContainer = try repo.pull(["--cktool", repo.cktool, "--team-id", "TEAM100001", "--container-id", "com.example.App"])
         #expect(badContainer.code == 2 && badContainer.stderr.contains("[CK804]"), "\(badContainer.stderr)")
-        let badEnv = try repo.pull(["--env", "staging", "--team-id", "T"])
+        let badEnv = try repo.pull(["--env", "staging", "--team-id", "TEAM100001"])
         #expect(badEnv.code == 2 && badEnv.stderr.contains("'staging' is not an environment"))
-        let notExecutable = try repo.pull(["--team-id", "T", "--cktool", repo.dir + "/ckschema.yaml"])
+        let notExecutable = try repo.pull(["--team-id", "TEAM100001", "--cktool", repo.dir + "/ckschema.yaml"])
         #expect(notExecutable.code == 2 && notExecutable.stderr.contains("is not an executable cktool [CK801]"), "\(notExecutable.stderr)")
-        let exitsZeroWritesNothing = try repo.pull(["--team-id", "T", "--cktool", repo.cktool])
+        let exitsZeroWritesNothing = try repo.pull(["--team-id", "TEAM100001", "--cktool", repo.cktool])
         #expect(exitsZeroWritesNothing.code == 2 && exitsZeroWritesNothing.stderr.contains("wrote no schema"))
     }
 
@@ -164,12 +164,77 @@ import Testing
         #expect(try read(repo.dir + "/Schemas/production.ckdb") == live)
 
         // The team and container can be given to check as to pull.
-        let given = try runCLI(["check", "--pull", "--cktool", repo.cktool, "--team-id", "OTHER", "--container-id", "iCloud.com.example.Other"], cwd: repo.dir)
+        let given = try runCLI(["check", "--pull", "--cktool", repo.cktool, "--team-id", "OTHER00001", "--container-id", "iCloud.com.example.Other"], cwd: repo.dir)
         #expect(given.code == 1)
-        #expect(try read(repo.argsFile).hasPrefix("export-schema\n--team-id\nOTHER\n--container-id\niCloud.com.example.Other\n"))
+        #expect(try read(repo.argsFile).hasPrefix("export-schema\n--team-id\nOTHER00001\n--container-id\niCloud.com.example.Other\n"))
 
         try repo.standIn("echo 'network is down' >&2; exit 3")
         let failed = try runCLI(["check", "--pull", "--cktool", repo.cktool], cwd: repo.dir)
         #expect(failed.code == 2 && failed.stderr.contains("network is down"), "\(failed.stderr)")
+    }
+
+    /// Issue #24, defect 9: cktool's time, output and export are bounded; the child (and its
+    /// children) are killed and no temporary file is left.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self"), "counts processes through /proc"), arguments: [
+        ("sleep 1000 & sleep 1000", "did not finish within 1 s and was stopped [CK802]"),
+        ("yes xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "wrote more than 1.0 MB of messages and was stopped [CK802]"),
+        ("yes 'RECORD TYPE Users ( \"___createTime\" TIMESTAMP )' > \"$OUT\"", "export grew past 32.0 MB, the limit for a schema file; it was stopped and nothing was written [CK802]"),
+    ])
+    func aRunawayCktoolIsStopped(body: String, expected: String) throws {
+        let repo = try Repo()
+        defer { repo.cleanup() }
+        try repo.standIn(body)
+        let tmp = try makeTempDir("ckschema-pull-tmp")
+        defer { try? FileManager.default.removeItem(atPath: tmp) }
+        let r = try repo.pull(["--cktool", repo.cktool, "--timeout", "1", "-o", "Schemas/production.ckdb"], environment: ["TMPDIR": tmp])
+        #expect(r.code == 2)
+        #expect(r.stderr.contains(expected), "\(r.stderr)")
+        #expect(try repo.strayFiles().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty, "nothing left in TMPDIR")
+        #expect(Self.running(in: repo.dir) == 0, "the stand-in and its children were killed")
+    }
+
+    /// Processes running in `dir` (the stand-in and what it started), through /proc.
+    static func running(in dir: String) -> Int {
+        let real = (dir as NSString).resolvingSymlinksInPath
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return pids.filter { Int($0) != nil }.filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/cwd")) == real
+        }.count
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self"), "counts processes through /proc"))
+    func aTerminatedPullKillsCktool() throws {
+        let repo = try Repo()
+        defer { repo.cleanup() }
+        try repo.standIn("sleep 1000 & sleep 1000")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Paths.binary)
+        p.arguments = ["pull", "--cktool", repo.cktool]
+        p.currentDirectoryURL = URL(fileURLWithPath: repo.dir)
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Until the stand-in runs (it writes its arguments first).
+        var waited = 0
+        while !FileManager.default.fileExists(atPath: repo.argsFile), waited < 300 { usleep(20_000); waited += 1 }
+        usleep(200_000)
+        p.terminate()
+        p.waitUntilExit()
+        #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGTERM)
+        usleep(200_000)
+        #expect(Self.running(in: repo.dir) == 0, "cktool outlived a terminated ckschema")
+        #expect(try repo.strayFiles().isEmpty)
+    }
+
+    /// Issue #24: a team that is not a team ID never reaches cktool's command line.
+    @Test func aTeamIDIsCheckedBeforeCktoolRuns() throws {
+        let repo = try Repo()
+        defer { repo.cleanup() }
+        try repo.standIn("exit 0")
+        let r = try repo.pull(["--cktool", repo.cktool, "--team-id", "--output-file=/etc/x"])
+        #expect(r.code == 2)
+        #expect(r.stderr == "ckschema: error: '--output-file=/etc/x' is not an Apple developer team identifier (10 capital letters and digits) [CK805]\n  fix: pass --team-id with the team ID shown under Membership in your Apple developer account, or set 'team:' in ckschema.yaml\n", "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: repo.argsFile))
     }
 }

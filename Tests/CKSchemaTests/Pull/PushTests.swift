@@ -147,7 +147,7 @@ import Testing
         try s.play("validate-schema", "printf '\\033[31mboom\\n::error::forged\\001'; exit 7")
         let r = try s.run(["push", "--dry-run"])
         #expect(r.code == 2)
-        #expect(r.stderr.contains("cktool validate-schema failed (exit 7): \\u{1B}[31mboom / ::error::forged\\u{1}"), "\(r.stderr)")
+        #expect(r.stderr.contains("cktool validate-schema failed (exit 7): \\u{1B}[31mboom / :\\u{3A}error:\\u{3A}forged\\u{1}"), "\(r.stderr)")
         #expect(!r.stderr.contains("\u{1B}") && !r.stderr.contains("\n::"))
     }
 

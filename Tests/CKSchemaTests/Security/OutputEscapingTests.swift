@@ -31,7 +31,7 @@ import Testing
         #expect(r.code == 1)
         #expect(!Self.hasRawControl(r.stdout))
         #expect(r.stdout.contains(#"record type name 'Evil\u{1B}]0;owned\u{7}' is not valid"#), "\(r.stdout)")
-        #expect(r.stdout.contains(#".x\n::error file=forged.swift,line=1::forged' is not valid"#))
+        #expect(r.stdout.contains(#".x\n:\u{3A}error file=forged.swift,line=1:\u{3A}forged' is not valid"#))
         #expect(r.stdout.contains(#"bell\u{7}\u{9B}31m"#))
         // The forged annotation never starts a line.
         #expect(!r.stdout.split(separator: "\n").contains { $0.hasPrefix("::") })
