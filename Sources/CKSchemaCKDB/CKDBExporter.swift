@@ -8,9 +8,11 @@ import CKSchemaDiagnostics
 /// eight; field names padded so that the types line up; all six system fields on every
 /// type; fields sorted by the bytes of their names (system names by their unquoted
 /// spelling, so `CD_x` comes before `"___createTime"` and `name` after); grants last, one
-/// `GRANT P TO role` per permission in the order WRITE, CREATE, READ; each type closed by
-/// `);` and followed by a blank line. Record types keep the schema's order, custom roles
-/// come first as `CREATE ROLE name;`.
+/// line per role with its permissions merged in the order READ, CREATE, WRITE
+/// (`GRANT READ, WRITE TO "_creator"`), roles sorted by the bytes of their names (as
+/// Dispatch's export has `GRANT READ TO "_world"` before `GRANT CREATE, WRITE TO moderator`);
+/// each type closed by `);` and followed by a blank line. Record types keep the schema's
+/// order, custom roles come first as `CREATE ROLE name;`.
 ///
 /// `cktool import-schema` replaces the whole development schema, so the export is always
 /// complete: a schema without `Users` gets cktool's default `Users` type (with a note).
@@ -18,36 +20,36 @@ import CKSchemaDiagnostics
 /// descriptions, indexes on encrypted fields) is left out with a warning, never silently.
 public enum CKDBExporter {
     /// The `Users` record type every container has, as `cktool export-schema` writes it
-    /// for a container whose Users type was never changed.
+    /// for a container whose Users type was never changed: `roles LIST<INT64>`,
+    /// `"___recordID" REFERENCE QUERYABLE` (the exports of containers in use have it:
+    /// moolah-native, HexRain, Walking-Buddy; an export without it diffs as an index
+    /// removal against them, and an export with it only as a safe addition against the
+    /// older form of Apple's empty-container sample), `GRANT WRITE TO "_creator"` and
+    /// `GRANT READ TO "_world"`.
     public static let defaultUsersType = RecordType(
         name: "Users",
         fields: [Field(name: "roles", type: .list(.int64))],
+        systemIndexes: [.recordName: IndexSet([.queryable])],
         grants: [Grant(role: "_creator", permissions: [.write]), Grant(role: "_world", permissions: [.read])]
     )
 
-    /// The order cktool writes grants in.
-    static let grantOrder: [Permission] = [.write, .create, .read]
-
     /// The schema as cktool sees it, and as `ckschema import` writes it: fields sorted by
-    /// the bytes of their names, grants in the order the export writes them (by the first
-    /// of WRITE, CREATE, READ a role holds, then by role name), and cktool's default
-    /// `Users` type added when the schema has none (every container has one). Record
-    /// types keep their order. Exporting this schema and reading the text back gives
-    /// this schema again, so `import` then `export` then `import` changes nothing.
+    /// the bytes of their names, grants one per role in the order the export writes them
+    /// (by the bytes of the role's name), and cktool's default `Users` type added when the
+    /// schema has none (every container has one). Record types keep their order. Exporting
+    /// this schema and reading the text back gives this schema again, so `import` then
+    /// `export` then `import` changes nothing.
     public static func cktoolForm(_ schema: consuming Schema) -> Schema {
         // Consumed, so that a schema nobody else holds is put in order in place, not copied.
         var s = schema
         if s.recordType(named: "Users") == nil { s.recordTypes.append(defaultUsersType) }
         let byName = { (a: Field, b: Field) in utf8Precedes(a.name, b.name) }
-        let byRank = { (a: Grant, b: Grant) in
-            let ra = grantRank(a), rb = grantRank(b)
-            return ra != rb ? ra < rb : utf8Precedes(a.role, b.role)
-        }
+        let byRole = { (a: Grant, b: Grant) in utf8Precedes(a.role, b.role) }
         for i in s.recordTypes.indices {
             // cktool's own exports are already in order: check before sorting (a sort, even
             // of sorted fields, would write every field of every type).
             if !isSorted(s.recordTypes[i].fields, by: byName) { s.recordTypes[i].fields.sort(by: byName) }
-            if !isSorted(s.recordTypes[i].grants, by: byRank) { s.recordTypes[i].grants.sort(by: byRank) }
+            if !isSorted(s.recordTypes[i].grants, by: byRole) { s.recordTypes[i].grants = mergedByRole(s.recordTypes[i].grants) }
         }
         return s
     }
@@ -77,9 +79,18 @@ public enum CKDBExporter {
         return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
-    /// Where a grant's role first appears in the export: at its first permission in WRITE, CREATE, READ.
-    private static func grantRank(_ g: Grant) -> Int {
-        grantOrder.firstIndex(where: g.permissions.contains) ?? grantOrder.count
+    /// The grants as the export writes them: one per role (a role granted twice gets the
+    /// union, at its first grant's origin), sorted by the bytes of the role's name.
+    static func mergedByRole(_ grants: [Grant]) -> [Grant] {
+        var out: [Grant] = []
+        var at: [String: Int] = [:]
+        for g in grants {
+            if let i = at[g.role] { out[i].permissions.formUnion(g.permissions) } else {
+                at[g.role] = out.count
+                out.append(g)
+            }
+        }
+        return isSorted(out, by: { utf8Precedes($0.role, $1.role) }) ? out : out.sorted { utf8Precedes($0.role, $1.role) }
     }
 
     /// The `.ckdb` text of `schema`, and a diagnostic for everything it could not express.
@@ -105,7 +116,7 @@ public enum CKDBExporter {
             types.append(defaultUsersType)
             notes.diagnostics.append(Diagnostic(
                 code: CKDBRules.usersAdded.code, severity: .note, location: schema.origin.location,
-                message: "the schema has no Users record type; the export adds cktool's default one (roles LIST<INT64>, GRANT WRITE TO \"_creator\", GRANT READ TO \"_world\")",
+                message: "the schema has no Users record type; the export adds cktool's default one (roles LIST<INT64>, \"___recordID\" REFERENCE QUERYABLE, GRANT WRITE TO \"_creator\", GRANT READ TO \"_world\")",
                 fix: "cktool import-schema replaces the whole schema; add Users to the schema to control its shape"))
         }
         for (i, type) in types.enumerated() {
@@ -166,12 +177,8 @@ public enum CKDBExporter {
         let byKey = { (a: Entry, b: Entry) in utf8Precedes(a.key, b.key) }
         if zip(entries, entries.dropFirst()).contains(where: { !byKey($0, $1) }) { entries.sort(by: byKey) }
 
-        var grantLines: [(Permission, String)] = []
-        for permission in grantOrder {
-            let roles = type.grants.filter { $0.permissions.contains(permission) }.map(\.role)
-                .sorted(by: utf8Precedes)
-            for role in roles { grantLines.append((permission, role)) }
-        }
+        // One line per role, as cktool writes them: `GRANT READ, WRITE TO "_creator"`.
+        let grantLines = mergedByRole(type.grants).filter { !$0.permissions.isEmpty }
 
         for i in entries.indices { entries[i].width = displayWidth(entries[i].name) }
         let width = entries.reduce(0) { max($0, $1.width) }
@@ -193,12 +200,15 @@ public enum CKDBExporter {
             }
             out += n < total ? ",\n" : "\n"
         }
-        for (permission, role) in grantLines {
+        for grant in grantLines {
             n += 1
             out += "        GRANT "
-            out += permission.rawValue.uppercased()
+            for (k, permission) in grant.sortedPermissions.enumerated() {
+                if k > 0 { out += ", " }
+                out += permission.keyword
+            }
             out += " TO "
-            out += quoted(role, isField: false)
+            out += quoted(grant.role, isField: false)
             out += n < total ? ",\n" : "\n"
         }
         out += "    );\n"
@@ -334,6 +344,17 @@ private struct Notes {
     static func list(_ names: [String]) -> String {
         let shown = names.prefix(5).joined(separator: ", ")
         return names.count > 5 ? shown + " and \(names.count - 5) more" : shown
+    }
+}
+
+extension Permission {
+    /// The upper-case keyword of the CloudKit Schema Language (`READ`).
+    var keyword: String {
+        switch self {
+        case .read: "READ"
+        case .create: "CREATE"
+        case .write: "WRITE"
+        }
     }
 }
 

@@ -16,6 +16,11 @@ public enum CoreDataMapping {
     /// Core Data” (“CloudKit prefixes the CKRecord types and fields it creates ... with CD_”).
     public static func cloudName(_ name: String) -> String { "CD_" + name }
 
+    /// Whether a record type is one Core Data's mirroring writes (`CD_Trip`, `CDMR`).
+    public static func isMirrored(_ recordType: String) -> Bool {
+        recordType.hasPrefix("CD_") || recordType == manyToManyType
+    }
+
     /// The field type of an attribute type: nil for one the mapping does not know,
     /// `.some(nil)` for one CloudKit does not support (Undefined, ObjectID; CK616 says so).
     ///

@@ -39,6 +39,12 @@ enum CoreDataPromotion {
     }
 
     /// An added CD_ name whose model element carries a renaming identifier naming another element.
+    ///
+    /// Hook for SwiftData (issue 25, point 5): `@Attribute(originalName: "rating")` and
+    /// `@Relationship(originalName:)` are SwiftData's renaming identifier. A SwiftData reader
+    /// that builds a `CoreDataModel` sets `renamingIdentifier` on the attribute, relationship
+    /// or entity it maps (as the Core Data reader does from `elementID`), and this rule gives
+    /// the same CK633 advice with no change here.
     static let renamed = ProductionRule(renamedInfo, .review) { c, ctx in
         guard let model = ctx.to.coreDataModel, c.kind == .addField || c.kind == .addRecordType else { return nil }
         let added = c.kind == .addField ? c.field : c.recordType

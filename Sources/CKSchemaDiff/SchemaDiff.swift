@@ -67,8 +67,12 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
             switch (a, b) {
             case let (nil, b?) where CloudKitRules.alwaysPresentSystemTypes.contains(b.name):
                 // Every container has `Users`: a side that omits it leaves it unstated, not
-                // new; compare with what every container has.
-                diffType(implicitSystemType(b.name), b, into: &out)
+                // new; compare with what every container has. Its system indexes are unstated
+                // too: cktool's default Users has `___recordID` QUERYABLE in containers in use
+                // and not in Apple's empty-container sample, so neither is a change.
+                var implicit = implicitSystemType(b.name)
+                implicit.systemIndexes = b.systemIndexes
+                diffType(implicit, b, into: &out)
             case (_?, nil) where CloudKitRules.systemRecordTypes.contains(name):
                 // CloudKit creates and keeps its system types itself: a source that does not
                 // mention one does not describe it, and never deletes it.
@@ -77,12 +81,17 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
             case let (a?, nil) where to.isPartial:
                 // A partial source (a Core Data model) describes only its own types: a CD_
                 // type it no longer has stays in production; other types are not its business.
-                if name.hasPrefix("CD_") || name == CoreDataMapping.manyToManyType {
+                if CoreDataMapping.isMirrored(name) {
                     out.append(SchemaChange(.notDescribedRecordType, recordType: name, before: placement(a), origin: a.origin, fromOrigin: a.origin))
                 }
             case let (a?, nil):
                 out.append(SchemaChange(.removeRecordType, recordType: name, before: placement(a), origin: a.origin, fromOrigin: a.origin))
-            case let (a?, b?) where a != b: diffType(a, b, partial: to.isPartial, into: &out)
+            case let (a?, b?) where a != b:
+                // A model says nothing about indexes: which ones a CD_ type's fields get
+                // depends on how development was built (saving records indexes every field,
+                // initializeCloudKitSchema none), so they come from the other side.
+                let modelIndexes = (from.isPartial || to.isPartial) && CoreDataMapping.isMirrored(name)
+                diffType(a, b, partial: to.isPartial, indexesUnstated: modelIndexes, into: &out)
             default: break
             }
             diffQueries(fromQueries[name] ?? [], toQueries[name] ?? [], into: &out)
@@ -171,7 +180,7 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
         }
     }
 
-    private static func diffType(_ a: RecordType, _ b: RecordType, partial: Bool = false, into out: inout [SchemaChange]) {
+    private static func diffType(_ a: RecordType, _ b: RecordType, partial: Bool = false, indexesUnstated: Bool = false, into out: inout [SchemaChange]) {
         let name = b.name
         if let za = a.zone, let zb = b.zone, za != zb {
             out.append(SchemaChange(.changeRecordTypeZone, recordType: name, zone: zb, before: za, after: zb, origin: b.origin, fromOrigin: a.origin))
@@ -189,17 +198,17 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
             let text = { (c: Set<ZoneCapability>) in c.sorted().map(\.rawValue).joined(separator: ", ") }
             out.append(SchemaChange(.changeRequiredCapabilities, recordType: name, before: text(a.requiredCapabilities), after: text(b.requiredCapabilities), origin: b.origin, fromOrigin: a.origin))
         }
-        if a.systemIndexes != b.systemIndexes {
+        if a.systemIndexes != b.systemIndexes, !indexesUnstated {
             for sys in SystemField.allCases {
                 diffIndexes(a.indexes(on: sys), b.indexes(on: sys), recordType: name, field: sys.rawValue, isSystem: true,
                             origin: b.systemIndexOrigin(sys), fromOrigin: a.systemIndexOrigin(sys), into: &out)
             }
         }
-        if a.fields != b.fields { diffFields(a, b, partial: partial, into: &out) }
+        if a.fields != b.fields { diffFields(a, b, partial: partial, indexesUnstated: indexesUnstated, into: &out) }
         if a.grants != b.grants, !a.grants.isEmpty, !b.grants.isEmpty { diffGrants(a, b, into: &out) }
     }
 
-    private static func diffFields(_ a: RecordType, _ b: RecordType, partial: Bool, into out: inout [SchemaChange]) {
+    private static func diffFields(_ a: RecordType, _ b: RecordType, partial: Bool, indexesUnstated: Bool, into out: inout [SchemaChange]) {
         let name = b.name
         let fromFields = Dictionary(a.fields.map { ($0.name, $0) }, uniquingKeysWith: { x, _ in x })
         let toFields = Dictionary(b.fields.map { ($0.name, $0) }, uniquingKeysWith: { x, _ in x })
@@ -220,13 +229,13 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
             case let (f?, nil):
                 out.append(SchemaChange(.removeField, recordType: name, field: fieldName, before: fieldText(f), origin: f.origin, fromOrigin: f.origin))
             case let (f?, g?) where f != g:
-                diffField(f, g, recordType: name, into: &out)
+                diffField(f, g, recordType: name, indexesUnstated: indexesUnstated, into: &out)
             default: break
             }
         }
     }
 
-    private static func diffField(_ f: Field, _ g: Field, recordType: String, into out: inout [SchemaChange]) {
+    private static func diffField(_ f: Field, _ g: Field, recordType: String, indexesUnstated: Bool, into out: inout [SchemaChange]) {
         func change(_ kind: SchemaChange.Kind, before: String? = nil, after: String? = nil) {
             out.append(SchemaChange(kind, recordType: recordType, field: g.name, before: before, after: after, origin: g.origin, fromOrigin: f.origin))
         }
@@ -236,6 +245,7 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
         if let xa = f.referenceAction, let xb = g.referenceAction, xa != xb { change(.changeReferenceAction, before: xa.rawValue, after: xb.rawValue) }
         if f.isDeprecated != g.isDeprecated { change(g.isDeprecated ? .deprecateField : .undeprecateField) }
         if let da = f.description, let db = g.description, da != db { change(.changeFieldDescription, before: da, after: db) }
+        if indexesUnstated { return }
         diffIndexes(f.indexes, g.indexes, recordType: recordType, field: g.name, isSystem: false, origin: g.origin, fromOrigin: f.origin, into: &out)
     }
 
@@ -296,7 +306,10 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
     /// (what `cktool export-schema` writes for a Users type never changed), with its
     /// grants unstated; `cloudkit.share` with no custom field.
     static func implicitSystemType(_ name: String) -> RecordType {
-        name == "Users" ? RecordType(name: name, fields: [Field(name: "roles", type: .list(.int64))]) : RecordType(name: name)
+        guard name == "Users" else { return RecordType(name: name) }
+        var users = CKDBExporter.defaultUsersType
+        users.grants = []
+        return users
     }
 
     // MARK: - Text of elements

@@ -3,13 +3,14 @@ import CKSchemaCKDB
 import CKSchemaCoreData
 import CKSchemaPredicate
 
-/// The lint rules for a model mirrored with NSPersistentCloudKitContainer (CK610-CK617).
+/// The lint rules for a model mirrored with NSPersistentCloudKitContainer (CK610-CK618).
 /// Each reads the Core Data model a schema was mapped from and points into `contents`;
 /// a schema from YAML or `.ckdb` has no model and passes them all.
 enum CoreDataLint {
     static let types: [any LintRule.Type] = [
         UniqueConstraintRule.self, RequiredAttributeRule.self, RequiredRelationshipRule.self, MissingInverseRule.self,
         OrderedRelationshipRule.self, DenyDeleteRule.self, UnsupportedAttributeTypeRule.self, CrossConfigurationRule.self,
+        UnchosenConfigurationRule.self,
     ]
 
     /// The entities mirrored (those of the configuration used), in model order.

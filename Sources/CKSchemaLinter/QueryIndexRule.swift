@@ -27,8 +27,13 @@ struct QueryIndexRule: LintRule {
             for (name, kind, verb) in needs {
                 guard let idx = t.indexesOfAnyField(name), !idx.contains(kind) else { continue }
                 let place = SystemField(rawValue: name) != nil && t.field(named: name) == nil ? "system.\(name)" : "fields.\(name)"
+                // Adding the index is no fix for an encrypted field: CloudKit cannot index what
+                // it cannot read, and an index there is CK105's error.
+                let fix = t.field(named: name)?.isEncrypted == true
+                    ? "'\(name)' is encrypted and CloudKit cannot index it; keep a plaintext copy of the value in another field with '\(kind.rawValue)' and \(verb.hasPrefix("sorts") ? "sort" : verb.hasPrefix("searches") ? "search" : "filter") on that, or take '\(name)' out of the query"
+                    : "add '\(kind.rawValue)' to the indexes of \(t.name).\(place)"
                 findings.append(LintFinding("query \(q.label) \(verb) '\(name)': Field '\(name)' is not marked \(kind.rawValue)",
-                                            at: q.origin, fix: "add '\(kind.rawValue)' to the indexes of \(t.name).\(place)"))
+                                            at: q.origin, fix: fix))
             }
             if !q.filtersRecords && !t.indexes(on: .recordName).contains(.queryable) {
                 findings.append(LintFinding("query \(q.label) matches all records: Field 'recordName' is not marked queryable",

@@ -79,7 +79,11 @@ public struct MigrationStatus: Sendable {
                 // Suggest `migrate new` only when it would work: the sum file matches and every
                 // difference can be written as a step.
                 let fix: String
-                if let refused = steps.refused.first {
+                if let (type, field) = Self.fieldOnlyMigrationsHave(replayed, development) {
+                    // Not `deprecated: true`: the YAML never had this field, a migration added it;
+                    // the schema is behind the migrations, not retiring a field.
+                    fix = "a migration adds '\(type).\(field.name)'; add it to the development schema as `\(field.name): { \(MigrationWriter.fieldSpec(field)) }` under \(type), or, if no store has applied that migration, take the step out of it"
+                } else if let refused = steps.refused.first {
                     fix = "`migrate new` cannot write this change as a step: \(refused.fix ?? refused.message)"
                 } else if !sumProblems.isEmpty {
                     fix = "run `ckschema migrate hash` after checking the migration files, then `ckschema migrate new NAME` to write the migration that closes the gap"
@@ -106,6 +110,18 @@ public struct MigrationStatus: Sendable {
             }
         }
         return status
+    }
+}
+
+extension MigrationStatus {
+    /// The first field the replayed migrations have on a record type the development
+    /// schema also has, and the development schema lacks.
+    static func fieldOnlyMigrationsHave(_ replayed: Schema, _ development: Schema) -> (String, Field)? {
+        for t in replayed.recordTypes {
+            guard let d = development.recordType(named: t.name) else { continue }
+            if let f = t.fields.first(where: { d.field(named: $0.name) == nil }) { return (t.name, f) }
+        }
+        return nil
     }
 }
 

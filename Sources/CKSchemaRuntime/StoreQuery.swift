@@ -93,6 +93,15 @@ public enum StoreQuery {
     public static func compile(_ q: RecordQuery, schema: Schema, searchTables: [String: String],
                                btreeIndexes: [String: String] = [:]) -> Result<CompiledQuery, QueryRefusal> {
         guard let type = schema.recordType(named: q.recordType) else {
+            if schema.recordTypes.isEmpty {
+                // An empty list of record types would read as "there are none"; say why.
+                let deploy = q.environment == .production
+                    ? "run `ckschema migrate apply --env production` (or `ckschema promote --apply PLAN`) to give the store's production a schema"
+                    : "run `ckschema migrate apply` to give the store's development a schema"
+                return .failure(QueryRefusal([Diagnostic(rule: RuntimeRules.unknownType,
+                    "Did not find record type: \(ControlCharacters.shown(q.recordType)); the store's \(q.environment.rawValue) schema has no record types: no migration was applied to \(q.environment.rawValue)",
+                    at: nil, fix: deploy)]))
+            }
             return .failure(QueryRefusal([Diagnostic(rule: RuntimeRules.unknownType, "Did not find record type: \(ControlCharacters.shown(q.recordType))", at: nil,
                                     fix: "the \(q.environment.rawValue) schema's record types: " + schema.recordTypes.map(\.name).joined(separator: ", "))]))
         }

@@ -194,7 +194,10 @@ package struct SchemaDecoder {
         if let t = FieldType(parsing: s) { return t }
         var candidates = PrimitiveType.allCases.map(\.rawValue)
         candidates += PrimitiveType.allCases.map { "list<\($0.rawValue)>" }
-        d.report(InputRules.invalidValue, "unknown field type '\(s)'\(Suggest.phrase(for: s, in: candidates))", at: node,
+        // A Swift type (`Date`, `[asset]`) gets CloudKit's name for it; else the nearest spelling.
+        let hint = FieldType.cloudKitSpelling(ofSwiftType: s).map { "; did you mean '\($0)'? (CloudKit's type for \(s))" }
+            ?? Suggest.phrase(for: s, in: candidates)
+        d.report(InputRules.invalidValue, "unknown field type '\(s)'\(hint)", at: node,
                  fix: "use one of: " + Self.typeNames.joined(separator: ", "))
         return nil
     }

@@ -51,7 +51,7 @@ extension CloudKitRule {
         defaultSeverity: .error,
         source: "CKRecord: key names must not match CKRecord property names (developer.apple.com/documentation/cloudkit/ckrecord)")
     private static let invalidZoneNameInfo = RuleInfo(code: "CK103", name: "invalid-zone-name",
-        summary: "A zone name is not ASCII, is longer than 255 characters, or starts with '_'.",
+        summary: "A zone name is empty, longer than 255 characters, holds a control character or white space, or starts with '_'.",
         defaultSeverity: .error,
         source: "CKRecordZone.ID zoneName (developer.apple.com/documentation/cloudkit/ckrecordzone/id)")
     private static let indexNotAllowedInfo = RuleInfo(code: "CK104", name: "index-not-allowed",
@@ -220,15 +220,25 @@ public enum CloudKitRules {
                                  fix: "rename it, e.g. '\(name)Value'")
     }
 
-    /// CK103: a zone's name: printable ASCII, at most 255 characters, not starting with '_'.
+    /// CK103: a zone's name: 1 to 255 characters, no control character or white space, not
+    /// starting with '_'.
     ///
-    /// Source: CKRecordZone.ID zoneName (developer.apple.com/documentation/cloudkit/ckrecordzone/id).
+    /// Source: CKRecordZoneID.h, "Zone names must be 255 characters or less. Most UTF-8
+    /// characters are valid." So a non-ASCII name (`Zöne`) is accepted: refusing it would be a
+    /// false alarm no source supports. Refused are only what no "most" can cover: control
+    /// characters and white space (they cannot be told apart in the Console or a log), and a
+    /// leading '_', which begins CloudKit's own `_defaultZone`.
     public static func zoneNameViolation(_ name: String) -> CloudKitViolation? {
         if name == Zone.defaultZoneName { return nil }
-        let ascii = name.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x21 && $0.value < 0x7F }
-        if ascii && !name.isEmpty && name.utf8.count <= 255 && !name.hasPrefix("_") { return nil }
+        var count = 0
+        var printable = true
+        for u in name.unicodeScalars {
+            count += 1
+            if u.properties.generalCategory == .control || u.properties.isWhitespace || u.properties.generalCategory == .format { printable = false }
+        }
+        if printable && count > 0 && count <= 255 && !name.hasPrefix("_") { return nil }
         return CloudKitViolation(.invalidZoneName,
-                                 "zone name '\(name)' is not valid: it must be printable ASCII, at most 255 characters, and not start with '_'",
+                                 "zone name '\(name)' is not valid: it must have 1 to 255 characters, no control character or white space, and not start with '_'",
                                  fix: "rename the zone")
     }
 

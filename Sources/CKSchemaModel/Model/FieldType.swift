@@ -81,6 +81,35 @@ public struct FieldType: Sendable, Hashable, CustomStringConvertible {
     }()
 
     /// Parses the YAML spelling; nil when it is not a type.
+    /// CloudKit's type for a Swift or Core Data type name written where a field type goes
+    /// (`Date` -> `timestamp`, `[asset]` -> `list<asset>`), for a did-you-mean hint; nil when
+    /// the name is none of them. The mapping is what a CKRecord value of that Swift type is
+    /// (CKRecordValue: NSString, NSNumber, NSData, NSDate, CLLocation, CKAsset, CKRecord.Reference),
+    /// and what Core Data mirroring writes (Boolean and integers as INT64, URL and UUID as STRING).
+    public static func cloudKitSpelling(ofSwiftType text: String) -> String? {
+        var t = Substring(text)
+        var list = false
+        if t.hasPrefix("["), t.hasSuffix("]") { t = t.dropFirst().dropLast(); list = true }
+        else if t.hasPrefix("Array<"), t.hasSuffix(">") { t = t.dropFirst(6).dropLast(); list = true }
+        let scalar: String
+        switch t {
+        case "Date", "NSDate": scalar = "timestamp"
+        case "Data", "NSData", "Binary", "Transformable": scalar = "bytes"
+        case "Int", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "Bool", "Boolean", "Integer", "NSNumber", "int", "integer", "bool", "boolean", "long":
+            scalar = "int64"
+        case "Double", "Float", "CGFloat", "float", "Decimal": scalar = t == "Decimal" ? "string" : "double"
+        case "String", "NSString", "URL", "UUID", "Character", "str", "text": scalar = "string"
+        case "CLLocation": scalar = "location"
+        case "CKAsset": scalar = "asset"
+        case "CKRecord.Reference", "CKReference", "Reference": scalar = "reference"
+        default:
+            // `[asset]`: a CloudKit type in Swift's list syntax.
+            guard list, let p = PrimitiveType(rawValue: String(t)) else { return nil }
+            scalar = p.rawValue
+        }
+        return list ? "list<\(scalar)>" : scalar
+    }
+
     public init?(parsing text: String) {
         if let known = Self.spellings[text] { self = known; return }
         var t = text.trimmingCharacters(in: .whitespaces).lowercased()

@@ -189,6 +189,14 @@ import Testing
         #expect(retyped.stdout.contains("[CK533]"))
         #expect(!retyped.stdout.contains("run `ckschema migrate new NAME`"), "\(retyped.stdout)")
         #expect(retyped.stdout.contains("`migrate new` cannot write this change as a step"))
+        // A field a migration added that the YAML lacks: the schema is behind, nothing to
+        // deprecate (issue 25, point 7).
+        let line2 = try #require(text.split(separator: "\n").first { $0.hasPrefix("      createdOn:") })
+        try write(text.replacingOccurrences(of: line2 + "\n", with: ""), dev)
+        let lacking = try runCLI(["migrate", "status"], cwd: dir)
+        #expect(lacking.stdout.contains("[CK533]"))
+        #expect(!lacking.stdout.contains("deprecated: true"), "\(lacking.stdout)")
+        #expect(lacking.stdout.contains("fix: a migration adds 'Note.createdOn'; add it to the development schema as `createdOn: { type: timestamp"), "\(lacking.stdout)")
     }
 
     /// After `promote --apply`, production's history carries the migrations the deployed

@@ -53,6 +53,32 @@ let neverWritten = """
         #expect(reverse.stdout.contains("field 'CD_TodoItem.CD_notes' is in production and cannot be deleted [CK302]"))
     }
 
+    /// A model says nothing about indexes: against a container built by
+    /// initializeCloudKitSchema (no index on any CD_ field, only ___recordID QUERYABLE) the
+    /// gate reports no index added or removed, in either direction (issue 25: 93 warnings,
+    /// CK311 and CK310, against a real export before).
+    @Test func indexesOnCDFieldsComeFromTheOtherSide() throws {
+        let initialized = "Tests/Fixtures/coredata/DoneAndDone-initialized-export.ckdb"
+        for (from, to) in [(initialized, doneModel), (doneModel, initialized)] {
+            let check = try runCLI(["promote", "--check", from, to])
+            #expect(check.code == 0)
+            #expect(check.stdout == "ckschema promote: passed: 0 errors, 0 warnings\n")
+            let diff = try runCLI(["diff", from, to])
+            #expect(diff.code == 0)
+            #expect(diff.stdout == "")
+        }
+        // The export that saving records built has every index: no change either.
+        let saved = try runCLI(["promote", doneExport, doneModel])
+        #expect(!saved.stdout.contains("[CK310]") && !saved.stdout.contains("[CK311]"), "\(saved.stdout)")
+    }
+
+    /// Indexes are still compared where the model is not the source: two `.ckdb` files.
+    @Test func indexesOnCDFieldsOfTwoExportsStillDiffer() throws {
+        let diff = try runCLI(["diff", doneExport, "Tests/Fixtures/coredata/DoneAndDone-initialized-export.ckdb"])
+        #expect(diff.stdout.contains("- index CD_TodoItem.CD_text searchable"))
+        #expect(diff.stdout.contains("+ index CD_TodoItem.recordName queryable"))
+    }
+
     @Test func thePlanSaysJustInTimeFieldsMustBeDeployedFirst() throws {
         let plan = try runCLI(["promote", doneExport, doneModel])
         #expect(plan.code == 0)

@@ -136,6 +136,22 @@ import Testing
         #expect(!plan.contains { $0.hasPrefix("SCAN records") }, "\(plan)")
     }
 
+    /// A store whose production was never migrated: the query says so and names the
+    /// command, instead of listing no record types (issue 25, point 7).
+    @Test func queryOnANeverMigratedProductionNamesTheCommand() throws {
+        let root = try makeTempDir("ckschema-runtime")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try Store(path: root + "/store.sqlite")
+        let schema = try SchemaSource.load(path: Paths.fixture("runtime/schema.yaml"))
+        try store.db.transaction { try store.writeSchema(schema, env: .development) }
+        let r = try runCLI(["query", "Note", "--env", "production", "--store", root + "/store.sqlite"])
+        #expect(r.code == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "ckschema: error: Did not find record type: Note; the store's production schema has no record types: no migration was applied to production [CK720]\n  fix: run `ckschema migrate apply --env production` (or `ckschema promote --apply PLAN`) to give the store's production a schema\n")
+        let dev = try runCLI(["query", "Nope", "--store", root + "/store.sqlite"])
+        #expect(dev.stderr.contains("fix: the development schema's record types: Note, Memo, Loose"), "\(dev.stderr)")
+    }
+
     @Test func binaryPrintsNDJSONAndRefusesWithCloudKitsWords() throws {
         let sb = try RuntimeSandbox()
         defer { sb.cleanup() }
