@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt)
+[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt FuzzSwift)
 
 # Does this toolchain link libFuzzer? (Xcode's Swift does not; swift.org's on Linux does.)
 probe="$(mktemp -d)"
@@ -52,6 +52,8 @@ seed() {  # seed TARGET: the corpus folder, filled from the fixtures the first t
       find Tests/Fixtures -name '*.json' -size -64k -exec cp {} "$dir/" \; ;;
     FuzzMigration)
       find Tests/Fixtures/store Migrations -name '*.yaml' | while read -r f; do cp "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
+    FuzzSwift)
+      find Tests/Fixtures/swift -name '*.swift' | while read -r f; do cp "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
   esac
   echo "$dir"
 }
@@ -62,6 +64,7 @@ dict() {
     FuzzCKDB) echo Fuzz/Dictionaries/ckdb.dict ;;
     FuzzRecords) echo Fuzz/Dictionaries/records.dict ;;
     FuzzMigration) echo Fuzz/Dictionaries/migration.dict ;;
+    FuzzSwift) echo Fuzz/Dictionaries/swift.dict ;;
   esac
 }
 
