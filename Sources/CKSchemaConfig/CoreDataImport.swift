@@ -28,8 +28,8 @@ public enum CoreDataImport {
         let header = "# Mapped by 'ckschema import' from the SwiftData sources \(path)" + (version.isEmpty ? "" : ", VersionedSchema '\(version)'")
             + ".\n# The schema NSPersistentCloudKitContainer mirrors (docs/swiftdata.md); fields CloudKit creates\n"
             + "# only on demand (CD_<attribute>_ckAsset, CD_moveReceipt) are not listed.\n"
-        let notes = (schema.coreDataModel?.notes ?? []).map { n in
-            Diagnostic(code: n.code, severity: .note, location: n.origin.location, message: n.message, fix: n.fix)
+        let notes = (schema.coreDataModel?.notes ?? []).compactMap { n in
+            SwiftRules.notes.first { $0.code == n.code }.map { Diagnostic(rule: $0, n.message, at: n.origin.location, fix: n.fix) }
         }
         return (header + schema.canonicalYAML, notes.sortedByLocation())
     }

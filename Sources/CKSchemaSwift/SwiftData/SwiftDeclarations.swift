@@ -61,6 +61,8 @@ struct SwiftDeclarations: Sendable {
     /// `ModelConfiguration(..., cloudKitDatabase: .none)` and the models it names.
     struct LocalConfiguration: Sendable {
         var names: [[String]]
+        /// `schema: FamilyShareCacheSchema.schema`: a static property holding `Schema([...])`.
+        var schemaReferences: [[String]] = []
         var origin: Origin
     }
 
@@ -70,6 +72,8 @@ struct SwiftDeclarations: Sendable {
     var versionedSchemas: [TypeList] = []
     var migrationPlans: [TypeList] = []
     var localConfigurations: [LocalConfiguration] = []
+    /// Static properties whose value is `Schema([A.self, ...])`, by their path, with the models.
+    var schemaProperties: [(path: [String], names: [[String]])] = []
     /// `Schema(versionedSchema: X.self)`: the schema the container is built from.
     var containerSchemas: [[String]] = []
 }
@@ -217,7 +221,11 @@ struct SwiftDeclarationReader {
                         k = readType(k, scope: scope, attributes: attributes, into: &work)
                     case "var", "let":
                         if isStatic {
-                            k = readStatic(k, scope: scope)
+                            let end = readStatic(k, scope: scope)
+                            if s.isName(k + 1), (k..<end).contains(where: { s.is($0, "Schema") && s.is($0 + 1, .leftParen) }) {
+                                out.schemaProperties.append((scope.path + [s.name(k + 1)], selfNames(k..<end)))
+                            }
+                            k = end
                         } else if scope.kind == .model, let m = scope.model {
                             k = readProperty(k, limit: scope.limit, attributes: attributes, model: m)
                         } else {
@@ -448,7 +456,15 @@ struct SwiftDeclarationReader {
             if s.is(k, "ModelConfiguration") {
                 var local = false
                 for j in k + 2..<close where s.is(j, "cloudKitDatabase") && s.is(j + 1, .colon) && s.is(j + 2, .period) && s.is(j + 3, "none") { local = true }
-                if local { out.localConfigurations.append(.init(names: selfNames(k + 2..<close), origin: s.origin(k))) }
+                guard local else { continue }
+                var config = SwiftDeclarations.LocalConfiguration(names: selfNames(k + 2..<close), origin: s.origin(k))
+                for j in k + 2..<close where s.is(j, "schema") && s.is(j + 1, .colon) && s.isName(j + 2) && !s.is(j + 2, "Schema") {
+                    var path = [s.name(j + 2)]
+                    var n = j + 3
+                    while s.is(n, .period), s.isName(n + 1) { path.append(s.name(n + 1)); n += 2 }
+                    config.schemaReferences.append(path)
+                }
+                out.localConfigurations.append(config)
             } else if s.is(k, "Schema"), s.is(k + 2, "versionedSchema"), s.is(k + 3, .colon) {
                 out.containerSchemas += selfNames(k + 4..<close)
             }

@@ -199,12 +199,18 @@ struct Resolver {
     mutating func model(path: String, version: String?) throws(InputError) -> CoreDataModel {
         var (keys, versionName) = try chosenModels(path: path, version: version)
         // Models a local-only configuration names stay out of CloudKit.
+        let schemaProperties = all.flatMap(\.schemaProperties)
         for config in all.flatMap(\.localConfigurations) {
-            let excluded = Set(config.names.compactMap { resolve($0, in: [])?.path.joined(separator: ".") })
-            let names = keys.filter { excluded.contains($0) }
-            guard !names.isEmpty else { continue }
+            var names = config.names
+            for ref in config.schemaReferences {
+                // `Type.schema` (or `schema` alone): the static property of that name and path end.
+                if let p = schemaProperties.first(where: { $0.path.suffix(ref.count).elementsEqual(ref) }) { names += p.names }
+            }
+            let excluded = Set(names.compactMap { resolve($0, in: [])?.path.joined(separator: ".") })
+            let kept = keys.filter { excluded.contains($0) }
+            guard !kept.isEmpty else { continue }
             keys.removeAll { excluded.contains($0) }
-            note(SwiftRules.excluded, "this ModelConfiguration keeps \(names.map { "'\($0.split(separator: ".").last ?? "")'" }.joined(separator: ", ")) out of CloudKit (cloudKitDatabase: .none); left out of the schema",
+            note(SwiftRules.excluded, "this ModelConfiguration keeps \(kept.map { "'\($0.split(separator: ".").last ?? "")'" }.joined(separator: ", ")) out of CloudKit (cloudKitDatabase: .none); left out of the schema",
                  at: config.origin)
         }
         let chosen = keys.compactMap { models[$0] }

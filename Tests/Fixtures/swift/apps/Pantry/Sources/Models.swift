@@ -39,7 +39,10 @@ enum Unit: String, Codable { case gram, piece }
 enum Store {
     static func container() throws -> ModelContainer {
         let synced = ModelConfiguration("Pantry", schema: Schema([Item.self, Spice.self, Shelf.self]), cloudKitDatabase: .private("iCloud.com.example.Pantry"))
-        let local = ModelConfiguration("Local", schema: Schema([SearchHistory.self]), cloudKitDatabase: .none)
+        let local = ModelConfiguration("Local", schema: Store.localSchema, cloudKitDatabase: .none)
         return try ModelContainer(for: Item.self, Spice.self, Shelf.self, SearchHistory.self, configurations: synced, local)
     }
+
+    /// The local store's models, named through a static property (as real apps do).
+    static var localSchema: Schema { Schema([SearchHistory.self]) }
 }
