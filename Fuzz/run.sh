@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt FuzzCktoolOutput FuzzCoreData FuzzPredicate)
+[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt FuzzCktoolOutput FuzzCoreData FuzzPredicate FuzzSwift)
 
 # Does this toolchain link libFuzzer? (Xcode's Swift does not; swift.org's on Linux does.)
 probe="$(mktemp -d)"
@@ -63,6 +63,8 @@ seed() {  # seed TARGET: the corpus folder, filled from the fixtures the first t
       grep -rhoE "predicate: \"[^\"]*\"" Tests/Fixtures --include='*.yaml' | sed 's/^predicate: "//; s/"$//' | sort -u | while read -r p; do
         printf '%s' "$p" > "$dir/$(printf '%s' "$p" | sha1sum | cut -c1-16)"
       done ;;
+    FuzzSwift)
+      find Tests/Fixtures/swift -name '*.swift' | while read -r f; do cp "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
   esac
   # The inputs that crashed a reader once (issue #24), kept as seeds for good.
   [ -d "Fuzz/Seeds/$t" ] && cp Fuzz/Seeds/"$t"/* "$dir/"
@@ -78,6 +80,7 @@ dict() {
     FuzzCktoolOutput) echo Fuzz/Dictionaries/cktool.dict ;;
     FuzzCoreData) echo Fuzz/Dictionaries/coredata.dict ;;
     FuzzPredicate) echo Fuzz/Dictionaries/predicate.dict ;;
+    FuzzSwift) echo Fuzz/Dictionaries/swift.dict ;;
   esac
 }
 

@@ -8,6 +8,7 @@ public enum CoreDataImport {
     /// absent", and a YAML schema that listed them would ask production for fields
     /// CloudKit may never create.
     public static func yaml(path: String, selection: ModelSelection = ModelSelection()) throws(InputError) -> String {
+        if SchemaSource.isSwiftSource(path: path) { return try swiftDataYAML(path: path, selection: selection).yaml }
         var schema = try CoreDataReader.loadSchema(path: path, selection: selection)
         for i in schema.recordTypes.indices { schema.recordTypes[i].fields.removeAll(where: \.mayBeAbsent) }
         let version = schema.coreDataModel?.versionName ?? ""
@@ -16,5 +17,20 @@ public enum CoreDataImport {
         header += ".\n# The schema NSPersistentCloudKitContainer mirrors (docs/coredata.md); fields CloudKit creates\n"
             + "# only on demand (CD_<attribute>_ckAsset, CD_moveReceipt) are not listed.\n"
         return header + schema.canonicalYAML
+    }
+
+    /// `ckschema import App/Models`: the schema SwiftData sources mirror to, as YAML, and the
+    /// reader's notes (CK641, CK643, CK644) for the command to show.
+    public static func swiftDataYAML(path: String, selection: ModelSelection = ModelSelection()) throws(InputError) -> (yaml: String, notes: [Diagnostic]) {
+        var schema = try SchemaSource.loadSwiftData(path: path, selection: selection)
+        for i in schema.recordTypes.indices { schema.recordTypes[i].fields.removeAll(where: \.mayBeAbsent) }
+        let version = schema.coreDataModel?.versionName ?? ""
+        let header = "# Mapped by 'ckschema import' from the SwiftData sources \(path)" + (version.isEmpty ? "" : ", VersionedSchema '\(version)'")
+            + ".\n# The schema NSPersistentCloudKitContainer mirrors (docs/swiftdata.md); fields CloudKit creates\n"
+            + "# only on demand (CD_<attribute>_ckAsset, CD_moveReceipt) are not listed.\n"
+        let notes = (schema.coreDataModel?.notes ?? []).compactMap { n in
+            SwiftRules.notes.first { $0.code == n.code }.map { Diagnostic(rule: $0, n.message, at: n.origin.location, fix: n.fix) }
+        }
+        return (header + schema.canonicalYAML, notes.sortedByLocation())
     }
 }

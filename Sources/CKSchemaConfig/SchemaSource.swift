@@ -13,6 +13,7 @@ public enum SchemaSource {
     /// Data model (`.xcdatamodeld`, `.xcdatamodel`), read as the schema CloudKit mirrors.
     public static func load(path: String, model: ModelSelection) throws(InputError) -> Schema {
         if CoreDataReader.isModel(path: path) { return try CoreDataReader.loadSchema(path: path, selection: model) }
+        if isSwiftSource(path: path) { return try loadSwiftData(path: path, selection: model) }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw InputError(Diagnostic(rule: InputRules.unreadable, "no such schema file or folder '\(path)'",
@@ -22,6 +23,25 @@ public enum SchemaSource {
         if isDir.boolValue { return try loadFolder(path: path) }
         if isCKDB(path: path) { return try loadCKDB(path: path) }
         return try loadYAMLFile(path: path, keepComments: false).schema
+    }
+
+    /// True when a path is SwiftData sources: a `.swift` file, or a folder that holds `.swift`
+    /// files (searched recursively) and no YAML schema file.
+    public static func isSwiftSource(path: String) -> Bool {
+        if SwiftModelReader.isSwiftFile(path: path) { return true }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else { return false }
+        return yamlFiles(inFolder: path).isEmpty && !SwiftModelReader.sourceFiles(at: path).isEmpty
+    }
+
+    /// Reads SwiftData `@Model` sources and maps them as NSPersistentCloudKitContainer
+    /// mirrors them: the Swift reader gives the Core Data model, the Core Data mapping the
+    /// schema (docs/swiftdata.md). `selection.version` picks a VersionedSchema.
+    public static func loadSwiftData(path: String, selection: ModelSelection = ModelSelection()) throws(InputError) -> Schema {
+        let (model, suppressions) = try SwiftModelReader.load(path: path, version: selection.version)
+        var schema = try CoreDataMapping.schema(for: model)
+        schema.suppressions = SuppressionList(suppressions)
+        return schema
     }
 
     /// True when a file is in the CloudKit Schema Language: by extension, else by its first word.

@@ -27,12 +27,15 @@ public enum CoreDataMapping {
     /// Source: “Reading CloudKit Records for Core Data” (attributes keep their value
     /// types), checked against the corpus exports: `CD_isHidden INT64` (a Boolean),
     /// `CD_id STRING` (a UUID), `CD_inputMax DOUBLE`, `CD_completionTime TIMESTAMP`,
-    /// `CD_alternateNames BYTES` (a Transformable). Decimal is stored as its string.
+    /// `CD_alternateNames BYTES` (a Transformable). Decimal is a DOUBLE: the wiggle-room
+    /// export (../shared/corpus/swift) shows SwiftData's `Decimal` properties, which SwiftData
+    /// models as Core Data Decimal attributes, as `CD_ DOUBLE` fields (an NSDecimalNumber is
+    /// an NSNumber, which CloudKit stores as a number); docs/coredata.md and docs/swiftdata.md.
     public static func fieldType(_ attributeType: String) -> PrimitiveType?? {
         switch attributeType {
-        case "String", "UUID", "URI", "Decimal": .string
+        case "String", "UUID", "URI": .string
         case "Integer 16", "Integer 32", "Integer 64", "Boolean": .int64
-        case "Double", "Float": .double
+        case "Double", "Float", "Decimal": .double
         case "Date": .timestamp
         case "Binary", "Transformable": .bytes
         case "Undefined", "ObjectID": .some(nil)

@@ -13,6 +13,9 @@ enum CoreDataLint {
         UnchosenConfigurationRule.self,
     ]
 
+    /// The model was written as SwiftData `@Model` classes (fixes say what to change in Swift).
+    static func isSwift(_ schema: Schema) -> Bool { schema.coreDataModel?.language == .swiftData }
+
     /// The entities mirrored (those of the configuration used), in model order.
     static func entities(_ schema: Schema) -> [CoreDataModel.Entity] {
         guard let model = schema.coreDataModel else { return [] }

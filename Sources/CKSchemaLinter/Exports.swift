@@ -4,6 +4,7 @@
 @_exported import CKSchemaCKDB
 @_exported import CKSchemaCoreData
 @_exported import CKSchemaPredicate
+@_exported import CKSchemaSwift
 
 /// The schema's index set, not Foundation's `IndexSet`: a name of this module shadows both imports.
 typealias IndexSet = CKSchemaModel.IndexSet

@@ -21,7 +21,7 @@ public enum LintRules {
         PredicateSyntaxRule.self, PredicateUnsupportedRule.self, PredicateTypeRule.self, PredicateUnknownFieldRule.self, PredicateIndexRule.self,
         SubscriptionUnknownNameRule.self, SubscriptionDesiredKeysRule.self, SubscriptionDatabaseRule.self, SubscriptionZoneRule.self,
         SubscriptionFiresOnRule.self, SubscriptionDesiredKeyCountRule.self,
-    ] + CoreDataLint.types
+    ] + CoreDataLint.types + SwiftDataNotes.types
 
     /// A suppression comment without a reason is not honoured.
     public static let suppressionWithoutReason = RuleInfo(

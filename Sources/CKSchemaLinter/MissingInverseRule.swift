@@ -11,7 +11,7 @@ struct MissingInverseRule: LintRule {
         let schema = context.schema
         for (entity, r) in CoreDataLint.relationships(schema, where: { r in r.inverseName == nil }) {
             findings.append(LintFinding("relationship '\(entity).\(r.name)' has no inverse; CloudKit mirroring needs one in case records arrive out of order",
-                                        at: r.origin, fix: "add a relationship on '\(r.destination)' back to '\(entity)' and choose it as the Inverse of '\(r.name)'"))
+                                        at: r.origin, fix: CoreDataLint.isSwift(schema) ? "add a property on '\(r.destination)' back to '\(entity)' and name it in @Relationship(inverse: \\\(r.destination).property) on '\(r.name)'" : "add a relationship on '\(r.destination)' back to '\(entity)' and choose it as the Inverse of '\(r.name)'"))
         }
     }
 }

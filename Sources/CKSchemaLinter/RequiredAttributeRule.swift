@@ -12,7 +12,7 @@ struct RequiredAttributeRule: LintRule {
         let schema = context.schema
         for (entity, a) in CoreDataLint.attributes(schema, where: { a in !a.isOptional && !a.hasDefault }) {
             findings.append(LintFinding("attribute '\(entity).\(a.name)' is required and has no default value; CloudKit mirroring needs every attribute optional or with a default",
-                                        at: a.origin, fix: "check Optional for '\(a.name)' in the Data Model inspector, or give it a default value"))
+                                        at: a.origin, fix: CoreDataLint.isSwift(schema) ? "declare '\(a.name)' optional ('\(a.name): T?') or give it a default ('= ...') in the @Model class" : "check Optional for '\(a.name)' in the Data Model inspector, or give it a default value"))
         }
     }
 }

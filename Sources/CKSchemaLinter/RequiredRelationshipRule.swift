@@ -11,7 +11,7 @@ struct RequiredRelationshipRule: LintRule {
         let schema = context.schema
         for (entity, r) in CoreDataLint.relationships(schema, where: { r in !r.isOptional }) {
             findings.append(LintFinding("relationship '\(entity).\(r.name)' is required; CloudKit may save relationship changes apart from the objects, so every relationship must be optional",
-                                        at: r.origin, fix: "check Optional for '\(r.name)' in the Data Model inspector"))
+                                        at: r.origin, fix: CoreDataLint.isSwift(schema) ? "declare '\(r.name)' optional ('\(r.name): \(r.destination)?', or '[\(r.destination)]?' for a to-many)" : "check Optional for '\(r.name)' in the Data Model inspector"))
         }
     }
 }

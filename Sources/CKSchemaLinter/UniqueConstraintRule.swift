@@ -12,7 +12,7 @@ struct UniqueConstraintRule: LintRule {
         for e in CoreDataLint.entities(schema) {
             for c in e.uniquenessConstraints {
                 findings.append(LintFinding("entity '\(e.name)' has a uniqueness constraint on [\(c.properties.joined(separator: ", "))]; CloudKit mirroring does not support unique constraints",
-                                            at: c.origin, fix: "remove the constraint in Xcode's Data Model inspector and deduplicate in code (for example after import, on persistent history)"))
+                                            at: c.origin, fix: CoreDataLint.isSwift(schema) ? "remove .unique / #Unique and deduplicate in code (for example after import, on persistent history)" : "remove the constraint in Xcode's Data Model inspector and deduplicate in code (for example after import, on persistent history)"))
             }
         }
     }

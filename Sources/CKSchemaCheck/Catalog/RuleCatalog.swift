@@ -6,7 +6,7 @@ import CKSchemaMigrations
 public enum RuleCatalog {
     public static var all: [RuleInfo] {
         InputRules.all + LintRules.all + [SchemaFormatter.notFormatted] + RecordsRules.all + PromotionRules.all
-            + CKDBRules.all + StoreRules.all + CoreDataRules.input
+            + CKDBRules.all + StoreRules.all + CoreDataRules.input + SwiftRules.input
             + PullRules.all + RuntimeRules.all + [RecordDeleter.notFound] + SecurityRules.all
     }
 

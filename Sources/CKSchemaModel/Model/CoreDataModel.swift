@@ -10,6 +10,26 @@ public struct CoreDataModel: Sendable, Hashable {
     public var entities: [Entity]
     public var configurations: [Configuration]
     public var origin: Origin
+    /// Where the model was written: Xcode's model editor, or SwiftData `@Model` classes (the
+    /// lint rules word their fixes for the one the developer edits).
+    public var language: Language = .xcode
+    /// What a reader could not resolve and said so (`CK641`, `CK643`, `CK644` for Swift
+    /// sources): lint reports them at their place.
+    public var notes: [Note] = []
+
+    /// The editor of a model.
+    public enum Language: Sendable, Hashable { case xcode, swiftData }
+
+    /// A note a reader leaves on the model: its rule code, what it says and where.
+    public struct Note: Sendable, Hashable {
+        public var code: String
+        public var message: String
+        public var fix: String?
+        public var origin: Origin
+        public init(code: String, _ message: String, fix: String? = nil, at origin: Origin) {
+            self.code = code; self.message = message; self.fix = fix; self.origin = origin
+        }
+    }
 
     public init(file: String, versionName: String, usedWithCloudKit: Bool = false, entities: [Entity] = [],
                 configurations: [Configuration] = [], origin: Origin = .unknown) {

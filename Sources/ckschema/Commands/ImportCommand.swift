@@ -4,8 +4,8 @@ import Foundation
 /// `ckschema import FILE.ckdb [-o FILE.yaml]`: Apple's schema language to the YAML form.
 enum ImportCommand: OptionsCommand {
     static let name = "import"
-    static let summary = "Convert a .ckdb schema (cktool export-schema) or a Core Data model to the canonical YAML form."
-    static let usage = "ckschema import FILE.ckdb|MODEL.xcdatamodeld [-o FILE.yaml] [--force] [--model-version NAME] [--configuration NAME]"
+    static let summary = "Convert a .ckdb schema (cktool export-schema), a Core Data model or SwiftData sources to the canonical YAML form."
+    static let usage = "ckschema import FILE.ckdb|MODEL.xcdatamodeld|SOURCES [-o FILE.yaml] [--force] [--model-version NAME] [--configuration NAME]"
     static let help = """
         Reads a schema in Apple's CloudKit Schema Language (what 'xcrun cktool export-schema'
         writes, or a hand-written .ckdb file) and writes it in the canonical YAML form that
@@ -22,7 +22,9 @@ enum ImportCommand: OptionsCommand {
 
         A Core Data model (.xcdatamodeld, .xcdatamodel) is written as the CD_ schema
         NSPersistentCloudKitContainer mirrors, headed by a comment naming the model and
-        its version; see docs/coredata.md.
+        its version; see docs/coredata.md. SwiftData sources (a .swift file, or a folder
+        of them with no YAML schema) are written the same way from their @Model classes,
+        with the reader's notes on stderr; see docs/swiftdata.md.
 
         example:
           xcrun cktool export-schema --team-id T --container-id iCloud.com.example.App \\
@@ -32,6 +34,13 @@ enum ImportCommand: OptionsCommand {
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let path = options.path
+        if SchemaSource.isSwiftSource(path: path) {
+            let config = try CommonOptions.configuration(nil)
+            let (yaml, notes) = try CoreDataImport.swiftDataYAML(path: path, selection: options.model.selection(config))
+            try io.write(yaml, to: options.output)
+            if !notes.isEmpty { io.error(DiagnosticRenderer(format: .text, command: name, rules: RuleCatalog.info).render(notes)) }
+            return .success
+        }
         if CoreDataReader.isModel(path: path) {
             let config = try CommonOptions.configuration(nil)
             try io.write(try CoreDataImport.yaml(path: path, selection: options.model.selection(config)), to: options.output)

@@ -29,7 +29,7 @@ func coreDataFixture(_ relative: String, _ selection: ModelSelection = ModelSele
         let t = try #require(schema.recordType(named: "CD_Sample"))
         let expected: [String: PrimitiveType] = [
             "CD_text": .string, "CD_uuid": .string, "CD_link": .string, "CD_small": .int64, "CD_medium": .int64,
-            "CD_large": .int64, "CD_flag": .int64, "CD_ratio": .double, "CD_single": .double, "CD_amount": .string,
+            "CD_large": .int64, "CD_flag": .int64, "CD_ratio": .double, "CD_single": .double, "CD_amount": .double,
             "CD_when": .timestamp, "CD_blob": .bytes, "CD_tags": .bytes, "CD_entityName": .string, "CD_moveReceipt": .bytes,
         ]
         for (name, type) in expected { #expect(t.field(named: name)?.type == FieldType(type), "\(name)") }

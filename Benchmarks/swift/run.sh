@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Reading SwiftData sources end to end (issue 19): `ckschema import DIR -o /dev/null` (the
+# Swift lexer, the declaration reader, the CD_ mapping, the YAML writer) against the real
+# Swift parser over the same files, `swiftc -frontend -parse FILES` (parse only, no output).
+# Target: at most half the parser's time, memory flat in the number of files.
+#
+#   bash Benchmarks/swift/run.sh [SIZE_MB]      (default 5)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+work="$root/Benchmarks/work/swift"
+size="${1:-5}"
+runs="${RUNS:-10}"
+rm -rf "$work/Models" "$work/Small"
+mkdir -p "$work"
+command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
+
+python3 "$here/generate.py" "$work/Models" "$size"
+python3 "$here/generate.py" "$work/Small" 0.5
+(cd "$root" && swift build -c release --product ckschema >/dev/null)
+bin="$root/.build/release/ckschema"
+echo "sources: $(ls "$work/Models" | wc -l) files, $(du -sb "$work/Models" | cut -f1) bytes"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load: $(cut -d' ' -f1-3 /proc/loadavg)"
+"$bin" import "$work/Models" -o /dev/null
+hyperfine --warmup 2 --runs "$runs" -N --export-markdown "$work/results.md" \
+  "$bin import $work/Models -o /dev/null" \
+  "swiftc -frontend -parse $(ls "$work"/Models/*.swift | tr '\n' ' ')"
+for d in Small Models; do
+  echo "peak memory, $d ($(du -sb "$work/$d" | cut -f1) bytes):"
+  /usr/bin/time -v "$bin" import "$work/$d" -o /dev/null 2>&1 | grep -E "Maximum resident|Elapsed"
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,45 @@
+/// Where each line of a file begins: the one place byte offsets become 1-based line:column.
+///
+/// Columns count Unicode scalars, as `SourceLocation` does (editors and Xcode count them so).
+/// A line ends at `\n`, `\r\n` or a lone `\r`.
+public struct SwiftLineTable: Sendable, Hashable {
+    /// The byte offset at which each line starts; the first is 0.
+    public private(set) var lineStarts: [Int32]
+
+    public init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var starts: [Int32] = [0]
+        var k = 0
+        let n = bytes.count
+        while k < n {
+            let c = bytes[k]
+            k += 1
+            if c == 0x0A || (c == 0x0D && (k >= n || bytes[k] != 0x0A)) { starts.append(Int32(truncatingIfNeeded: k)) }
+        }
+        lineStarts = starts
+    }
+
+    public init(_ bytes: [UInt8]) { self = bytes.withUnsafeBufferPointer { SwiftLineTable($0) } }
+
+    /// The 1-based line holding byte `offset`.
+    public func line(of offset: Int) -> Int {
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if Int(lineStarts[mid]) <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        return lo + 1
+    }
+
+    /// The 1-based line and column (in Unicode scalars) of byte `offset` in `bytes`.
+    public func location(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        let line = line(of: offset)
+        var column = 1
+        var k = Int(lineStarts[line - 1])
+        let end = min(offset, bytes.count)
+        while k < end {
+            if bytes[k] & 0xC0 != 0x80 { column += 1 }
+            k += 1
+        }
+        return (line, column)
+    }
+}

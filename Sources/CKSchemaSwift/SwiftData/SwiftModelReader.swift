@@ -1,0 +1,394 @@
+import Foundation
+
+/// Reads SwiftData `@Model` classes from Swift sources into the `CoreDataModel` that
+/// NSPersistentCloudKitContainer mirrors: SwiftData builds a Core Data model from the
+/// classes and syncs it through the same container (Apple, “Syncing model data across a
+/// person's devices”), so the Core Data mapping (`CoreDataMapping`), the CK61x lint rules
+/// and the CK63x promotion rules apply unchanged. docs/swiftdata.md gives each line's source.
+///
+/// It reports only what it resolved: a property whose type the sources do not declare is
+/// assumed bytes with a note (CK641), one whose type cannot be told is skipped with a note.
+public enum SwiftModelReader {
+    /// Folders never searched for sources (build products and dependencies).
+    public static let skippedFolders: Set<String> = [".build", "DerivedData", "Pods", ".git", ".swiftpm", "Carthage"]
+
+    /// True when `path` is a `.swift` file.
+    public static func isSwiftFile(path: String) -> Bool { path.lowercased().hasSuffix(".swift") }
+
+    /// The `.swift` files under a folder, searched recursively (skipping `skippedFolders`
+    /// and hidden folders), in path order; a file path stands for itself.
+    public static func sourceFiles(at path: String) -> [String] {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return [] }
+        guard isDir.boolValue else { return isSwiftFile(path: path) ? [path] : [] }
+        var out: [String] = []
+        var folders = [path]
+        while let folder = folders.popLast() {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for name in names {
+                let full = (folder as NSString).appendingPathComponent(name)
+                var dir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: full, isDirectory: &dir) else { continue }
+                if dir.boolValue {
+                    if !name.hasPrefix("."), !skippedFolders.contains(name) { folders.append(full) }
+                } else if isSwiftFile(path: name) {
+                    out.append(full)
+                }
+            }
+        }
+        return out.sorted()
+    }
+
+    /// Reads the sources at `path` (a `.swift` file or a folder). `version` picks a
+    /// `VersionedSchema` by name (`--model-version`). Throws CK640 for a file that is not
+    /// valid Swift, CK642 for an unknown version, CK645 when no model is found.
+    public static func load(path: String, version: String? = nil) throws(InputError) -> (model: CoreDataModel, suppressions: [Suppression]) {
+        let files = sourceFiles(at: path)
+        var decls: [SwiftDeclarations] = []
+        var suppressions: [Suppression] = []
+        var errors: [Diagnostic] = []
+        for file in files {
+            let data = try InputFile.read(path: file)
+            let source = SwiftSource(data, file: file)
+            if !source.problems.isEmpty { errors += source.diagnostics(rule: SwiftRules.syntax); continue }
+            var reader = SwiftDeclarationReader(source)
+            decls.append(reader.read())
+            suppressions += Suppression.scan(data, file: file)
+        }
+        if !errors.isEmpty { throw InputError(errors) }
+        return (try model(decls, path: path, version: version), suppressions)
+    }
+
+    /// Reads sources given as text (tests, the fuzz target): each `(file, bytes)`.
+    public static func read(_ files: [(file: String, bytes: [UInt8])], path: String, version: String? = nil) throws(InputError) -> CoreDataModel {
+        var decls: [SwiftDeclarations] = []
+        var errors: [Diagnostic] = []
+        for (file, bytes) in files {
+            let source = SwiftSource(bytes: bytes, file: file)
+            if !source.problems.isEmpty { errors += source.diagnostics(rule: SwiftRules.syntax); continue }
+            var reader = SwiftDeclarationReader(source)
+            decls.append(reader.read())
+        }
+        if !errors.isEmpty { throw InputError(errors) }
+        return try model(decls, path: path, version: version)
+    }
+
+    /// The model the declarations of every file describe.
+    static func model(_ decls: [SwiftDeclarations], path: String, version: String?) throws(InputError) -> CoreDataModel {
+        var r = Resolver(decls)
+        return try r.model(path: path, version: version)
+    }
+}
+
+/// Resolves names across the files and builds the model.
+struct Resolver {
+    var types: [String: SwiftDeclarations.TypeDecl] = [:]
+    var byLast: [String: [SwiftDeclarations.TypeDecl]] = [:]
+    var aliases: [String: SwiftTypeRef] = [:]
+    var models: [String: SwiftDeclarations.Model] = [:]
+    var modelOrder: [String] = []
+    var all: [SwiftDeclarations]
+    var notes: [CoreDataModel.Note] = []
+
+    init(_ decls: [SwiftDeclarations]) {
+        all = decls
+        for d in decls {
+            for t in d.types {
+                let key = t.path.joined(separator: ".")
+                if types[key] == nil { types[key] = t }
+                byLast[t.path.last ?? "", default: []].append(t)
+            }
+            for a in d.aliases { aliases[(a.scope + [a.name]).joined(separator: ".")] = a.type }
+            for m in d.models {
+                let key = m.path.joined(separator: ".")
+                if models[key] == nil { models[key] = m; modelOrder.append(key) }
+            }
+        }
+    }
+
+    /// The declaration a name written in `scope` means: nested names first (inner scopes
+    /// out), typealiases followed, then a unique declaration of that last name anywhere.
+    func resolve(_ path: [String], in scope: [String], depth: Int = 0) -> SwiftDeclarations.TypeDecl? {
+        guard depth < 16, !path.isEmpty else { return nil }
+        for i in stride(from: scope.count, through: 0, by: -1) {
+            let key = (scope.prefix(i) + path).joined(separator: ".")
+            if let t = types[key] { return t }
+            if let alias = aliases[key] {
+                if case let .named(target) = alias.unwrapped.type { return resolve(target, in: Array(scope.prefix(i)), depth: depth + 1) }
+                return nil
+            }
+        }
+        if let only = byLast[path.last ?? ""], only.count == 1, path.count == 1 || only[0].path.suffix(path.count).elementsEqual(path) { return only[0] }
+        return nil
+    }
+
+    /// A written type with its typealias followed (`typealias Tags = [String]`).
+    func expand(_ type: SwiftTypeRef, in scope: [String], depth: Int = 0) -> SwiftTypeRef {
+        guard depth < 16 else { return type }
+        switch type {
+        case let .optional(t): return .optional(expand(t, in: scope, depth: depth + 1))
+        case let .named(path):
+            for i in stride(from: scope.count, through: 0, by: -1) {
+                let key = (scope.prefix(i) + path).joined(separator: ".")
+                if types[key] != nil { return type }
+                if let alias = aliases[key] { return expand(alias, in: Array(scope.prefix(i)), depth: depth + 1) }
+            }
+            return type
+        default: return type
+        }
+    }
+
+    func resolveName(_ path: [String]) -> SwiftDeclarations.TypeDecl? { resolve(path, in: []) }
+
+    mutating func note(_ rule: RuleInfo, _ message: String, fix: String? = nil, at origin: Origin) {
+        notes.append(CoreDataModel.Note(code: rule.code, message, fix: fix, at: origin))
+    }
+
+    /// The models chosen: a VersionedSchema's list (the one `version` names, the container's,
+    /// else the highest of the migration plan's, else the highest), or every `@Model` class.
+    mutating func chosenModels(path: String, version: String?) throws(InputError) -> (keys: [String], versionName: String) {
+        let schemas = all.flatMap(\.versionedSchemas)
+        guard !schemas.isEmpty else {
+            var seen: [String: Origin] = [:]
+            var keys: [String] = []
+            for key in modelOrder {
+                guard let m = models[key] else { continue }
+                if let first = seen[m.name] {
+                    note(SwiftRules.notUnderstood, "a second @Model class named '\(m.name)' outside any VersionedSchema; skipped (the first is at \(first))",
+                         fix: "list each version's models in a VersionedSchema, so the reader knows which one ships", at: m.origin)
+                    continue
+                }
+                seen[m.name] = m.origin
+                keys.append(key)
+            }
+            return (keys, "")
+        }
+        func named(_ n: String) -> SwiftDeclarations.TypeList? {
+            schemas.first { $0.owner.joined(separator: ".") == n || $0.owner.last == n }
+        }
+        var chosen: SwiftDeclarations.TypeList?
+        if let version {
+            guard let v = named(version) else {
+                let names = schemas.map { "'\($0.owner.joined(separator: "."))'" }.joined(separator: ", ")
+                throw InputError(Diagnostic(rule: SwiftRules.modelVersion, "--model-version '\(version)' names no VersionedSchema of the sources; they have \(names)",
+                                            at: SourceLocation(file: path, line: 1, column: 1), fix: "pass one of them to --model-version"))
+            }
+            chosen = v
+        } else if let container = all.flatMap(\.containerSchemas).compactMap({ resolveName($0) }).first,
+                  let v = schemas.first(where: { $0.owner == container.path }) {
+            chosen = v
+        } else {
+            var planned: [[String]] = []
+            for p in all.flatMap(\.migrationPlans) { for n in p.names { if let t = resolve(n, in: p.owner) { planned.append(t.path) } } }
+            let candidates = planned.isEmpty ? schemas : schemas.filter { s in planned.contains(s.owner) }
+            chosen = (candidates.isEmpty ? schemas : candidates).max { $0.version.lexicographicallyPrecedes($1.version) }
+        }
+        guard let chosen else { return ([], "") }
+        var keys: [String] = []
+        for n in chosen.names {
+            guard let t = resolve(n, in: chosen.owner), models[t.path.joined(separator: ".")] != nil else {
+                note(SwiftRules.notUnderstood, "'\(chosen.owner.joined(separator: "."))' lists the model '\(n.joined(separator: "."))', which the sources do not declare as an @Model class; skipped",
+                     fix: "add the file that declares it to the schema source", at: chosen.origin)
+                continue
+            }
+            keys.append(t.path.joined(separator: "."))
+        }
+        return (keys, chosen.owner.joined(separator: "."))
+    }
+
+    mutating func model(path: String, version: String?) throws(InputError) -> CoreDataModel {
+        var (keys, versionName) = try chosenModels(path: path, version: version)
+        // Models a local-only configuration names stay out of CloudKit.
+        let schemaProperties = all.flatMap(\.schemaProperties)
+        for config in all.flatMap(\.localConfigurations) {
+            var names = config.names
+            for ref in config.schemaReferences {
+                // `Type.schema` (or `schema` alone): the static property of that name and path end.
+                if let p = schemaProperties.first(where: { $0.path.suffix(ref.count).elementsEqual(ref) }) { names += p.names }
+            }
+            let excluded = Set(names.compactMap { resolve($0, in: [])?.path.joined(separator: ".") })
+            let kept = keys.filter { excluded.contains($0) }
+            guard !kept.isEmpty else { continue }
+            keys.removeAll { excluded.contains($0) }
+            note(SwiftRules.excluded, "this ModelConfiguration keeps \(kept.map { "'\($0.split(separator: ".").last ?? "")'" }.joined(separator: ", ")) out of CloudKit (cloudKitDatabase: .none); left out of the schema",
+                 at: config.origin)
+        }
+        let chosen = keys.compactMap { models[$0] }
+        guard !chosen.isEmpty else {
+            throw InputError(Diagnostic(rule: SwiftRules.noModel, "the Swift sources at '\(path)' declare no @Model class that syncs with CloudKit",
+                                        at: SourceLocation(file: path, line: 1, column: 1), fix: "point the schema source at the folder holding the app's @Model classes"))
+        }
+        let modelNames = Dictionary(chosen.map { ($0.path.joined(separator: "."), $0.name) }, uniquingKeysWith: { a, _ in a })
+        var entities: [CoreDataModel.Entity] = []
+        for m in chosen { entities.append(entity(m, modelNames: modelNames)) }
+        inferInverses(&entities)
+        let origin = chosen[0].origin
+        var model = CoreDataModel(file: path, versionName: versionName, usedWithCloudKit: true, entities: entities, origin: Origin(SourceLocation(file: path, line: 1, column: 1)))
+        _ = origin
+        model.language = .swiftData
+        model.notes = notes + chosen.flatMap(\.notes)
+        return model
+    }
+
+    /// The Core Data attribute type of a Swift value type SwiftData stores as it is.
+    /// Source: Apple, SwiftData “Defining data relationships with enumerations and model
+    /// classes” / Schema.Attribute (the supported value types), and the corpus exports.
+    static func attributeType(_ name: String) -> String? {
+        switch name {
+        case "String": "String"
+        case "Int", "Int64", "UInt", "UInt64", "UInt32": "Integer 64"
+        case "Int32", "UInt16": "Integer 32"
+        case "Int16", "Int8", "UInt8": "Integer 16"
+        case "Bool": "Boolean"
+        case "Double", "CGFloat", "TimeInterval": "Double"
+        case "Float": "Float"
+        case "Date": "Date"
+        case "UUID": "UUID"
+        case "URL": "URI"
+        case "Decimal": "Decimal"
+        case "Data": "Binary"
+        default: nil
+        }
+    }
+
+    enum Stored {
+        case attribute(String)
+        case toOne(String)
+        case toMany(String)
+        case skipped
+    }
+
+    /// What a property's type stores as: an attribute type, a relationship, or nothing.
+    mutating func classify(_ type: SwiftTypeRef, _ p: SwiftDeclarations.Property, in scope: [String], modelNames: [String: String]) -> Stored {
+        let (t, _) = expand(type, in: scope).unwrapped
+        func model(_ path: [String]) -> String? {
+            guard let d = resolve(path, in: scope) else { return nil }
+            return modelNames[d.path.joined(separator: ".")]
+        }
+        switch t {
+        case let .named(path):
+            if path.count == 1, let a = Self.attributeType(path[0]), resolve(path, in: scope) == nil { return .attribute(a) }
+            if let m = model(path) { return .toOne(m) }
+            if let d = resolve(path, in: scope) {
+                if models[d.path.joined(separator: ".")] != nil {
+                    note(SwiftRules.notUnderstood, "'\(p.name)' refers to the model '\(d.path.last ?? "")', which this schema version does not include; skipped", at: p.origin)
+                    return .skipped
+                }
+                switch d.kind {
+                case "enum":
+                    note(SwiftRules.uncertain, "'\(p.name)' stores the enum '\(path.joined(separator: "."))': mirrored as one BYTES field, as the real exports show (Apple does not document it)",
+                         fix: "to store a plain value instead, keep its raw value in a String or Int property", at: p.origin)
+                    return .attribute("Transformable")
+                case "struct": return .attribute("Transformable")   // a Codable struct: one encoded value
+                case "protocol":
+                    note(SwiftRules.notUnderstood, "'\(p.name)' has the protocol type '\(path.joined(separator: "."))', which SwiftData cannot store; skipped", at: p.origin)
+                    return .skipped
+                default:
+                    note(SwiftRules.notUnderstood, "'\(p.name)' has the type '\(path.joined(separator: "."))', a class that is not a model: not understood, assumed bytes", at: p.origin)
+                    return .attribute("Transformable")
+                }
+            }
+            if path.count == 1, let a = Self.attributeType(path[0]) { return .attribute(a) }
+            note(SwiftRules.notUnderstood, "'\(p.name)' has the type '\(path.joined(separator: "."))', which the sources do not declare (another module's type?): not understood, assumed bytes",
+                 fix: "add the file that declares '\(path.last ?? "")' to the schema source if it is the app's", at: p.origin)
+            return .attribute("Transformable")
+        case let .array(e), let .set(e):
+            if case let .named(path) = expand(e, in: scope).unwrapped.type, let m = model(path) { return .toMany(m) }
+            return .attribute("Transformable")
+        case .dictionary: return .attribute("Transformable")
+        case .optional: return .attribute("Transformable")
+        case let .other(text):
+            note(SwiftRules.notUnderstood, "'\(p.name)' has the type '\(text)': not understood, assumed bytes", at: p.origin)
+            return .attribute("Transformable")
+        }
+    }
+
+    mutating func entity(_ m: SwiftDeclarations.Model, modelNames: [String: String]) -> CoreDataModel.Entity {
+        var e = CoreDataModel.Entity(name: m.name, origin: m.origin)
+        let scope = m.path
+        if let first = m.inherits.first, let d = resolve([first], in: scope), let parent = modelNames[d.path.joined(separator: ".")] {
+            e.parent = parent
+        }
+        for p in m.properties {
+            if p.attributes.contains(where: { $0.name == "Transient" }) { continue }
+            let attribute = p.attributes.first { $0.name == "Attribute" }
+            let relationship = p.attributes.first { $0.name == "Relationship" }
+            if attribute?.options.contains("ephemeral") == true { continue }
+            for a in p.attributes where !["Attribute", "Relationship", "Transient"].contains(a.name) {
+                note(SwiftRules.notUnderstood, "'\(p.name)' has the attribute '@\(a.name)' (a property wrapper or macro): what it stores is not understood; skipped", at: a.origin)
+            }
+            if p.attributes.contains(where: { !["Attribute", "Relationship", "Transient"].contains($0.name) }) { continue }
+            var type = p.type ?? p.inferred
+            // An inferred type holds only when the sources declare it (or it is a value type
+            // SwiftData stores): `Factory.make()` says nothing of what it returns.
+            if p.type == nil, let t = type, case let .named(path) = t {
+                let declared = resolve(path, in: scope)
+                let primitive = path.count == 1 && Self.attributeType(path[0]) != nil
+                if p.inferredFromMember ? declared?.kind != "enum" : (declared == nil && !primitive) { type = nil }
+            }
+            guard let type else {
+                note(SwiftRules.notUnderstood, "the type of '\(m.name).\(p.name)' is not written and cannot be told from its initializer; skipped",
+                     fix: "write its type: var \(p.name): Type = ...", at: p.origin)
+                continue
+            }
+            let optional = expand(type, in: scope).unwrapped.optional
+            switch classify(type, p, in: scope, modelNames: modelNames) {
+            case .skipped: continue
+            case var .attribute(kind):
+                if attribute?.options.contains(where: { $0 == "transformable" }) == true { kind = "Transformable" }
+                var a = CoreDataModel.Attribute(name: p.name, type: kind, origin: p.origin)
+                a.isOptional = optional
+                a.hasDefault = p.hasDefault
+                a.allowsCloudEncryption = attribute?.options.contains("allowsCloudEncryption") == true
+                a.renamingIdentifier = attribute?.originalName
+                if attribute?.options.contains("unique") == true { e.uniquenessConstraints.append(([p.name], attribute?.origin ?? p.origin)) }
+                e.attributes.append(a)
+            case let .toOne(dest), let .toMany(dest):
+                var r = CoreDataModel.Relationship(name: p.name, destination: dest, origin: p.origin)
+                if case .toMany = classify(type, p, in: scope, modelNames: modelNames) { r.isToMany = true }
+                r.isOptional = optional
+                r.inverseName = relationship?.inverse?.property
+                r.renamingIdentifier = relationship?.originalName ?? attribute?.originalName
+                switch relationship?.deleteRule {
+                case "cascade": r.deleteRule = .cascade
+                case "deny": r.deleteRule = .deny
+                case "noAction": r.deleteRule = .noAction
+                default: r.deleteRule = .nullify
+                }
+                if relationship?.options.contains("unique") == true || attribute?.options.contains("unique") == true {
+                    e.uniquenessConstraints.append(([p.name], (relationship ?? attribute)?.origin ?? p.origin))
+                }
+                e.relationships.append(r)
+            }
+        }
+        e.uniquenessConstraints += m.uniques
+        return e
+    }
+
+    /// SwiftData's inverse inference: an explicit `inverse:` on either side names both;
+    /// otherwise, a single relationship each way between two models pairs up.
+    func inferInverses(_ entities: inout [CoreDataModel.Entity]) {
+        let index = Dictionary(entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let explicit = entities.map { $0.relationships.map { $0.inverseName != nil } }
+        for (ei, e) in entities.enumerated() {
+            for (ri, r) in e.relationships.enumerated() {
+                guard let di = index[r.destination] else { continue }
+                if let inv = r.inverseName {
+                    if let qi = entities[di].relationships.firstIndex(where: { $0.name == inv }), entities[di].relationships[qi].inverseName == nil {
+                        entities[di].relationships[qi].inverseName = r.name
+                    }
+                    continue
+                }
+                if let q = entities[di].relationships.first(where: { $0.destination == e.name && $0.inverseName == r.name }) {
+                    entities[ei].relationships[ri].inverseName = q.name
+                    continue
+                }
+                let back = entities[di].relationships.indices.filter { entities[di].relationships[$0].destination == e.name && !explicit[di][$0] && !(di == ei && $0 == ri) }
+                let forth = e.relationships.indices.filter { e.relationships[$0].destination == r.destination && !explicit[ei][$0] }
+                if back.count == 1, forth.count == 1, di != ei || back[0] != ri {
+                    entities[ei].relationships[ri].inverseName = entities[di].relationships[back[0]].name
+                }
+            }
+        }
+    }
+}

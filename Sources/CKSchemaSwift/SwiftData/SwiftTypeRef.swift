@@ -1,0 +1,128 @@
+/// A Swift type as written in a declaration, as far as the schema needs it.
+///
+/// `T?`, `T!` and `Optional<T>` are `.optional`; `[T]`, `Array<T>` are `.array`; `[K: V]`,
+/// `Dictionary<K, V>` `.dictionary`; `Set<T>` `.set`; `A.B.C` a `.named` path (a leading
+/// `Swift.` or `Foundation.` dropped). Anything else (tuples, functions, `some`/`any`,
+/// compositions) is `.other` with its text: the reader never guesses what it stores.
+indirect enum SwiftTypeRef: Sendable, Hashable {
+    case named([String])
+    case optional(SwiftTypeRef)
+    case array(SwiftTypeRef)
+    case set(SwiftTypeRef)
+    case dictionary(SwiftTypeRef, SwiftTypeRef)
+    case other(String)
+
+    /// Nesting deeper than this is `.other` (a crafted file cannot recurse without bound).
+    static let maxDepth = 32
+
+    /// The type without its optional wrappers, and whether it had any.
+    var unwrapped: (type: SwiftTypeRef, optional: Bool) {
+        var t = self, opt = false
+        while case let .optional(inner) = t { t = inner; opt = true }
+        return (t, opt)
+    }
+
+    var description: String {
+        switch self {
+        case let .named(p): p.joined(separator: ".")
+        case let .optional(t): t.description + "?"
+        case let .array(t): "[" + t.description + "]"
+        case let .set(t): "Set<" + t.description + ">"
+        case let .dictionary(k, v): "[" + k.description + ": " + v.description + "]"
+        case let .other(s): s
+        }
+    }
+
+    /// Parses the type written in tokens `range` of `source`; nil when the range is empty.
+    static func parse(_ source: SwiftSource, _ range: Range<Int>) -> SwiftTypeRef? {
+        guard !range.isEmpty else { return nil }
+        var pieces: [Piece] = []
+        for k in range {
+            let t = source.tokens[k]
+            switch t.kind {
+            case .identifier, .backtickIdentifier: pieces.append(.name(source.name(k)))
+            case .operator:
+                for offset in t.range { pieces.append(.symbol(source.bytes[offset])) }
+            case .period: pieces.append(.symbol(UInt8(ascii: ".")))
+            case .leftBracket: pieces.append(.symbol(UInt8(ascii: "[")))
+            case .rightBracket: pieces.append(.symbol(UInt8(ascii: "]")))
+            case .colon: pieces.append(.symbol(UInt8(ascii: ":")))
+            case .comma: pieces.append(.symbol(UInt8(ascii: ",")))
+            case .leftParen: pieces.append(.symbol(UInt8(ascii: "(")))
+            case .rightParen: pieces.append(.symbol(UInt8(ascii: ")")))
+            default: pieces.append(.symbol(0))
+            }
+        }
+        let text = String(decoding: source.bytes[Int(source.tokens[range.lowerBound].start)..<Int(source.tokens[range.upperBound - 1].end)], as: UTF8.self)
+        var parser = Parser(pieces: pieces)
+        guard let t = parser.type(depth: 0), parser.at == pieces.count else { return .other(text) }
+        return t
+    }
+
+    enum Piece: Hashable {
+        case name(String)
+        case symbol(UInt8)
+    }
+
+    struct Parser {
+        let pieces: [Piece]
+        var at = 0
+
+        func peek(_ c: Character) -> Bool {
+            at < pieces.count && pieces[at] == .symbol(c.asciiValue ?? 0)
+        }
+
+        mutating func eat(_ c: Character) -> Bool {
+            guard peek(c) else { return false }
+            at += 1
+            return true
+        }
+
+        mutating func type(depth: Int) -> SwiftTypeRef? {
+            guard depth < SwiftTypeRef.maxDepth, at < pieces.count else { return nil }
+            var base: SwiftTypeRef
+            if eat("[") {
+                guard let element = type(depth: depth + 1) else { return nil }
+                if eat(":") {
+                    guard let value = type(depth: depth + 1), eat("]") else { return nil }
+                    base = .dictionary(element, value)
+                } else {
+                    guard eat("]") else { return nil }
+                    base = .array(element)
+                }
+            } else if case let .name(first) = pieces[at] {
+                if first == "some" || first == "any" || first == "inout" { return nil }
+                at += 1
+                var path = [first]
+                var args: [SwiftTypeRef] = []
+                while true {
+                    if eat("<") {
+                        args = []
+                        repeat {
+                            guard let a = type(depth: depth + 1) else { return nil }
+                            args.append(a)
+                        } while eat(",")
+                        guard eat(">") else { return nil }
+                    }
+                    guard peek("."), at + 1 < pieces.count, case let .name(next) = pieces[at + 1] else { break }
+                    // `.Type` and `.Protocol` are metatypes, not stored values.
+                    if next == "Type" || next == "Protocol" { return nil }
+                    at += 2
+                    path.append(next)
+                    args = []
+                }
+                if path.count > 1, path[0] == "Swift" || path[0] == "Foundation" { path.removeFirst() }
+                switch (path, args.count) {
+                case (["Optional"], 1): base = .optional(args[0])
+                case (["Array"], 1): base = .array(args[0])
+                case (["Set"], 1): base = .set(args[0])
+                case (["Dictionary"], 2): base = .dictionary(args[0], args[1])
+                case (_, 0): base = .named(path)
+                default: base = .named(path)   // a generic type of the app: the reader resolves its name
+                }
+            } else { return nil }
+            while eat("?") || eat("!") { base = .optional(base) }
+            return base
+        }
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+@testable import CKSchema
+@testable import CKSchemaModel
+@testable import CKSchemaDiagnostics
+@testable import CKSchemaCoreData
+@testable import CKSchemaSwift
+@testable import CKSchemaLinter
+@testable import CKSchemaConfig
+
+/// The three SwiftData fixture apps map to the schema CloudKit would mirror (each held to a
+/// `.ckdb` written by hand), and the reader resolves what point 3 of issue 19 lists.
+@Suite struct SwiftDataMappingTests {
+    static let apps = ["Journal", "Habits", "Pantry"]
+
+    /// A schema's record types as comparable lines: `CD_Entry.CD_title STRING [queryable, ...]`.
+    static func lines(_ schema: Schema) -> [String] {
+        schema.recordTypes.flatMap { t in
+            t.fields.filter { !$0.name.hasPrefix("___") }.map { f in
+                "\(t.name).\(f.name) \(f.type)\(f.isEncrypted ? " encrypted" : "") \(f.indexes.sorted { "\($0)" < "\($1)" })"
+            }
+        }.sorted()
+    }
+
+    @Test(arguments: apps)
+    func eachAppMapsToItsHandWrittenCKDB(_ app: String) throws {
+        let folder = Paths.fixture("swift/apps/\(app)")
+        let mapped = try SchemaSource.load(path: folder)
+        let expected = try SchemaSource.load(path: folder + "/\(app).ckdb")
+        #expect(Self.lines(mapped) == Self.lines(expected))
+        #expect(mapped.recordTypes.map(\.name).sorted() == expected.recordTypes.map(\.name).sorted())
+        #expect(mapped.recordTypes.allSatisfy { $0.zone == CoreDataMapping.zoneName })
+    }
+
+    func model(_ app: String, version: String? = nil) throws -> CoreDataModel {
+        try SwiftModelReader.load(path: Paths.fixture("swift/apps/\(app)"), version: version).model
+    }
+
+    @Test func relationshipsAndTheirInverses() throws {
+        let m = try model("Journal")
+        let entry = try #require(m.entity(named: "Entry"))
+        let rel = Dictionary(uniqueKeysWithValues: entry.relationships.map { ($0.name, $0) })
+        #expect(rel["notebook"]?.inverseName == "entries")            // named on the other side
+        #expect(rel["attachments"]?.inverseName == "entry" && rel["attachments"]?.isToMany == true)   // inferred
+        #expect(rel["mentions"]?.inverseName == "entries")            // many-to-many, inferred
+        let notebook = try #require(m.entity(named: "Notebook"))
+        #expect(notebook.relationships.first { $0.name == "entries" }?.deleteRule == .cascade)
+        #expect(notebook.relationships.first { $0.name == "parent" }?.inverseName == "children")   // through the typealias Folder
+        #expect(m.entity(named: "Ignored") == nil)                    // Pods/ is not read
+        #expect(m.language == .swiftData)
+    }
+
+    @Test func attributesKeepTheirOptionsAndOrigins() throws {
+        let m = try model("Journal")
+        let entry = try #require(m.entity(named: "Entry"))
+        let a = Dictionary(uniqueKeysWithValues: entry.attributes.map { ($0.name, $0) })
+        #expect(a["text"]?.renamingIdentifier == "body")
+        #expect(a["secret"]?.allowsCloudEncryption == true)
+        #expect(a["photo"]?.type == "Binary")
+        #expect(a["spent"]?.type == "Decimal")
+        #expect(a["link"]?.type == "URI")
+        #expect(a["location"]?.type == "Transformable")
+        #expect(a["weather"]?.isOptional == true && a["weather"]?.hasDefault == true)
+        #expect(a["isEditing"] == nil && a["summary"] == nil && a["shouting"] == nil && a["sample"] == nil)
+        #expect(a["draft"] != nil)                                     // didSet: stored
+        #expect(a["title"]?.origin.location?.description == Paths.fixture("swift/apps/Journal/Models/Entry.swift") + ":8:9")
+    }
+
+    @Test func theShippedVersionIsTheMigrationPlansHighest() throws {
+        let m = try model("Habits")
+        #expect(m.versionName == "SchemaV2")
+        #expect(m.entities.map(\.name) == ["Habit", "HabitLog", "Category"])
+        let v1 = try model("Habits", version: "SchemaV1")
+        #expect(v1.entities.first?.uniquenessConstraints.map(\.properties) == [["id"]])
+        #expect(throws: InputError.self) { try model("Habits", version: "SchemaV9") }
+        let schema = try SchemaSource.load(path: Paths.fixture("swift/apps/Habits"), model: ModelSelection(version: "SchemaV1"))
+        #expect(Linter().lint(schema).map(\.code).contains("CK610"))
+    }
+
+    @Test func subclassesLandOnTheirRootAndLocalModelsAreLeftOut() throws {
+        let m = try model("Pantry")
+        #expect(m.entity(named: "Spice")?.parent == "Item")
+        #expect(m.entity(named: "SearchHistory") == nil)
+        #expect(m.notes.map(\.code).sorted() == ["CK641", "CK643", "CK644"])
+        #expect(m.entity(named: "Item")?.attributes.first { $0.name == "price" }?.type == "Double")
+    }
+
+    @Test func whatCannotBeToldIsANoteNeverAGuess() throws {
+        let text = """
+            import SwiftData
+            @Model final class A {
+                var made = Factory.make()
+                @Published var wrapped: Int = 0
+                var other: Foreign.Thing?
+                var fn: (Int) -> Int = { $0 }
+                var kept: String? = nil
+                init() {}
+            }
+            """
+        let m = try SwiftModelReader.read([("A.swift", Array(text.utf8))], path: "A.swift")
+        #expect(m.entities.first?.attributes.map(\.name) == ["other", "fn", "kept"])
+        #expect(m.notes.map(\.message) == [
+            "the type of 'A.made' is not written and cannot be told from its initializer; skipped",
+            "'wrapped' has the attribute '@Published' (a property wrapper or macro): what it stores is not understood; skipped",
+            "'other' has the type 'Foreign.Thing', which the sources do not declare (another module's type?): not understood, assumed bytes",
+            "'fn' has the type '(Int) -> Int': not understood, assumed bytes",
+        ])
+    }
+
+    @Test func invalidSwiftIsAnInputErrorWithItsPlace() throws {
+        do {
+            _ = try SwiftModelReader.load(path: Paths.fixture("swift/bad"))
+            Issue.record("no error")
+        } catch {
+            #expect(error.diagnostics.map(\.code) == ["CK640"])
+            #expect(error.diagnostics.first?.location?.line == 4)
+        }
+        #expect(throws: InputError.self) { try SwiftModelReader.read([("E.swift", Array("struct S {}".utf8))], path: "E.swift") }
+    }
+
+    @Test func aMillionPropertiesAndDeepNestingStayBounded() throws {
+        var text = "@Model final class Big {\n"
+        for i in 0..<20_000 { text += "    var p\(i): Int = 0\n" }
+        text += "    init() {}\n}\n"
+        let m = try SwiftModelReader.read([("Big.swift", Array(text.utf8))], path: "Big.swift")
+        #expect(m.entities.first?.attributes.count == 20_000)
+        let deep = "@Model final class D { var x: " + String(repeating: "[", count: 5000) + "Int" + String(repeating: "]", count: 5000) + " = [] ; init() {} }"
+        let d = try SwiftModelReader.read([("D.swift", Array(deep.utf8))], path: "D.swift")
+        #expect(d.entities.first?.attributes.first?.type == "Transformable")
+        let braces = String(repeating: "{", count: 100_000)
+        #expect(throws: InputError.self) { try SwiftModelReader.read([("B.swift", Array(braces.utf8))], path: "B.swift") }
+    }
+
+    /// The real SwiftData apps of ../shared/corpus/swift read, and what their cktool exports
+    /// hold covers every CD_ field the reader derives (the exports are supersets: fields of
+    /// earlier versions stay in a container).
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: SwiftParserCheck.corpus), "../shared/corpus/swift is absent"))
+    func theCorpusAppsReadAndTheirExportsCoverTheMapping() throws {
+        let root = SwiftParserCheck.corpus + "/swiftdata"
+        let apps = try FileManager.default.contentsOfDirectory(atPath: root).sorted()
+        #expect(apps.count >= 5)
+        for app in apps {
+            let schema = try SchemaSource.load(path: root + "/" + app)
+            #expect(!schema.recordTypes.isEmpty, "\(app)")
+        }
+        for (app, gold) in [("gomez1112__MoodMargins", "CloudKitSchema.ckdb"), ("martinkearn__wiggle-room", "cloudkit/schema.ckdb")] {
+            let mapped = try SchemaSource.load(path: root + "/" + app)
+            let export = try SchemaSource.load(path: root + "/" + app + "/" + gold)
+            for t in mapped.recordTypes {
+                let exported = try #require(export.recordTypes.first { $0.name == t.name }, "\(app): \(t.name)")
+                for f in t.fields where !f.mayBeAbsent {
+                    let e = exported.fields.first { $0.name == f.name }
+                    #expect(e?.type == f.type, "\(app): \(t.name).\(f.name) is \(f.type), exported \(e.map { "\($0.type)" } ?? "absent")")
+                }
+            }
+        }
+    }
+}
+
+/// `lint`, `diff`, `promote --check`, `import`, `export --format ckdb` and `check` on a Swift
+/// folder through the built binary, with exact output and exit codes.
+@Suite struct SwiftDataCLITests {
+    @Test func lintLocatesEachMirroringRuleInTheSwiftFile() throws {
+        let r = try runCLI(["lint", "Tests/Fixtures/swift/lint/Rules.swift"])
+        #expect(r.code == 1)
+        #expect(r.stdout + r.stderr == (try read(Paths.fixture("swift/lint/Rules.expected"))))
+    }
+
+    @Test func invalidSwiftIsExit2WithItsLocation() throws {
+        let r = try runCLI(["lint", "Tests/Fixtures/swift/bad"])
+        #expect(r.code == 2)
+        #expect(r.stderr == (try read(Paths.fixture("swift/bad/Unterminated.expected"))))
+    }
+
+    @Test func diffAndPromoteAgainstTheHandWrittenExport() throws {
+        let diff = try runCLI(["diff", "Tests/Fixtures/swift/apps/Journal/Journal.ckdb", "Tests/Fixtures/swift/apps/Journal"])
+        #expect(diff.code == 0, "\(diff.stdout)\(diff.stderr)")
+        let promote = try runCLI(["promote", "--check", "Tests/Fixtures/swift/apps/Journal/Journal.ckdb", "Tests/Fixtures/swift/apps/Journal"])
+        #expect(promote.code == 0, "\(promote.stdout)\(promote.stderr)")
+    }
+
+    @Test func promoteRefusesARetypedPropertyWithTheModelVersionAdvice() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let prod = try read(Paths.fixture("swift/apps/Journal/Journal.ckdb")).replacingOccurrences(of: "CD_wordCount        INT64", with: "CD_wordCount        STRING")
+        try prod.write(toFile: dir + "/prod.ckdb", atomically: true, encoding: .utf8)
+        let r = try runCLI(["promote", "--check", dir + "/prod.ckdb", "Tests/Fixtures/swift/apps/Journal"])
+        #expect(r.code == 1)
+        #expect(r.stdout.contains("[CK630]") && r.stdout.contains("in a new model version keep 'wordCount'"))
+        let renamed = try read(Paths.fixture("swift/apps/Journal/Journal.ckdb")).replacingOccurrences(of: "CD_text             STRING", with: "CD_body             STRING")
+        try renamed.write(toFile: dir + "/renamed.ckdb", atomically: true, encoding: .utf8)
+        let r2 = try runCLI(["promote", "--check", dir + "/renamed.ckdb", "Tests/Fixtures/swift/apps/Journal"])
+        #expect(r2.code == 0)
+        #expect(r2.stdout.hasPrefix("Tests/Fixtures/swift/apps/Journal/Models/Entry.swift:20:42: warning: 'Entry.text' is renamed from 'body'; CloudKit does not rename, so 'CD_Entry.CD_text' is a new field next to 'CD_body', which keeps the existing values [CK633]\n"), "\(r2.stdout)")
+    }
+
+    @Test func importAndExportASwiftFolder() throws {
+        let imported = try runCLI(["import", "Tests/Fixtures/swift/apps/Pantry", "-o", "-"])
+        #expect(imported.code == 0)
+        #expect(imported.stdout.hasPrefix("# Mapped by 'ckschema import' from the SwiftData sources Tests/Fixtures/swift/apps/Pantry.\n"))
+        #expect(imported.stdout.contains("CD_heat:"))
+        #expect(imported.stderr.contains("Tests/Fixtures/swift/apps/Pantry/Sources/Models.swift:42:21: note: this ModelConfiguration keeps 'SearchHistory' out of CloudKit"))
+        let exported = try runCLI(["export", "Tests/Fixtures/swift/apps/Habits", "--format", "ckdb"])
+        #expect(exported.code == 0, "\(exported.stderr)")
+        #expect(exported.stdout.contains("RECORD TYPE CD_Habit"))
+        #expect(exported.stdout.contains("CD_reminders"))
+    }
+
+    @Test func checkReadsASwiftFolderNamedInTheConfiguration() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/App/Models", withIntermediateDirectories: true)
+        for f in ["Entry.swift", "Notebook.swift", "Weather.swift"] {
+            try FileManager.default.copyItem(atPath: Paths.fixture("swift/apps/Journal/Models/" + f), toPath: dir + "/App/Models/" + f)
+        }
+        try FileManager.default.copyItem(atPath: Paths.fixture("swift/apps/Journal/Journal.ckdb"), toPath: dir + "/production.ckdb")
+        try "ckschema: 1\nschemas:\n  development: App/Models\n  production: production.ckdb\n".write(toFile: dir + "/ckschema.yaml", atomically: true, encoding: .utf8)
+        let r = try runCLI(["check"], cwd: dir)
+        #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("[CK644]"), "\(r.stdout)")
+    }
+}

@@ -1,0 +1,3 @@
+enum Weather: Int, Codable {
+    case sunny, rainy
+}

@@ -1,0 +1,6 @@
+import SwiftData
+
+@Model final class Broken {
+    var name: String = "never closed
+    init() {}
+}
