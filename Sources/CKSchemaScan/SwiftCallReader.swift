@@ -189,7 +189,8 @@ struct SwiftCallReader {
         if count == 1, s.isName(k) { nameIndex = k }
         if count == 2, s.is(k, .period), s.isName(k + 1) { nameIndex = k + 1 }
         if count == 3, s.isName(k), s.is(k + 1, .period), s.isName(k + 2) {
-            if s.is(k + 2, "zoneID") {
+            // `zone.zoneID`, `id.zoneID` on a local; `Self.zoneID`, `Store.zoneID` name a constant.
+            if s.is(k + 2, "zoneID"), !s.is(k, "self"), let c = s.name(k).first, c.isLowercase {
                 guard let inner = name(k, scope, globals, depth) else { return nil }
                 let zones = inner.compactMap { v -> ScanValue? in
                     switch v {
@@ -277,6 +278,8 @@ struct SwiftCallReader {
 /// one file's tokens at a time, so memory stays flat in the number of files).
 enum ScanConstant: Hashable {
     case literal(String), enumRaw(String), alias(String), other
+    /// A zone ID or a database, followed without other constants (`CKRecordZone.ID(zoneName: "Journal")`).
+    case value(ScanValue)
 }
 
 extension SwiftCallReader {
@@ -288,6 +291,12 @@ extension SwiftCallReader {
                 if count == 1, let v = s.stringValue(k) { return (word, .literal(v)) }
                 if count >= 3, s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3) { return (word, .enumRaw(s.name(e - 3))) }
                 if count == 1, s.isName(k) { return (word, .alias(s.name(k))) }
+                if let v = values(k, -1, ScanGlobals()), v.count == 1 {
+                    switch v[0] {
+                    case .zone(.some), .database: return (word, .value(v[0]))
+                    default: break
+                    }
+                }
                 if count == 2, s.is(k, .period), s.isName(k + 1) { return (word, .alias(s.name(k + 1))) }
                 if count == 3, s.isName(k), s.is(k + 1, .period), s.isName(k + 2) { return (word, .alias(s.name(k + 2))) }
                 return (word, .other)
@@ -318,6 +327,7 @@ final class ScanGlobals {
         case .enumRaw(let c): if let raw = enumCases[c], Set(raw).count == 1 { result = [.string(raw[0])] }
         case .alias(let other): result = other == word ? nil : constant(other, depth + 1)
         case .other: result = nil
+        case .value(let v): result = [v]
         }
         cache[word] = .some(result)
         return result
