@@ -42,6 +42,9 @@ public enum CodeScan {
                     if rel.hasSuffix(".swift") { found.append((path as NSString).appendingPathComponent(rel)) }
                 }
             }
+            if found.isEmpty {
+                errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.shown(path))' holds no Swift file", at: SourceLocation(file: path, line: 1, column: 1), fix: "give the folder of the app's Swift sources"))
+            }
             files += found.sorted()
         }
         return (files, errors)

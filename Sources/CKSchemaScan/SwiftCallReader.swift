@@ -201,7 +201,7 @@ struct SwiftCallReader {
                 return zones.count == inner.count ? zones : nil
             }
             nameIndex = k + 2
-            if !(s.is(k, "self") || s.is(k, "Self")), let own = name(k + 2, -2, globals, depth, qualifiedOnly: true) { return own }
+            if !(s.is(k, "self") || s.is(k, "Self")), let own = name(k + 2, -2, globals, depth) { return own }
         }
         guard let n = nameIndex else { return nil }
         return name(n, count == 1 ? scope : -2, globals, depth)
@@ -209,7 +209,7 @@ struct SwiftCallReader {
 
     /// The values of the name at token `n`: its assignments in `scope` (the enclosing
     /// function), else the file-level constants of every scanned file (one value only).
-    func name(_ n: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int, qualifiedOnly: Bool = false) -> [ScanValue]? {
+    func name(_ n: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
         let word = s.name(n)
         if scope >= 0, let local = assignments[word]?.filter({ $0.body == scope && $0.value < n }), !local.isEmpty {
             var out: [ScanValue] = []
@@ -219,7 +219,15 @@ struct SwiftCallReader {
             }
             return out
         }
-        if qualifiedOnly { return globals.constant(word, depth) }
+        // This file's own constants first (two types may each have a `database`), then every file's.
+        if let own = assignments[word]?.filter({ $0.body == -1 }), !own.isEmpty {
+            var out: [ScanValue] = []
+            for a in own {
+                guard let v = values(a.value, -1, globals, depth: depth + 1), v.count == 1 else { out = []; break }
+                if !out.contains(v[0]) { out.append(v[0]) }
+            }
+            if out.count == 1 { return out }
+        }
         return globals.constant(word, depth)
     }
 

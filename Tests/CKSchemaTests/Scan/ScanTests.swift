@@ -98,3 +98,22 @@ import Testing
         #expect(CodeScan.swiftFiles([dir]).files == [dir + "/C.swift"])
     }
 }
+
+extension ScanTests {
+    @Test func declaredQueryNotRunIsAVerboseNote() throws {
+        let r = try runCLI(["scan", "kinds/cast-good.swift", "--schema", "schema-declared.yaml", "--verbose"], cwd: Self.folder)
+        #expect(r.stdout.contains("note: declared query notes-by-text is run by no scanned code; keep it if a server script or another platform runs it [CK908]"), "\(r.stdout)")
+        #expect(r.code == 0)
+        let quiet = try runCLI(["scan", "kinds/cast-good.swift", "--schema", "schema-declared.yaml"], cwd: Self.folder)
+        #expect(quiet.stdout == "ckschema scan: passed: 0 errors, 0 warnings\n")
+    }
+
+    @Test func aFolderWithoutSwiftCannotBeRead() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("scan-empty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let e = try runCLI(["scan", empty, "--schema", Self.folder + "/schema.yaml"])
+        #expect(e.code == 2)
+        #expect(e.stdout.contains("holds no Swift file [CK909]"))
+    }
+}
