@@ -57,18 +57,35 @@ public enum CodeScan {
         let (files, errors) = swiftFiles(paths)
         result.diagnostics += errors
         result.failed = !errors.isEmpty
+        var readErrors: [Diagnostic] = []
+        scan(files, load: { read($0, &readErrors) }, schema: schema, environment: environment, lint: lint, into: &result)
+        result.diagnostics = (result.diagnostics + readErrors).sortedByLocation()
+        result.failed = result.failed || !readErrors.isEmpty
+        return result
+    }
+
+    /// Scans Swift sources held in memory (`file` names each in locations): the fuzz target's
+    /// entry, and the same two passes as `run`.
+    package static func run(sources: [(file: String, data: Data)], schema: Schema, environment: Environment = .production) -> Result {
+        var result = Result()
+        let byName = Dictionary(sources.map { ($0.file, $0.data) }, uniquingKeysWith: { a, _ in a })
+        scan(sources.map(\.file), load: { byName[$0] }, schema: schema, environment: environment, lint: LintConfiguration(), into: &result)
+        return result
+    }
+
+    private static func scan(_ files: [String], load: (String) -> Data?, schema: Schema, environment: Environment, lint: LintConfiguration, into result: inout Result) {
         // Pass 1: constants and enum cases of every file. Pass 2: the calls, one file at a time.
         let globals = ScanGlobals()
         var suppressions: [Suppression] = []
         var sources: [String] = []
         for file in files {
-            guard let data = read(file, &result) else { continue }
+            guard let data = load(file) else { continue }
             sources.append(file)
             globals.add(SwiftCallReader(SwiftSource(data, file: file)))
         }
         var collector = ScanCollector(schema: schema, environment: environment)
         for file in sources {
-            guard let data = read(file, &result) else { continue }
+            guard let data = load(file) else { continue }
             let source = SwiftSource(data, file: file)
             if !source.problems.isEmpty {
                 result.diagnostics += source.diagnostics(rule: SwiftRules.syntax)
@@ -101,13 +118,12 @@ public enum CodeScan {
         result.notes = (collector.unresolved + collector.unusedDeclared(schema)).sortedByLocation()
         result.surface = collector.surface
         result.subscriptions = collector.subscriptions
-        return result
     }
 
-    private static func read(_ file: String, _ result: inout Result) -> Data? {
+    private static func read(_ file: String, _ errors: inout [Diagnostic]) -> Data? {
         do { return try InputFile.read(path: file) } catch {
-            result.diagnostics += error.diagnostics
-            result.failed = true
+            // Read twice (one pass each): the error is reported once.
+            if !errors.contains(where: { $0.location?.file == file }) { errors += error.diagnostics }
             return nil
         }
     }
