@@ -199,6 +199,7 @@ public enum FormatJSONSchema {
             ("check", list(enumeration(Configuration.checkNames, "A check."), "The checks 'ckschema check' runs (default: every configured one).")),
             ("container", ref("container")),
             ("team", string("The Apple developer team identifier, for 'ckschema pull'.")),
+            ("code", list(string("A folder or Swift file of the app."), "The app's Swift sources: 'ckschema check' scans their CloudKit calls against production (docs/scan.md).")),
             ("coreData", object("When a schema source is a Core Data model (docs/coredata.md): which version and configuration to read.", [
                 ("modelVersion", string("The model version (default: the one .xccurrentversion names).")),
                 ("configuration", string("The configuration mirrored to CloudKit (default: the one marked Used with CloudKit, else every entity).")),
