@@ -36,7 +36,8 @@ let package = Package(
         .target(name: "CKSchemaStore", dependencies: ["CKSchemaRecords", "CKSchemaPull", "CSQLite"]),
         .target(name: "CKSchemaRuntime", dependencies: ["CKSchemaStore"]),
         .target(name: "CKSchemaMigrations", dependencies: ["CKSchemaRuntime"]),
-        .target(name: "CKSchemaCheck", dependencies: ["CKSchemaMigrations"]),
+        .target(name: "CKSchemaScan", dependencies: ["CKSchemaConfig"]),
+        .target(name: "CKSchemaCheck", dependencies: ["CKSchemaMigrations", "CKSchemaScan"]),
         .target(name: "CKSchema", dependencies: ["CKSchemaCheck"]),
         .executableTarget(
             name: "ckschema",

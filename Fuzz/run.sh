@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt FuzzCktoolOutput FuzzCoreData FuzzPredicate FuzzSwift)
+[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt FuzzCktoolOutput FuzzCoreData FuzzPredicate FuzzSwift FuzzScan)
 
 # Does this toolchain link libFuzzer? (Xcode's Swift does not; swift.org's on Linux does.)
 probe="$(mktemp -d)"

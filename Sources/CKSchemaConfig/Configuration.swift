@@ -54,6 +54,8 @@ public struct Configuration: Sendable, Equatable {
     public var team: String?
     /// `coreData:` — the model version and configuration of a Core Data schema source.
     public var model: ModelSelection?
+    /// `code:`: the app's Swift source folders, which `check` scans (`ckschema scan`).
+    public var code: [String] = []
 
     public init(
         path: String? = nil, developmentSchema: String? = nil, productionSchema: String? = nil,
@@ -71,9 +73,9 @@ public struct Configuration: Sendable, Equatable {
         self.checks = checks
     }
 
-    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team", "teamId", "coreData"]
+    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team", "teamId", "coreData", "code"]
     /// The checks `ckschema check` knows.
-    public static let checkNames = ["lint", "promote", "validate", "migrate"]
+    public static let checkNames = ["lint", "promote", "validate", "migrate", "scan"]
 
     /// Looks for `ckschema.yaml` in `folder` and its parents; nil when there is none.
     public static func find(from folder: String = FileManager.default.currentDirectoryPath) throws(InputError) -> Configuration? {
@@ -161,6 +163,8 @@ public struct Configuration: Sendable, Equatable {
                     }
                 }
                 config.checks = names
+            case "code":
+                for (path, _) in d.stringList(p.value, what: "'code'") { config.code.append(resolve(path)) }
             case "container": if let v = d.string(p.value, what: "'container'") { config.container = v }
             case "team": if let v = d.string(p.value, what: "'team'") { config.team = v }
             // `teamId:`, cktool's own word (--team-id), is the same setting.

@@ -75,15 +75,15 @@ public struct Linter: Sendable {
 
 /// The `ckschema-disable` comments of a schema's files (`Suppression`), by file and line,
 /// and the CK124 findings of those without a reason.
-struct Suppressions {
+package struct Suppressions {
     private let byFile: [String: [Int: [Suppression]]]
-    let unreasoned: [Diagnostic]
+    package let unreasoned: [Diagnostic]
 
     /// Rules that protect the store: a name CloudKit refuses would reach SQL text (CK560),
     /// so a comment can silence style findings but never these.
     static let unsuppressible: Set<String> = [CloudKitRule.invalidName.code]
 
-    init(_ comments: [Suppression]) {
+    package init(_ comments: [Suppression]) {
         var byFile: [String: [Int: [Suppression]]] = [:]
         for c in comments { byFile[c.file, default: [:]][c.line, default: []].append(c) }
         self.byFile = byFile
@@ -92,7 +92,7 @@ struct Suppressions {
         }
     }
 
-    func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    package func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.filter { d in
             guard let loc = d.location, !Self.unsuppressible.contains(d.code), let lines = byFile[loc.file] else { return true }
             if (lines[loc.line] ?? []).contains(where: { !$0.standalone && $0.covers(d.code) }) { return false }

@@ -100,6 +100,7 @@ public enum Check {
         case "promote": promoteStep(config, schemas)
         case "validate": validateStep(config, schemas)
         case "migrate": migrateStep(config, schemas)
+        case "scan": scanStep(config, schemas)
         default: nil
         }
     }
@@ -114,6 +115,17 @@ public enum Check {
         let result = Promoter.check(from: from, to: to, hashing: false, promote: config.promote) { schemas.lint(dev, $0, config.lint) }
         let lintRuns = (config.checks ?? Configuration.checkNames).contains("lint")
         step.diagnostics += (lintRuns ? [] : result.lintErrors) + result.plan.diagnostics(minimum: .review)
+        return step
+    }
+
+    /// The app's Swift sources (`code:`) against production (else the development schema).
+    static func scanStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
+        guard !config.code.isEmpty, let path = config.productionSchema ?? config.developmentSchema else { return nil }
+        var step = StepResult()
+        guard let schema = schemas.schema(path, &step) else { return step }
+        let result = CodeScan.run(paths: config.code, schema: schema, environment: config.productionSchema != nil ? .production : .development, lint: config.lint)
+        step.diagnostics = result.diagnostics
+        step.failed = result.failed
         return step
     }
 

@@ -7,7 +7,7 @@ import CKSchema
     @Test func theExampleRepositoryPassesWithOneReviewWarning() throws {
         let config = try #require(try Configuration.find(from: Paths.root))
         let report = Check.run(config)
-        #expect(report.ran == ["lint", "promote", "validate", "migrations"])
+        #expect(report.ran == ["lint", "promote", "validate", "migrations", "scan"])
         #expect(!report.failed)
         #expect(report.diagnostics.filter { $0.severity == .warning }.map(\.code) == ["CK311"])
         #expect(!report.fails(on: .error))

@@ -48,7 +48,7 @@ import Testing
         try "ckschema: 1\nlint: { disable: [CK999] }\npromote: { severity: { CK31: note } }\n".write(toFile: path, atomically: true, encoding: .utf8)
         let config = try Configuration.load(path: path)
         let unknown = RuleCatalog.unknownCodes(in: config)
-        #expect(unknown.map(\.message) == ["'CK999' is not a rule code", "'CK31' is not a rule code; did you mean 'CK301'?"])
+        #expect(unknown.map(\.message) == ["'CK999' is not a rule code; did you mean 'CK909'?", "'CK31' is not a rule code; did you mean 'CK301'?"])
         #expect(unknown.map { $0.location?.line } == [2, 3])
     }
 }

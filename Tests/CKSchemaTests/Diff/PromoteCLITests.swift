@@ -14,12 +14,13 @@ enum PromoteCLI {
         return Run(status: r.code, stdout: r.stdout, stderr: r.stderr)
     }
 
-    /// A temporary copy of the repository's example: ckschema.yaml and Schemas/.
+    /// A temporary copy of the repository's example: ckschema.yaml, Schemas/ and App/ (its `code:`).
     static func exampleCopy() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ckschema-promote-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: repoRoot.appendingPathComponent("ckschema.yaml"), to: dir.appendingPathComponent("ckschema.yaml"))
         try FileManager.default.copyItem(at: repoRoot.appendingPathComponent("Schemas"), to: dir.appendingPathComponent("Schemas"))
+        try FileManager.default.copyItem(at: repoRoot.appendingPathComponent("App"), to: dir.appendingPathComponent("App"))
         return dir
     }
 

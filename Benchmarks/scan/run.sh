@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# ckschema scan on a generated app (8,000 files, ~17 MB) side by side with
+# `swiftc -frontend -parse` on the same files (Benchmarks/RESULTS.md).
+#   Benchmarks/scan/run.sh [FILES]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=${TMPDIR:-/tmp}/ckschema-scan-bench
+rm -rf "$work"
+python3 "$root/Benchmarks/scan/generate.py" "$work/App" "${1:-8000}"
+(cd "$root" && swift build -c release --product ckschema >/dev/null)
+bin="$root/.build/release/ckschema"
+cd "$work"
+find App -name '*.swift' | sort > files.txt
+echo "bytes: $(cat $(cat files.txt) | wc -c), files: $(wc -l < files.txt)"
+/usr/bin/time -v "$bin" scan App --schema schema.yaml 2>&1 >/dev/null | grep -E 'Elapsed|Maximum resident'
+/usr/bin/time -v swiftc -frontend -parse $(cat files.txt) 2>&1 | grep -E 'Elapsed|Maximum resident'
+command -v hyperfine >/dev/null && hyperfine -w 1 -r 3 "$bin scan App --schema schema.yaml" "swiftc -frontend -parse $(tr '\n' ' ' < files.txt)"

@@ -1,0 +1,130 @@
+import Foundation
+import CKSchemaConfig
+
+/// `ckschema scan`: the app's Swift sources read for their CloudKit calls, each checked
+/// against a schema environment. Reports only what it resolved (docs/scan.md).
+public enum CodeScan {
+    /// What one scan found.
+    public struct Result: Sendable {
+        /// Findings at the call sites, sorted by place.
+        public var diagnostics: [Diagnostic] = []
+        /// What `--verbose` adds: calls not resolved (CK907), declared queries no code runs (CK908).
+        public var notes: [Diagnostic] = []
+        /// The app's CloudKit surface (`scan --format json`).
+        public var surface = CodeSurface()
+        /// The subscriptions the code saves.
+        public var subscriptions: [Subscription] = []
+        /// The Swift files read.
+        public var files = 0
+        /// True when a path could not be read (exit 2).
+        public var failed = false
+    }
+
+    /// Folders never descended into: build products and vendored code.
+    public static let skippedFolders: Set<String> = [".build", "DerivedData", "Pods", ".git"]
+
+    /// The `.swift` files under `paths` (files or folders, recursive), sorted per folder.
+    public static func swiftFiles(_ paths: [String]) -> (files: [String], errors: [Diagnostic]) {
+        var files: [String] = [], errors: [Diagnostic] = []
+        let fm = FileManager.default
+        for path in paths {
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
+                errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.shown(path))' does not exist", at: SourceLocation(file: path, line: 1, column: 1), fix: "give a Swift file or a folder of Swift sources"))
+                continue
+            }
+            if !isDir.boolValue { files.append(path); continue }
+            var found: [String] = []
+            if let e = fm.enumerator(atPath: path) {
+                while let rel = e.nextObject() as? String {
+                    let last = (rel as NSString).lastPathComponent
+                    if skippedFolders.contains(last) { e.skipDescendants(); continue }
+                    if rel.hasSuffix(".swift") { found.append((path as NSString).appendingPathComponent(rel)) }
+                }
+            }
+            if found.isEmpty {
+                errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.shown(path))' holds no Swift file", at: SourceLocation(file: path, line: 1, column: 1), fix: "give the folder of the app's Swift sources"))
+            }
+            files += found.sorted()
+        }
+        return (files, errors)
+    }
+
+    /// Scans the Swift sources under `paths` against `schema` in `environment`; `lint` gives
+    /// the severities and switched-off codes of ckschema.yaml.
+    public static func run(paths: [String], schema: Schema, environment: Environment = .production, lint: LintConfiguration = LintConfiguration()) -> Result {
+        var result = Result()
+        let (files, errors) = swiftFiles(paths)
+        result.diagnostics += errors
+        result.failed = !errors.isEmpty
+        var readErrors: [Diagnostic] = []
+        scan(files, load: { read($0, &readErrors) }, schema: schema, environment: environment, lint: lint, into: &result)
+        result.diagnostics = (result.diagnostics + readErrors).sortedByLocation()
+        result.failed = result.failed || !readErrors.isEmpty
+        return result
+    }
+
+    /// Scans Swift sources held in memory (`file` names each in locations): the fuzz target's
+    /// entry, and the same two passes as `run`.
+    package static func run(sources: [(file: String, data: Data)], schema: Schema, environment: Environment = .production) -> Result {
+        var result = Result()
+        let byName = Dictionary(sources.map { ($0.file, $0.data) }, uniquingKeysWith: { a, _ in a })
+        scan(sources.map(\.file), load: { byName[$0] }, schema: schema, environment: environment, lint: LintConfiguration(), into: &result)
+        return result
+    }
+
+    private static func scan(_ files: [String], load: (String) -> Data?, schema: Schema, environment: Environment, lint: LintConfiguration, into result: inout Result) {
+        // Pass 1: constants and enum cases of every file. Pass 2: the calls, one file at a time.
+        let globals = ScanGlobals()
+        var suppressions: [Suppression] = []
+        var sources: [String] = []
+        for file in files {
+            guard let data = load(file) else { continue }
+            sources.append(file)
+            globals.add(SwiftCallReader(SwiftSource(data, file: file)))
+        }
+        var collector = ScanCollector(schema: schema, environment: environment)
+        for file in sources {
+            guard let data = load(file) else { continue }
+            let source = SwiftSource(data, file: file)
+            if !source.problems.isEmpty {
+                result.diagnostics += source.diagnostics(rule: SwiftRules.syntax)
+                result.failed = true
+                continue
+            }
+            suppressions += Suppression.scan(data, file: file)
+            collector.read(SwiftCallReader(source), globals)
+            result.files += 1
+        }
+        // The queries and subscriptions found go through lint's own rules, as declared ones do.
+        var probe = schema
+        probe.queries = collector.queries.map(\.query)
+        probe.subscriptions = collector.subscriptions
+        probe.suppressions = SuppressionList(suppressions)
+        let scanned = Set(sources)
+        let reused = Set(ScanCollector.reusedCodes)
+        var found = Linter(configuration: lint).lint(probe).filter { d in
+            guard let f = d.location?.file, scanned.contains(f) else { return false }
+            return reused.contains(d.code) || d.code == LintRules.suppressionWithoutReason.code
+        }
+        found = collector.relocate(found)
+        let own = Suppressions(suppressions).filter(collector.diagnostics.map { d in
+            var d = d
+            if let s = lint.severities[d.code] { d.severity = s }
+            return d
+        }.filter { !lint.disabled.contains($0.code) })
+        result.diagnostics += found + own
+        result.diagnostics = result.diagnostics.sortedByLocation()
+        result.notes = (collector.unresolved + collector.unusedDeclared(schema)).sortedByLocation()
+        result.surface = collector.surface
+        result.subscriptions = collector.subscriptions
+    }
+
+    private static func read(_ file: String, _ errors: inout [Diagnostic]) -> Data? {
+        do { return try InputFile.read(path: file) } catch {
+            // Read twice (one pass each): the error is reported once.
+            if !errors.contains(where: { $0.location?.file == file }) { errors += error.diagnostics }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import CKSchemaConfig
+
+/// The app's CloudKit surface: per record type what the code creates, writes, reads,
+/// filters and sorts, the zones and databases it uses, with every place (docs/scan.md).
+public struct CodeSurface: Sendable {
+    /// The version of `scan --format json`'s shape.
+    public static let formatVersion = 1
+
+    /// One record type's uses: each name (field, zone, database) with its places.
+    public struct Uses: Sendable {
+        public var created: [SourceLocation] = []
+        public var written: [String: [SourceLocation]] = [:]
+        public var writtenEncrypted: [String: [SourceLocation]] = [:]
+        public var read: [String: [SourceLocation]] = [:]
+        public var filtered: [String: [SourceLocation]] = [:]
+        public var sorted: [String: [SourceLocation]] = [:]
+        public var zones: [String: [SourceLocation]] = [:]
+        public var databases: [String: [SourceLocation]] = [:]
+    }
+
+    public var recordTypes: [String: Uses] = [:]
+    /// Default-zone change fetches and zone deletions found (each also a finding).
+    public var zoneChanges: [SourceLocation] = []
+    public var zoneDeletes: [SourceLocation] = []
+
+    public init() {}
+
+    mutating func add(_ type: String, _ path: WritableKeyPath<Uses, [String: [SourceLocation]]>, _ name: String, _ loc: SourceLocation) {
+        recordTypes[type, default: Uses()][keyPath: path][name, default: []].append(loc)
+    }
+
+    /// The surface with the subscriptions and findings, as `scan --format json` prints it.
+    public func json(subscriptions: [Subscription], diagnostics: [Diagnostic]) -> JSONValue {
+        func places(_ l: [SourceLocation]) -> JSONValue { .array(l.map { .string($0.description) }) }
+        func table(_ t: [String: [SourceLocation]]) -> JSONValue { .object(t.keys.sorted().map { ($0, places(t[$0]!)) }) }
+        let types: [(String, JSONValue)] = recordTypes.keys.sorted().map { name in
+            let u = recordTypes[name]!
+            return (name, .object([
+                ("created", places(u.created)), ("written", table(u.written)), ("writtenEncrypted", table(u.writtenEncrypted)),
+                ("read", table(u.read)), ("filtered", table(u.filtered)), ("sorted", table(u.sorted)),
+                ("zones", table(u.zones)), ("databases", table(u.databases)),
+            ]))
+        }
+        let subs: [JSONValue] = subscriptions.map { s in
+            .object([("id", .string(s.id)), ("kind", .string(s.kind.rawValue)), ("database", .string(s.database.rawValue)),
+                     ("recordType", .optional(s.recordType)), ("predicate", .optional(s.predicate)), ("zone", .optional(s.zone)),
+                     ("desiredKeys", .array(s.desiredKeys.map { .string($0) })), ("location", .optional(s.origin.location?.description))])
+        }
+        let found: [JSONValue] = diagnostics.map { d in
+            .object([("code", .string(d.code)), ("severity", .string(d.severity.rawValue)), ("location", .optional(d.location?.description)),
+                     ("message", .string(d.message)), ("fix", .optional(d.fix))])
+        }
+        return .object([
+            ("version", .int(Self.formatVersion)), ("recordTypes", .object(types)), ("subscriptions", .array(subs)),
+            ("defaultZoneChanges", places(zoneChanges)), ("defaultZoneDeletes", places(zoneDeletes)), ("diagnostics", .array(found)),
+        ])
+    }
+}

@@ -1,0 +1,378 @@
+import CKSchemaConfig
+
+/// Walks one file's tokens for the CloudKit calls the scan knows (docs/scan.md), checks
+/// records, fields and zones itself, and gathers queries and subscriptions for lint's rules.
+struct ScanCollector {
+    let schema: Schema
+    let environment: Environment
+    private let types: [String: RecordType]
+    /// True when the schema says where its record types live (YAML `zone:`, `zones:`).
+    private let namesZones: Bool
+
+    var diagnostics: [Diagnostic] = []
+    var unresolved: [Diagnostic] = []
+    var surface = CodeSurface()
+    var queries: [(query: DeclaredQuery, site: SourceLocation, relocate: Bool)] = []
+    var subscriptions: [Subscription] = []
+    /// `file:line` of the calls whose predicate has a `%@` the scan could not resolve: its type is not checked.
+    var untyped: Set<String> = []
+
+    /// The lint codes a scanned query or subscription is checked by.
+    static let reusedCodes = ["CK110", "CK113", "CK118"] + PredicateRules.all.map(\.code)
+        + ["CK710", "CK711", "CK712", "CK713", "CK714", "CK715"]
+
+    init(schema: Schema, environment: Environment) {
+        self.schema = schema
+        self.environment = environment
+        types = Dictionary(schema.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        namesZones = !schema.zones.isEmpty || schema.recordTypes.contains { $0.zone != nil }
+    }
+
+    // MARK: Reading a file
+
+    mutating func read(_ r: SwiftCallReader, _ g: ScanGlobals) {
+        let s = r.s
+        var querySites: [Int: Int] = [:], subscriptionSites: [Int: Int] = [:]
+        var recordTypes: [Int: [String]] = [:]
+        let n = s.tokens.count
+        // Creations first, so that a later statement can name what a local holds.
+        for i in 0..<n where s.isName(i) && s.is(i + 1, .leftParen) && !s.is(i - 1, .period) {
+            let scope = r.body(at: i)
+            switch s.name(i) {
+            case "CKRecord":
+                guard let t = r.argument(i + 1, "recordType") else { continue }
+                guard let names = strings(r.values(t, scope, g)) else { note(s, i, "the record type of CKRecord(recordType:)"); continue }
+                recordTypes[i] = names
+                var zone: String?? = .some(Zone.defaultZoneName)
+                if let id = r.argument(i + 1, "recordID") {
+                    zone = r.values(id, scope, g)?.compactMap { if case .recordID(let z) = $0 { z } else { nil } }.first
+                } else if let z = r.argument(i + 1, "zoneID") {
+                    zone = r.values(z, scope, g)?.compactMap { if case .zone(let z) = $0 { z } else { nil } }.first
+                }
+                for name in names { created(name, zone: zone ?? nil, at: s.location(i)) }
+            case "CKQuery":
+                guard let t = r.argument(i + 1, "recordType"), let p = r.argument(i + 1, "predicate") else { continue }
+                guard let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuery(recordType:predicate:)"); continue }
+                guard let pred = predicate(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuery on '\(shown(names[0]))'"); continue }
+                var q = DeclaredQuery(recordType: names[0], origin: s.origin(i))
+                q.predicate = pred.text
+                let relocate = pred.start == nil
+                q.predicateOrigin = Origin(pred.start ?? SourceLocation(file: s.file, line: s.location(i).line, column: 1))
+                if pred.untypedValues { untyped.insert("\(s.file):\(s.location(i).line)") }
+                querySites[i] = queries.count
+                queries.append((q, s.location(i), relocate))
+                if let parsed = try? PredicateParser.parse(pred.text) {
+                    for f in parsed.filterFields { surface.add(names[0], \.filtered, f, s.location(i)) }
+                }
+            case "CKQuerySubscription", "CKDatabaseSubscription", "CKRecordZoneSubscription":
+                let kind: Subscription.Kind = s.is(i, "CKQuerySubscription") ? .query : s.is(i, "CKDatabaseSubscription") ? .database : .zone
+                var sub = Subscription(id: "", kind: kind, origin: s.origin(i))
+                if let id = r.argument(i + 1, "subscriptionID"), let v = strings(r.values(id, scope, g)), v.count == 1 { sub.id = v[0] }
+                if kind == .zone, let z = r.argument(i + 1, "zoneID") {
+                    let zones = r.values(z, scope, g)?.compactMap { if case .zone(let z) = $0 { z } else { nil } }
+                    // A zone subscription on the default zone is lint's CK713 (below), as for a declared one.
+                    sub.zone = zones?.first ?? nil
+                }
+                if kind == .query {
+                    guard let t = r.argument(i + 1, "recordType"), let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuerySubscription"); continue }
+                    sub.recordType = names[0]
+                    if let p = r.argument(i + 1, "predicate") {
+                        guard let pred = predicate(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuerySubscription on '\(shown(names[0]))'"); continue }
+                        sub.predicate = pred.text == "TRUEPREDICATE" ? nil : pred.text
+                        sub.predicateOrigin = Origin(pred.start ?? s.location(i))
+                        if pred.untypedValues { untyped.insert("\(s.file):\(s.location(i).line)") }
+                    }
+                    sub.firesOn = events(r, r.argument(i + 1, "options"))
+                }
+                if sub.id.isEmpty { sub.id = "\(s.file):\(s.location(i).line)" }
+                subscriptionSites[i] = subscriptions.count
+                subscriptions.append(sub)
+            case "CKFetchRecordZoneChangesOperation":
+                if let z = r.argument(i + 1, "recordZoneIDs"), hasDefault(r, z, scope, g) { zoneChanges(s, i, "CKFetchRecordZoneChangesOperation(recordZoneIDs:)") }
+            case "CKModifyRecordZonesOperation":
+                if let z = r.argument(i + 1, "recordZoneIDsToDelete"), hasDefault(r, z, scope, g) { zoneDelete(s, i, "CKModifyRecordZonesOperation(recordZoneIDsToDelete:)") }
+            default: break
+            }
+        }
+        // Statements on what locals hold.
+        for i in 0..<n where s.isName(i) && !s.is(i - 1, .period) {
+            let scope = r.body(at: i)
+            guard scope >= 0 else { continue }
+            var k = i + 1
+            var encrypted = false
+            if s.is(k, .period), s.is(k + 1, "encryptedValues") { encrypted = true; k += 2 }
+            // record[K] = v, record[K] as? T
+            if s.is(k, .leftBracket), let close = s.matching(k), let held = r.name(i, scope, g, 0) {
+                let records = held.compactMap { if case .record(let t) = $0 { recordTypes[t] } else { nil } }.flatMap { $0 }
+                guard !records.isEmpty else { continue }
+                guard let keys = strings(r.values(k + 1, scope, g)) else { note(s, k + 1, "the field key of a record subscript"); continue }
+                if s.is(close + 1, "=") {
+                    for t in records { for key in keys { wrote(t, key, encrypted: encrypted, at: s.location(k + 1)) } }
+                } else if s.is(close + 1, "as"), s.is(close + 2, "?") {
+                    for t in records { for key in keys { readField(t, key, encrypted: encrypted, cast: castType(s, close + 3), at: s.location(k + 1)) } }
+                }
+                continue
+            }
+            guard s.is(k, .period), s.isName(k + 1) else { continue }
+            let member = s.name(k + 1)
+            let p = k + 2
+            switch member {
+            case "setValue", "setObject":
+                guard s.is(p, .leftParen), let key = r.argument(p, "forKey"), let held = r.name(i, scope, g, 0) else { continue }
+                let records = held.compactMap { if case .record(let t) = $0 { recordTypes[t] } else { nil } }.flatMap { $0 }
+                guard !records.isEmpty else { continue }
+                guard let keys = strings(r.values(key, scope, g)) else { note(s, key, "the key of \(member)(_:forKey:)"); continue }
+                for t in records { for k in keys { wrote(t, k, encrypted: false, at: s.location(key)) } }
+            case "sortDescriptors":
+                guard s.is(p, "="), let held = r.name(i, scope, g, 0) else { continue }
+                let sites = held.compactMap { if case .query(let t) = $0 { querySites[t] } else { nil } }
+                guard !sites.isEmpty else { continue }
+                var sorts: [String] = []
+                if s.is(p + 1, .leftBracket) {
+                    for a in r.arguments(p + 1) {
+                        guard let v = r.values(a.start, scope, g) else { note(s, a.start, "a sort descriptor's key"); continue }
+                        sorts += v.compactMap { if case .sort(let f) = $0 { f } else { nil } }
+                    }
+                }
+                for q in sites {
+                    queries[q].query.sort += sorts
+                    for f in sorts { surface.add(queries[q].query.recordType, \.sorted, f, s.location(p + 1)) }
+                }
+            case "desiredKeys", "notificationInfo":
+                desiredKeys(r, i, k, scope, g, subscriptionSites)
+            case "perform", "records", "fetch", "save", "modifySubscriptions", "recordZoneChanges", "deleteRecordZone", "modifyRecordZones":
+                guard s.is(p, .leftParen) else { continue }
+                database(r, i, member, p, scope, g, querySites, subscriptionSites)
+            default: break
+            }
+        }
+        // `X.privateCloudDatabase.perform(...)`: the database is named in the receiver itself.
+        for i in 0..<n where (s.is(i, "privateCloudDatabase") || s.is(i, "publicCloudDatabase") || s.is(i, "sharedCloudDatabase") || s.is(i, .rightParen)) && s.is(i + 1, .period) && s.isName(i + 2) && s.is(i + 3, .leftParen) {
+            let scope = r.body(at: i)
+            database(r, i, s.name(i + 2), i + 3, scope, g, querySites, subscriptionSites)
+        }
+    }
+
+    // MARK: Records and fields
+
+    private mutating func created(_ name: String, zone: String?, at loc: SourceLocation) {
+        surface.recordTypes[name, default: CodeSurface.Uses()].created.append(loc)
+        if let zone { surface.add(name, \.zones, zone, loc) }
+        guard let t = types[name] else {
+            if environment == .production {
+                report(ScanRules.unknownRecordType, "record type '\(shown(name))' is not in the production schema; CloudKit refuses the save (\"Cannot create new type \(shown(name)) in production schema\")\(Suggest.phrase(for: name, in: schema.recordTypes.map(\.name)))", loc, fix: "correct the name, or add '\(shown(name))' to the development schema and promote it before this build ships")
+            }
+            return
+        }
+        guard namesZones, let zone else { return }
+        let home = t.zone ?? Zone.defaultZoneName
+        if zone == Zone.defaultZoneName, home != Zone.defaultZoneName {
+            report(ScanRules.wrongZone, "a '\(shown(name))' record is written to the default zone, but the schema puts '\(shown(name))' in zone '\(shown(home))'", loc, fix: "give the record a CKRecord.ID(recordName:zoneID:) in zone '\(shown(home))'")
+        } else if zone != Zone.defaultZoneName, home == Zone.defaultZoneName {
+            report(ScanRules.wrongZone, "a '\(shown(name))' record is written to zone '\(shown(zone))', but the schema keeps '\(shown(name))' in the default zone", loc, fix: "write it to the default zone, or set 'zone: \(shown(zone))' on '\(shown(name))' in the schema")
+        }
+    }
+
+    private mutating func field(_ type: String, _ key: String, verb: String, at loc: SourceLocation) -> Field? {
+        guard let t = types[type] else { return nil }
+        if let f = t.field(named: key) { return f }
+        if SystemField(rawValue: key) != nil { return nil }
+        if environment == .production {
+            report(ScanRules.unknownField, "\(verb) field '\(shown(key))' of '\(shown(type))', which the production schema does not have; CloudKit refuses it (\"Cannot create or modify field '\(shown(key))' in record '\(shown(type))' in production schema\")\(Suggest.phrase(for: key, in: t.fields.map(\.name)))", loc, fix: "correct the key, or add the field to '\(shown(type))' in development and promote it before this build ships")
+        }
+        return nil
+    }
+
+    private mutating func wrote(_ type: String, _ key: String, encrypted: Bool, at loc: SourceLocation) {
+        surface.add(type, encrypted ? \.writtenEncrypted : \.written, key, loc)
+        guard let f = field(type, key, verb: "writes", at: loc) else { return }
+        if f.isEncrypted, !encrypted {
+            report(ScanRules.encryption, "field '\(shown(key))' of '\(shown(type))' is encrypted, and this writes it as plaintext", loc, fix: "write it through record.encryptedValues[\"\(shown(key))\"]")
+        } else if !f.isEncrypted, encrypted {
+            report(ScanRules.encryption, "field '\(shown(key))' of '\(shown(type))' is not encrypted, and this writes it through encryptedValues", loc, fix: "write it as record[\"\(shown(key))\"], or make the field encrypted in the schema (a new field: an existing one cannot change)")
+        }
+    }
+
+    private mutating func readField(_ type: String, _ key: String, encrypted: Bool, cast: (String, FieldType?)?, at loc: SourceLocation) {
+        surface.add(type, \.read, key, loc)
+        guard let f = field(type, key, verb: "reads", at: loc), let (spelled, wanted) = cast, let wanted else { return }
+        let have = f.type
+        let fits = have.isList == wanted.isList && (have.primitive == wanted.primitive || (have.primitive == .number && (wanted.primitive == .int64 || wanted.primitive == .double)))
+        if !fits {
+            report(ScanRules.castMismatch, "field '\(shown(key))' of '\(shown(type))' is \(have.description), so 'as? \(spelled)' is always nil", loc, fix: "cast to the Swift type of \(have.description)")
+        }
+    }
+
+    /// The Swift type after `as?` and the field type it can hold; nil type when not one the scan knows.
+    private func castType(_ s: SwiftSource, _ k: Int) -> (String, FieldType?)? {
+        if s.is(k, .leftBracket), s.isName(k + 1), s.is(k + 2, .rightBracket) {
+            let p = primitive(s.name(k + 1))
+            return ("[\(s.name(k + 1))]", p.map { FieldType($0, isList: true) })
+        }
+        guard s.isName(k) else { return nil }
+        var name = s.name(k)
+        if s.is(k + 1, .period), s.isName(k + 2) { name += "." + s.name(k + 2) }
+        return (name, primitive(name).map { FieldType($0) })
+    }
+
+    private func primitive(_ swift: String) -> PrimitiveType? {
+        switch swift {
+        case "String": .string
+        case "Int", "Int64", "Int32", "Int16", "Int8", "UInt8", "UInt16", "UInt32", "Bool": .int64
+        case "Double", "Float": .double
+        case "Date": .timestamp
+        case "Data": .bytes
+        case "CKAsset": .asset
+        case "CLLocation": .location
+        case "CKRecord.Reference", "CKReference": .reference
+        default: nil
+        }
+    }
+
+    // MARK: Zones, databases, subscriptions
+
+    private func hasDefault(_ r: SwiftCallReader, _ k: Int, _ scope: Int, _ g: ScanGlobals) -> Bool {
+        let starts = r.s.is(k, .leftBracket) ? r.arguments(k).map(\.start) : [k]
+        return starts.contains { r.values($0, scope, g)?.contains(.zone(Zone.defaultZoneName)) == true }
+    }
+
+    private mutating func zoneChanges(_ s: SwiftSource, _ i: Int, _ call: String) {
+        report(ScanRules.defaultZoneChanges, "\(call) on the default zone: CloudKit supports fetching and subscribing to zone changes only in custom zones (\"AppDefaultZone does not support getChanges call\")", s.location(i), fix: "create a custom zone (CKRecordZone(zoneName:)) before the first write, keep the records there and fetch its changes")
+        surface.zoneChanges.append(s.location(i))
+    }
+
+    private mutating func zoneDelete(_ s: SwiftSource, _ i: Int, _ call: String) {
+        report(ScanRules.defaultZoneDelete, "\(call) deletes the default zone, which CloudKit refuses", s.location(i), fix: "delete the app's custom zone instead, or the records of the default zone one by one")
+        surface.zoneDeletes.append(s.location(i))
+    }
+
+    private mutating func database(_ r: SwiftCallReader, _ i: Int, _ member: String, _ p: Int, _ scope: Int, _ g: ScanGlobals, _ querySites: [Int: Int], _ subscriptionSites: [Int: Int]) {
+        let s = r.s
+        var db: Database?
+        if s.is(i, "privateCloudDatabase") { db = .private } else if s.is(i, "publicCloudDatabase") { db = .public } else if s.is(i, "sharedCloudDatabase") { db = .shared }
+        else if s.is(i, .rightParen), let open = s.matching(i), s.is(open - 1, "database"), let w = r.argument(open, "with"), s.is(w, .period) { db = Database(rawValue: s.name(w + 1)) }
+        else if s.isName(i), let v = r.name(i, scope, g, 0), v.count == 1, case .database(let d) = v[0] { db = d }
+        guard let first = r.arguments(p).first else { return }
+        switch member {
+        case "recordZoneChanges":
+            guard first.label == "inZoneWith" else { return }
+            if hasDefault(r, first.start, scope, g) { zoneChanges(s, first.start, "recordZoneChanges(inZoneWith:)") }
+            return
+        case "deleteRecordZone":
+            if first.label == "withID", hasDefault(r, first.start, scope, g) { zoneDelete(s, first.start, "deleteRecordZone(withID:)") }
+            return
+        case "modifyRecordZones":
+            if let d = r.argument(p, "deleting"), hasDefault(r, d, scope, g) { zoneDelete(s, d, "modifyRecordZones(saving:deleting:)") }
+            return
+        default: break
+        }
+        guard let db else { return }
+        var targets = [first.start]
+        if member == "modifySubscriptions", first.label == "saving", s.is(first.start, .leftBracket) { targets = r.arguments(first.start).map(\.start) }
+        for t in targets {
+            guard let held = r.values(t, scope, g) else { continue }
+            for v in held {
+                switch v {
+                case .query(let q) where ["perform", "records", "fetch"].contains(member):
+                    if let index = querySites[q] {
+                        queries[index].query.database = db
+                        surface.add(queries[index].query.recordType, \.databases, db.rawValue, s.location(i))
+                    }
+                case .subscription(let q) where member == "save" || member == "modifySubscriptions":
+                    if let index = subscriptionSites[q] { subscriptions[index].database = db }
+                default: break
+                }
+            }
+        }
+    }
+
+    /// `sub.notificationInfo = info`, `info.desiredKeys = [...]`, `sub.notificationInfo?.desiredKeys = [...]`.
+    private mutating func desiredKeys(_ r: SwiftCallReader, _ i: Int, _ k: Int, _ scope: Int, _ g: ScanGlobals, _ sites: [Int: Int]) {
+        let s = r.s
+        var targets: [Int] = []
+        var keysAt: Int?
+        if s.is(k + 1, "notificationInfo") {
+            var j = k + 2
+            if s.is(j, "?") { j += 1 }
+            if s.is(j, .period), s.is(j + 1, "desiredKeys"), s.is(j + 2, "="), let held = r.name(i, scope, g, 0) {
+                targets = held.compactMap { if case .subscription(let t) = $0 { sites[t] } else { nil } }
+                keysAt = j + 3
+            }
+        } else if s.is(k + 1, "desiredKeys"), s.is(k + 2, "="), let held = r.name(i, scope, g, 0), held.contains(where: { if case .notificationInfo = $0 { true } else { false } }) {
+            // The subscriptions this info is given to in the same function.
+            let word = s.name(i)
+            let b = r.bodies[scope]
+            for j in b.0..<b.1 where s.is(j, "notificationInfo") && s.is(j + 1, "=") && s.isName(j + 2) && s.name(j + 2) == word && s.is(j - 1, .period) && s.isName(j - 2) {
+                if let subs = r.name(j - 2, scope, g, 0) { targets += subs.compactMap { if case .subscription(let t) = $0 { sites[t] } else { nil } } }
+            }
+            keysAt = k + 3
+        }
+        guard let keysAt, !targets.isEmpty, s.is(keysAt, .leftBracket) else { return }
+        var keys: [String] = []
+        for a in r.arguments(keysAt) {
+            guard let v = strings(r.values(a.start, scope, g)), v.count == 1 else { note(s, a.start, "a desired key"); return }
+            keys.append(v[0])
+        }
+        for t in targets { subscriptions[t].desiredKeys = keys; subscriptions[t].origin = Origin(s.location(keysAt)) }
+    }
+
+    private func events(_ r: SwiftCallReader, _ k: Int?) -> Set<Subscription.Event> {
+        guard let k, r.s.is(k, .leftBracket) else { return [.create, .update, .delete] }
+        var out: Set<Subscription.Event> = []
+        for a in r.arguments(k) where r.s.is(a.start, .period) {
+            switch r.s.name(a.start + 1) {
+            case "firesOnRecordCreation": out.insert(.create)
+            case "firesOnRecordUpdate": out.insert(.update)
+            case "firesOnRecordDeletion": out.insert(.delete)
+            default: return [.create, .update, .delete]
+            }
+        }
+        return out
+    }
+
+    // MARK: Helpers
+
+    private func strings(_ values: [ScanValue]?) -> [String]? {
+        guard let values, !values.isEmpty else { return nil }
+        let out = values.compactMap { if case .string(let s) = $0 { s } else { nil } }
+        return out.count == values.count ? out : nil
+    }
+
+    private func predicate(_ values: [ScanValue]?) -> ScanPredicate? {
+        guard let values, values.count == 1, case .predicate(let p) = values[0] else { return nil }
+        return p
+    }
+
+    private func shown(_ s: String) -> String { ControlCharacters.shown(s) }
+
+    private mutating func report(_ rule: RuleInfo, _ message: String, _ loc: SourceLocation, fix: String?) {
+        diagnostics.append(Diagnostic(rule: rule, message, at: loc, fix: fix))
+    }
+
+    private mutating func note(_ s: SwiftSource, _ i: Int, _ what: String) {
+        unresolved.append(Diagnostic(rule: ScanRules.notResolved, "not resolved: \(what); not checked", at: s.location(i)))
+    }
+
+    /// Lint's findings on a query whose predicate had arguments put in point at the call.
+    func relocate(_ found: [Diagnostic]) -> [Diagnostic] {
+        let moved = Dictionary(queries.filter(\.relocate).map { ("\($0.site.file):\($0.site.line)", $0.site) }, uniquingKeysWith: { a, _ in a })
+        let predicateCodes = Set(PredicateRules.all.map(\.code))
+        return found.filter { d in
+            guard d.code == PredicateRules.typeMismatch.code, let l = d.location else { return true }
+            return !untyped.contains("\(l.file):\(l.line)")
+        }.map { d in
+            guard predicateCodes.contains(d.code), let l = d.location, let site = moved["\(l.file):\(l.line)"] else { return d }
+            var d = d
+            d.location = site
+            return d
+        }
+    }
+
+    /// Declared queries (`queries:`) on a record type no scanned query runs on (CK908).
+    func unusedDeclared(_ schema: Schema) -> [Diagnostic] {
+        let run = Set(queries.map(\.query.recordType))
+        return schema.queries.filter { !run.contains($0.recordType) }.map { q in
+            Diagnostic(rule: ScanRules.declaredUnused, "declared query \(ControlCharacters.shown(q.label)) is run by no scanned code; keep it if a server script or another platform runs it", at: q.origin.location ?? SourceLocation(file: "", line: 1, column: 1))
+        }
+    }
+}

@@ -1,0 +1,343 @@
+import CKSchemaConfig
+
+/// What a name or an expression in the app's code stands for, as far as the scan can follow it.
+enum ScanValue: Hashable {
+    case string(String)
+    /// A zone ID: `_defaultZone` for `CKRecordZone.default()`, `.ID.default`; nil name when unknown.
+    case zone(String?)
+    /// A `CKRecord.ID`: its zone (nil when unknown).
+    case recordID(zone: String?)
+    /// A `CKRecord(recordType:)`, `CKQuery(...)`, `CKQuerySubscription(...)`, a notification
+    /// info: the token index of the call that made it, in its file.
+    case record(Int), query(Int), subscription(Int), notificationInfo(Int)
+    case predicate(ScanPredicate)
+    case database(Database)
+    case sort(String)
+}
+
+/// A predicate from `NSPredicate(value: true)` or `NSPredicate(format:...)`, with its
+/// `%K`/`%@` arguments put in (an unresolved `%@` stands as a string and its type is not checked).
+struct ScanPredicate: Hashable {
+    var text: String
+    /// Where the format string's first character is; nil when arguments were put in.
+    var start: SourceLocation?
+    var untypedValues: Bool
+}
+
+/// One Swift file's tokens with the lookups the scan makes: function bodies, the locals
+/// assigned in each, the file-level constants and the string enums' cases.
+struct SwiftCallReader {
+    let s: SwiftSource
+    /// Function bodies (`{` index, `}` index), in order of their opening.
+    private(set) var bodies: [(Int, Int)] = []
+    /// Assignments by name: the body they are in (-1 outside any) and the index of the value's first token.
+    private(set) var assignments: [String: [(body: Int, value: Int)]] = [:]
+    /// String enum cases: name to raw value.
+    private(set) var enumCases: [String: [String]] = [:]
+
+    static let maxDepth = 8
+
+    init(_ s: SwiftSource) {
+        self.s = s
+        let n = s.tokens.count
+        var stringEnums: [(Int, Int)] = []
+        var i = 0
+        while i < n {
+            if s.is(i, "func") || (s.is(i, "init") && (s.is(i + 1, .leftParen) || s.is(i + 1, "?"))) || ((s.is(i, "get") || s.is(i, "set") || s.is(i, "didSet") || s.is(i, "willSet")) && s.is(i + 1, .leftBrace)) {
+                var k = i + 1
+                while k < n, !s.is(k, .leftBrace), !s.is(k, .rightBrace), !s.is(k, .endOfFile) {
+                    if s.is(k, .leftParen) || s.is(k, .leftBracket) { k = s.skipGroup(k) } else { k += 1 }
+                    if k < n, s.is(k, .leftBrace) || s.is(k, .rightBrace), s.tokens[k].flags.contains(.newlineBefore), s.is(k, .rightBrace) { break }
+                }
+                if s.is(k, .leftBrace), let close = s.matching(k) { bodies.append((k, close)) }
+            }
+            if s.is(i, "enum"), s.isName(i + 1), s.is(i + 2, .colon), s.is(i + 3, "String") {
+                var k = i + 3
+                while k < n, !s.is(k, .leftBrace), !s.is(k, .endOfFile) { k += 1 }
+                if let close = s.matching(k) { stringEnums.append((k, close)) }
+            }
+            i += 1
+        }
+        bodies.sort { $0.0 < $1.0 }
+        for i in 0..<n {
+            // `let x = v`, `var x: T = v`, `x = v` (at the start of a statement).
+            if (s.is(i, "let") || s.is(i, "var")), s.isName(i + 1) {
+                var k = i + 2
+                if s.is(k, .colon) {
+                    k += 1
+                    while k < n, !s.is(k, "="), !s.tokens[k].flags.contains(.newlineBefore), !s.is(k, .endOfFile), !s.is(k, .leftBrace) {
+                        if s.is(k, .leftParen) || s.is(k, .leftBracket) { k = s.skipGroup(k) } else { k += 1 }
+                    }
+                }
+                if s.is(k, "=") { assignments[s.name(i + 1), default: []].append((body(at: i), k + 1)) }
+            } else if s.isName(i), s.is(i + 1, "="), !s.is(i - 1, .period), i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
+                assignments[s.name(i), default: []].append((body(at: i), i + 2))
+            }
+            if s.is(i, "case"), stringEnums.contains(where: { $0.0 < i && i < $0.1 }) {
+                var k = i + 1
+                while s.isName(k) {
+                    let name = s.name(k)
+                    if s.is(k + 1, "="), s.is(k + 2, .stringLiteral), let v = s.stringValue(k + 2) {
+                        enumCases[name, default: []].append(v); k += 3
+                    } else if !s.is(k + 1, .leftParen) {
+                        enumCases[name, default: []].append(name); k += 1
+                    } else { break }
+                    guard s.is(k, .comma) else { break }
+                    k += 1
+                }
+            }
+        }
+    }
+
+    /// The innermost function body holding token `i` (its index in `bodies`), or -1.
+    func body(at i: Int) -> Int {
+        var found = -1
+        for (index, b) in bodies.enumerated() {
+            if b.0 > i { break }
+            if i < b.1 { found = index }
+        }
+        return found
+    }
+
+    // MARK: Expressions
+
+    /// The index just past the expression that starts at `k`: up to a comma, a closing
+    /// bracket, a `{`, a `;` or a line break at depth 0.
+    func end(_ k: Int) -> Int {
+        var j = k
+        while j < s.tokens.count - 1 {
+            let t = s.tokens[j]
+            if j > k, t.flags.contains(.newlineBefore), t.kind != .period { break }
+            switch t.kind {
+            case .comma, .rightParen, .rightBracket, .rightBrace, .semicolon, .leftBrace, .endOfFile: return j
+            case .leftParen, .leftBracket: j = s.skipGroup(j)
+            default:
+                if s.is(j, "as") || s.is(j, "else") || s.is(j, "{") { return j }
+                j += 1
+            }
+        }
+        return j
+    }
+
+    /// The labelled arguments of the call whose `(` is at `p`: label (nil when none) and first token.
+    func arguments(_ p: Int) -> [(label: String?, start: Int)] {
+        guard s.is(p, .leftParen) || s.is(p, .leftBracket), let close = s.matching(p) else { return [] }
+        var out: [(String?, Int)] = []
+        var k = p + 1
+        while k < close {
+            if s.isName(k), s.is(k + 1, .colon) { out.append((s.name(k), k + 2)) } else { out.append((nil, k)) }
+            var j = out[out.count - 1].1
+            while j < close, !s.is(j, .comma) { j = s.skipGroup(j) }
+            k = j + 1
+        }
+        return out
+    }
+
+    func argument(_ p: Int, _ label: String) -> Int? { arguments(p).first { $0.label == label }?.start }
+
+    /// The values the expression at `k` can have, or nil when it cannot be followed.
+    func values(_ k: Int, _ scope: Int, _ globals: ScanGlobals, depth: Int = 0) -> [ScanValue]? {
+        guard depth < Self.maxDepth, k < s.tokens.count else { return nil }
+        let e = end(k)
+        guard e > k else { return nil }
+        func at(_ offset: Int, _ word: String) -> Bool { k + offset < e && s.is(k + offset, word) }
+        let count = e - k
+        // The expression's items at depth 0, a bracketed group counted as one.
+        var top = 0
+        var j = k
+        while j < e { top += 1; j = s.skipGroup(j) }
+        if count == 1, let v = s.stringValue(k) { return [.string(v)] }
+        if count == 1, s.tokens[k].kind == .stringLiteral { return nil }
+        // Databases: `...privateCloudDatabase`, `....database(with: .public)`.
+        if let last = dbName(e - 1) { return [.database(last)] }
+        if s.is(e - 1, .rightParen), let open = s.matching(e - 1), open > k, s.is(open - 1, "database"), let w = argument(open, "with"), s.is(w, .period), let d = Database(rawValue: s.name(w + 1)) {
+            return [.database(d)]
+        }
+        if at(0, "CKRecordZone") {
+            // CKRecordZone.default(), .default().zoneID, CKRecordZone.ID.default, CKRecordZone.ID(zoneName:), CKRecordZone(zoneName:)
+            if s.is(k + 1, .period) {
+                if s.is(k + 2, "default"), s.is(k + 3, .leftParen) { return [.zone(Zone.defaultZoneName)] }
+                if s.is(k + 2, "ID"), s.is(k + 3, .period), s.is(k + 4, "default") { return [.zone(Zone.defaultZoneName)] }
+                if s.is(k + 2, "ID"), s.is(k + 3, .leftParen) { return zoneNamed(k + 3, scope, globals, depth) }
+            }
+            if s.is(k + 1, .leftParen) { return zoneNamed(k + 1, scope, globals, depth) }
+            return nil
+        }
+        if s.is(k, .period), count == 2, s.is(k + 1, "default") { return [.zone(Zone.defaultZoneName)] }   // `.default` as a CKRecordZone.ID
+        if at(0, "CKRecord"), s.is(k + 1, .period), s.is(k + 2, "ID"), s.is(k + 3, .leftParen) {
+            guard argument(k + 3, "recordName") != nil else { return nil }
+            guard let z = argument(k + 3, "zoneID") else { return [.recordID(zone: Zone.defaultZoneName)] }
+            let zones = values(z, scope, globals, depth: depth + 1)?.compactMap { v -> String?? in if case .zone(let n) = v { return .some(n) }; return nil }
+            return (zones?.isEmpty == false ? zones! : [nil]).map { .recordID(zone: $0) }
+        }
+        if top == 2, s.is(k + 1, .leftParen) {
+            if s.is(k, "CKRecord") { return [.record(k)] }
+            if s.is(k, "CKQuery") { return [.query(k)] }
+            if s.is(k, "CKQuerySubscription") || s.is(k, "CKDatabaseSubscription") || s.is(k, "CKRecordZoneSubscription") { return [.subscription(k)] }
+            if s.is(k, "NSSortDescriptor"), let key = argument(k + 1, "key") { return values(key, scope, globals, depth: depth + 1)?.compactMap { if case .string(let v) = $0 { .sort(v) } else { nil } } }
+            if s.is(k, "NSPredicate") { return predicate(k + 1, scope, globals, depth).map { [.predicate($0)] } }
+        }
+        if top == 4, s.is(k, "CKSubscription"), s.is(k + 2, "NotificationInfo"), s.is(k + 3, .leftParen) { return [.notificationInfo(k)] }
+        if top == 2, s.is(k, "CKNotificationInfo"), s.is(k + 1, .leftParen) { return [.notificationInfo(k)] }
+        // `.name.rawValue`, `Type.name.rawValue`: a string enum's case.
+        if s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3), (e - 3 == k + 1 && s.is(k, .period)) || (e - 3 == k + 2 && s.isName(k) && s.is(k + 1, .period)) {
+            guard let raw = globals.enumCases[s.name(e - 3)], Set(raw).count == 1 else { return nil }
+            return [.string(raw[0])]
+        }
+        // A name: `x`, `.x`, `Type.x`, `self.x`, `Self.x`, `x.zoneID`, `x.recordID`.
+        var nameIndex: Int?
+        if count == 1, s.isName(k) { nameIndex = k }
+        if count == 2, s.is(k, .period), s.isName(k + 1) { nameIndex = k + 1 }
+        if count == 3, s.isName(k), s.is(k + 1, .period), s.isName(k + 2) {
+            // `zone.zoneID`, `id.zoneID` on a local; `Self.zoneID`, `Store.zoneID` name a constant.
+            if s.is(k + 2, "zoneID"), !s.is(k, "self"), let c = s.name(k).first, c.isLowercase {
+                guard let inner = name(k, scope, globals, depth) else { return nil }
+                let zones = inner.compactMap { v -> ScanValue? in
+                    switch v {
+                    case .zone(let z), .recordID(let z): .zone(z)
+                    default: nil
+                    }
+                }
+                return zones.count == inner.count ? zones : nil
+            }
+            nameIndex = k + 2
+            if !(s.is(k, "self") || s.is(k, "Self")), let own = name(k + 2, -2, globals, depth) { return own }
+        }
+        guard let n = nameIndex else { return nil }
+        return name(n, count == 1 ? scope : -2, globals, depth)
+    }
+
+    /// The values of the name at token `n`: its assignments in `scope` (the enclosing
+    /// function), else the file-level constants of every scanned file (one value only).
+    func name(_ n: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
+        let word = s.name(n)
+        if scope >= 0, let local = assignments[word]?.filter({ $0.body == scope && $0.value < n }), !local.isEmpty {
+            var out: [ScanValue] = []
+            for a in local {
+                guard let v = values(a.value, scope, globals, depth: depth + 1) else { return nil }
+                for x in v where !out.contains(x) { out.append(x) }
+            }
+            return out
+        }
+        // This file's own constants first (two types may each have a `database`), then every file's.
+        if let own = assignments[word]?.filter({ $0.body == -1 }), !own.isEmpty {
+            var out: [ScanValue] = []
+            for a in own {
+                guard let v = values(a.value, -1, globals, depth: depth + 1), v.count == 1 else { out = []; break }
+                if !out.contains(v[0]) { out.append(v[0]) }
+            }
+            if out.count == 1 { return out }
+        }
+        return globals.constant(word, depth)
+    }
+
+    private func dbName(_ i: Int) -> Database? {
+        if s.is(i, "privateCloudDatabase") { return .private }
+        if s.is(i, "publicCloudDatabase") { return .public }
+        if s.is(i, "sharedCloudDatabase") { return .shared }
+        return nil
+    }
+
+    private func zoneNamed(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
+        if let zid = argument(p, "zoneID") { return values(zid, scope, globals, depth: depth + 1) }
+        guard let z = argument(p, "zoneName") else { return nil }
+        return values(z, scope, globals, depth: depth + 1)?.compactMap { if case .string(let v) = $0 { .zone(v) } else { nil } }
+    }
+
+    /// `NSPredicate(value: true)` or `NSPredicate(format: "...", args...)` at `(` index `p`.
+    private func predicate(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> ScanPredicate? {
+        let args = arguments(p)
+        if let v = args.first, v.label == "value" { return s.is(v.start, "true") ? ScanPredicate(text: "TRUEPREDICATE", start: nil, untypedValues: false) : nil }
+        guard let f = args.first, f.label == "format", let format = s.stringValue(f.start) else { return nil }
+        var rest = args.dropFirst().map(\.start)
+        let start = s.location(f.start)
+        guard format.contains("%") else {
+            return ScanPredicate(text: format, start: SourceLocation(file: start.file, line: start.line, column: start.column + 1), untypedValues: false)
+        }
+        var out = "", untyped = false
+        var chars = Substring(format)
+        while let r = chars.firstIndex(of: "%") {
+            out += chars[..<r]
+            let next = chars.index(after: r)
+            guard next < chars.endIndex else { return nil }
+            let c = chars[next]
+            chars = chars[chars.index(after: next)...]
+            guard c == "K" || c == "@", !rest.isEmpty else { return nil }
+            let arg = rest.removeFirst()
+            let resolved = values(arg, scope, globals, depth: depth + 1)
+            var text: String?
+            if case .string(let v)? = resolved?.first, resolved?.count == 1 { text = v }
+            if c == "K" {
+                guard let text, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+                out += text
+            } else if let text, !text.contains("\"") && !text.contains("\\") {
+                out += "\"" + text + "\""
+            } else {
+                out += "\"\""
+                untyped = true
+            }
+        }
+        out += chars
+        return ScanPredicate(text: out, start: nil, untypedValues: untyped)
+    }
+}
+
+/// What a file-level constant is assigned, kept after its file is read (the scan holds
+/// one file's tokens at a time, so memory stays flat in the number of files).
+enum ScanConstant: Hashable {
+    case literal(String), enumRaw(String), alias(String), other
+    /// A zone ID or a database, followed without other constants (`CKRecordZone.ID(zoneName: "Journal")`).
+    case value(ScanValue)
+}
+
+extension SwiftCallReader {
+    /// The file-level constants (`let`, `static let`, outside any function).
+    var constants: [(String, ScanConstant)] {
+        assignments.flatMap { word, list in
+            list.filter { $0.body == -1 }.map { a -> (String, ScanConstant) in
+                let k = a.value, e = end(k), count = e - k
+                if count == 1, let v = s.stringValue(k) { return (word, .literal(v)) }
+                if count >= 3, s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3) { return (word, .enumRaw(s.name(e - 3))) }
+                if count == 1, s.isName(k) { return (word, .alias(s.name(k))) }
+                if let v = values(k, -1, ScanGlobals()), v.count == 1 {
+                    switch v[0] {
+                    case .zone(.some), .database: return (word, .value(v[0]))
+                    default: break
+                    }
+                }
+                if count == 2, s.is(k, .period), s.isName(k + 1) { return (word, .alias(s.name(k + 1))) }
+                if count == 3, s.isName(k), s.is(k + 1, .period), s.isName(k + 2) { return (word, .alias(s.name(k + 2))) }
+                return (word, .other)
+            }
+        }
+    }
+}
+
+/// The constants and enum cases of every scanned file, looked up by name.
+final class ScanGlobals {
+    private(set) var enumCases: [String: [String]] = [:]
+    private var constants: [String: Set<ScanConstant>] = [:]
+    private var cache: [String: [ScanValue]?] = [:]
+
+    func add(_ r: SwiftCallReader) {
+        for (k, v) in r.enumCases { enumCases[k, default: []] += v }
+        for (k, v) in r.constants { constants[k, default: []].insert(v) }
+    }
+
+    /// A constant declared outside any function (`let`, `static let`, `CKRecord.RecordType`
+    /// extensions): its one string value; nil when unknown, not a string, or declared with two values.
+    func constant(_ word: String, _ depth: Int) -> [ScanValue]? {
+        if let known = cache[word] { return known }
+        guard depth < SwiftCallReader.maxDepth, let set = constants[word], set.count == 1 else { return nil }
+        var result: [ScanValue]?
+        switch set.first! {
+        case .literal(let v): result = [.string(v)]
+        case .enumRaw(let c): if let raw = enumCases[c], Set(raw).count == 1 { result = [.string(raw[0])] }
+        case .alias(let other): result = other == word ? nil : constant(other, depth + 1)
+        case .other: result = nil
+        case .value(let v): result = [v]
+        }
+        cache[word] = .some(result)
+        return result
+    }
+}

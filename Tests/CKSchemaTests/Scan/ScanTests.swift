@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import CKSchema
+@testable import CKSchemaScan
+
+/// `ckschema scan`: one fixture per call-site kind, broken and fixed, through the built binary.
+@Suite struct ScanTests {
+    static let folder = Paths.fixture("scan")
+    static let kinds = ["records", "encryption", "cast", "zone", "changes", "delete", "query", "subscription", "database", "suppressed"]
+
+    @Test(arguments: kinds)
+    func brokenVersionIsRefusedAtEachCallSite(kind: String) throws {
+        let r = try runCLI(["scan", "kinds/\(kind)-bad.swift", "--schema", "schema.yaml"], cwd: Self.folder)
+        let expected = try String(contentsOfFile: Self.folder + "/kinds/\(kind)-bad.expected", encoding: .utf8)
+        #expect(r.stdout == expected)
+        #expect(r.code == (kind == "cast" ? 0 : 1), "\(r.stderr)")
+    }
+
+    @Test(arguments: kinds)
+    func fixedVersionIsClean(kind: String) throws {
+        let r = try runCLI(["scan", "kinds/\(kind)-good.swift", "--schema", "schema.yaml"], cwd: Self.folder)
+        #expect(r.stdout == "ckschema scan: passed: 0 errors, 0 warnings\n")
+        #expect(r.code == 0, "\(r.stderr)")
+    }
+
+    @Test func castWarningFailsAtWarning() throws {
+        let r = try runCLI(["scan", "kinds/cast-bad.swift", "--schema", "schema.yaml", "--fail-on", "warning"], cwd: Self.folder)
+        #expect(r.code == 1)
+    }
+
+    /// The default-zone story: query-all without recordName queryable, a sort on an encrypted
+    /// field, zone changes from the default zone, the default zone deleted on a keychain reset.
+    @Test func defaultZoneStoryIsRefusedAtEachLine() throws {
+        let r = try runCLI(["scan", "story-bad", "--schema", "schema.yaml"], cwd: Self.folder)
+        #expect(r.stdout == (try String(contentsOfFile: Self.folder + "/story-bad.expected", encoding: .utf8)))
+        #expect(r.code == 1)
+        for line in [":9:22: error", ":16:21: error: query Entry(sort: body; predicate: TRUEPREDICATE) matches all records", "sorts on 'body'", ":23:62: error", ":27:53: error"] {
+            #expect(r.stdout.contains(line), "\(line)")
+        }
+    }
+
+    @Test func defaultZoneStoryFixedIsClean() throws {
+        let r = try runCLI(["scan", "story-good", "--schema", "schema.yaml", "--verbose"], cwd: Self.folder)
+        #expect(r.stdout == "ckschema scan: passed: 0 errors, 0 warnings\n")
+        #expect(r.code == 0)
+    }
+
+    @Test func jsonIsTheAppsCloudKitSurface() throws {
+        let r = try runCLI(["scan", "story-bad", "--schema", "schema.yaml", "--format", "json"], cwd: Self.folder)
+        #expect(r.stdout == (try String(contentsOfFile: Self.folder + "/story-bad.json.expected", encoding: .utf8)))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(object["version"] as? Int == CodeSurface.formatVersion)
+    }
+
+    @Test func unresolvedCallsAreSilentAndListedWithVerbose() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scan-verbose-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "import CloudKit\nfunc make(_ type: String) -> CKRecord {\n    CKRecord(recordType: type)\n}\n".write(toFile: dir + "/App.swift", atomically: true, encoding: .utf8)
+        let quiet = try runCLI(["scan", dir, "--schema", Self.folder + "/schema.yaml"])
+        #expect(quiet.stdout == "ckschema scan: passed: 0 errors, 0 warnings\n")
+        let verbose = try runCLI(["scan", dir, "--schema", Self.folder + "/schema.yaml", "--verbose"])
+        #expect(verbose.stdout.contains("App.swift:3:5: note: not resolved: the record type of CKRecord(recordType:); not checked [CK907]"))
+        #expect(verbose.code == 0)
+    }
+
+    @Test func developmentAcceptsNewTypesAndFields() throws {
+        let r = try runCLI(["scan", "kinds/records-bad.swift", "--schema", "schema.yaml", "--env", "development"], cwd: Self.folder)
+        #expect(r.stdout == "ckschema scan: passed: 0 errors, 0 warnings\n")
+    }
+
+    @Test func aMissingPathCannotBeRead() throws {
+        let r = try runCLI(["scan", "nowhere", "--schema", "schema.yaml"], cwd: Self.folder)
+        #expect(r.code == 2)
+        #expect(r.stdout.contains("nowhere:1:1: error: 'nowhere' does not exist [CK909]"))
+    }
+
+    @Test func controlCharactersInTheCodeNeverReachTheTerminalRaw() throws {
+        let schema = try SchemaSource.load(path: Self.folder + "/schema.yaml")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scan-cc-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "func f() {\n    let r = CKRecord(recordType: \"Note\")\n    r[\"x\\u{1B}]::error::y\"] = 1\n}\n".write(toFile: dir + "/A.swift", atomically: true, encoding: .utf8)
+        let result = CodeScan.run(paths: [dir], schema: schema)
+        let d = try #require(result.diagnostics.first)
+        #expect(d.code == ScanRules.unknownField.code)
+        #expect(!d.message.contains("\u{1B}"))
+    }
+
+    @Test func skippedFoldersAreNotRead() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scan-skip-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir + "/.build/x", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/Pods", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "".write(toFile: dir + "/.build/x/A.swift", atomically: true, encoding: .utf8)
+        try "".write(toFile: dir + "/Pods/B.swift", atomically: true, encoding: .utf8)
+        try "".write(toFile: dir + "/C.swift", atomically: true, encoding: .utf8)
+        #expect(CodeScan.swiftFiles([dir]).files == [dir + "/C.swift"])
+    }
+}
+
+extension ScanTests {
+    @Test func declaredQueryNotRunIsAVerboseNote() throws {
+        let r = try runCLI(["scan", "kinds/cast-good.swift", "--schema", "schema-declared.yaml", "--verbose"], cwd: Self.folder)
+        #expect(r.stdout.contains("note: declared query notes-by-text is run by no scanned code; keep it if a server script or another platform runs it [CK908]"), "\(r.stdout)")
+        #expect(r.code == 0)
+        let quiet = try runCLI(["scan", "kinds/cast-good.swift", "--schema", "schema-declared.yaml"], cwd: Self.folder)
+        #expect(quiet.stdout == "ckschema scan: passed: 0 errors, 0 warnings\n")
+    }
+
+    @Test func aFolderWithoutSwiftCannotBeRead() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("scan-empty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let e = try runCLI(["scan", empty, "--schema", Self.folder + "/schema.yaml"])
+        #expect(e.code == 2)
+        #expect(e.stdout.contains("holds no Swift file [CK909]"))
+    }
+}

@@ -1,0 +1,18 @@
+import CloudKit
+
+enum RecordTypes {
+    static let note = "Note"
+}
+
+func saveNote(_ text: String) -> CKRecord {
+    let record = CKRecord(recordType: RecordTypes.note)
+    record["text"] = text
+    return record
+}
+
+func editNote(_ text: String) -> CKRecord {
+    let record = CKRecord(recordType: "Note")
+    record["text"] = text
+    record.setValue(3, forKey: "rank")
+    return record
+}

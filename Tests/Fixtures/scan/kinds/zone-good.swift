@@ -1,0 +1,11 @@
+import CloudKit
+
+func newEntry() -> CKRecord {
+    let id = CKRecord.ID(recordName: UUID().uuidString, zoneID: CKRecordZone.ID(zoneName: "Journal"))
+    return CKRecord(recordType: "Entry", recordID: id)
+}
+
+func newNote() -> CKRecord {
+    let zone = CKRecordZone.ID.default
+    return CKRecord(recordType: "Note", zoneID: zone)
+}
