@@ -63,7 +63,7 @@ seed() {  # seed TARGET: the corpus folder, filled from the fixtures the first t
       grep -rhoE "predicate: \"[^\"]*\"" Tests/Fixtures --include='*.yaml' | sed 's/^predicate: "//; s/"$//' | sort -u | while read -r p; do
         printf '%s' "$p" > "$dir/$(printf '%s' "$p" | sha1sum | cut -c1-16)"
       done ;;
-    FuzzSwift)
+    FuzzSwift|FuzzScan)
       find Tests/Fixtures/swift -name '*.swift' | while read -r f; do cp "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
   esac
   # The inputs that crashed a reader once (issue #24), kept as seeds for good.
@@ -80,7 +80,7 @@ dict() {
     FuzzCktoolOutput) echo Fuzz/Dictionaries/cktool.dict ;;
     FuzzCoreData) echo Fuzz/Dictionaries/coredata.dict ;;
     FuzzPredicate) echo Fuzz/Dictionaries/predicate.dict ;;
-    FuzzSwift) echo Fuzz/Dictionaries/swift.dict ;;
+    FuzzSwift|FuzzScan) echo Fuzz/Dictionaries/swift.dict ;;
   esac
 }
 
