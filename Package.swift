@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "CKSchemaStore", dependencies: ["CKSchemaRecords", "CKSchemaPull", "CSQLite"]),
         .target(name: "CKSchemaRuntime", dependencies: ["CKSchemaStore"]),
         .target(name: "CKSchemaMigrations", dependencies: ["CKSchemaRuntime"]),
-        .target(name: "CKSchemaCheck", dependencies: ["CKSchemaMigrations"]),
+        .target(name: "CKSchemaCodegen", dependencies: ["CKSchemaConfig"]),
+        .target(name: "CKSchemaCheck", dependencies: ["CKSchemaMigrations", "CKSchemaCodegen"]),
         .target(name: "CKSchema", dependencies: ["CKSchemaCheck"]),
         .executableTarget(
             name: "ckschema",
