@@ -25,9 +25,17 @@ struct NamePlan {
         self.namespace = namespace
         let typeReserved = SwiftSupportFile.declaredNames.union([namespace])
         var seenTypes: [String: String] = [:]
+        // A file is named after its type, and macOS's file system ignores case: `Trip.swift` and
+        // `trip.swift` (or the shared file) would be one file there.
+        var seenFiles: [String: String] = [namespace.lowercased(): namespace]
         for type in schema.recordTypes {
             let swift = SwiftNames.identifier(type.name, reserved: typeReserved)
+            let before = diagnostics.count
             check(swift, type.name, in: &seenTypes, what: "record type", scope: "namespace '\(namespace)'", at: type.origin)
+            if diagnostics.count == before {
+                check(swift.lowercased(), type.name, in: &seenFiles, what: "record type",
+                      scope: "file names on a case-insensitive file system ('\(swift).swift')", at: type.origin)
+            }
             var seenFields: [String: String] = [:]
             var fields: [String] = []
             for field in type.fields {

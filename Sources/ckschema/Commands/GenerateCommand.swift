@@ -4,7 +4,7 @@ import CKSchema
 enum GenerateCommand: CommandGroup {
     static let name = "generate"
     static let summary = "Generate typed Swift (records, keys, queries, zones, subscriptions) from the schema."
-    static let usage = "ckschema generate swift [SCHEMA] [-o DIR] [--namespace NAME] [--access public|internal] [--single-file]"
+    static let usage = "ckschema generate swift [SCHEMA] [-o DIR] [--namespace NAME] [--access public|internal] [--single-file] [--format F] [--fail-on S]"
     static let subcommandTypes: [any Subcommand.Type] = [GenerateSwift.self]
     static let help = """
         SCHEMA is any schema source (a YAML file or folder, a .ckdb file, a Core Data model);
@@ -30,16 +30,21 @@ enum GenerateSwift: Subcommand {
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let g = options.generate
-        let config = try CommonOptions.configuration(g.configPath)
+        let config = try g.report.configuration()
         let path = try SchemaArguments.development(options.path, config: config)
         let schema = try SchemaSource.load(path: path, model: g.model.selection(config))
         let options = SwiftGenerator.Options(namespace: g.namespace, isPublic: g.access == .public, source: path)
         let (count, diagnostics) = try SwiftGenerator.write(schema, options: options, to: g.output, singleFile: g.singleFile)
-        if !diagnostics.isEmpty {
-            io.error(DiagnosticRenderer(format: .text, command: GenerateCommand.name, rules: RuleCatalog.info).render(diagnostics))
+        if g.report.format == .text {
+            // The warnings go where a build log shows them; standard output says what was written.
+            if !diagnostics.isEmpty {
+                io.error(DiagnosticRenderer(format: .text, command: GenerateCommand.name, rules: RuleCatalog.info).render(diagnostics))
+            }
+            io.write("generated \(count) file\(count == 1 ? "" : "s") in \(ControlCharacters.escaped(g.output))\n")
+        } else {
+            io.report(diagnostics, format: g.report.format, command: GenerateCommand.name)
         }
-        io.write("generated \(count) file\(count == 1 ? "" : "s") in \(ControlCharacters.escaped(g.output))\n")
-        return Output.exitCode(for: diagnostics, failOn: g.failOn ?? config?.failOn ?? .error)
+        return Output.exitCode(for: diagnostics, failOn: g.report.failOn(config))
     }
 
     struct Options: ArgumentsDecodable {

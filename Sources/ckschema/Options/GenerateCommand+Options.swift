@@ -13,15 +13,13 @@ extension GenerateCommand {
         static let accessOption = Option.choice("access", help: "the access level of the generated API", values: Access.allCases,
                                                 default: "internal", noun: "an access level").or(Access.internal)
         static let singleFileFlag = Flag("single-file", help: "write everything into DIR/NAME.swift (what the build-tool plugin uses)")
-        static let specs = [outputOption.spec, namespaceOption.spec, accessOption.spec, singleFileFlag.spec, CommonOptions.failOn.spec,
-                            CommonOptions.config.spec] + ModelOptions.specs
+        static let specs = [outputOption.spec, namespaceOption.spec, accessOption.spec, singleFileFlag.spec] + ReportOptions.specs + ModelOptions.specs
 
         var output: String
         var namespace: String
         var access: Access
         var singleFile: Bool
-        var failOn: Severity?
-        var configPath: String?
+        var report: ReportOptions
         var model: ModelOptions
         /// The words after the subcommand's.
         var arguments: [String]
@@ -34,8 +32,7 @@ extension GenerateCommand {
             }
             access = try arguments.value(Self.accessOption)
             singleFile = arguments.flag(Self.singleFileFlag)
-            failOn = try arguments.value(CommonOptions.failOn)
-            configPath = try arguments.value(CommonOptions.config)
+            report = try ReportOptions(arguments)
             model = try ModelOptions(arguments)
             self.arguments = arguments.positionals
         }
