@@ -21,9 +21,19 @@ struct NamePlan {
         "recordName", "createdAt", "createdBy", "modifiedAt", "modifiedBy", "etag",
     ]
 
+    /// The types the generated code names without a module: a record type or field named so
+    /// would shadow them inside the namespace.
+    static let sdkTypes: Set<String> = [
+        "String", "Int64", "Int", "Double", "Bool", "Date", "Data", "URL", "NSNumber", "NSObject", "Error", "Equatable",
+        "Sendable", "Array", "Optional", "Any", "CLLocation", "CKAsset", "CKRecord", "CKQuery", "CKRecordZone", "CKDatabase",
+        "CKSubscription", "CKQuerySubscription", "CKRecordZoneSubscription", "CKDatabaseSubscription", "CKServerChangeToken",
+        "CKFetchRecordZoneChangesOperation", "NSPredicate", "NSSortDescriptor", "CKCurrentUserDefaultName",
+        "CloudKit", "CoreLocation", "Foundation", "Swift",
+    ]
+
     init(schema: Schema, namespace: String) {
         self.namespace = namespace
-        let typeReserved = SwiftSupportFile.declaredNames.union([namespace])
+        let typeReserved = SwiftSupportFile.declaredNames.union([namespace]).union(Self.sdkTypes)
         var seenTypes: [String: String] = [:]
         // A file is named after its type, and macOS's file system ignores case: `Trip.swift` and
         // `trip.swift` (or the shared file) would be one file there.
@@ -39,7 +49,8 @@ struct NamePlan {
             var seenFields: [String: String] = [:]
             var fields: [String] = []
             for field in type.fields {
-                let name = SwiftNames.identifier(field.name, reserved: Self.recordMembers.union([namespace]))
+                let name = SwiftNames.identifier(field.name, reserved: Self.recordMembers.union([namespace, swift]).union(Self.sdkTypes)
+                    .union(SwiftSupportFile.declaredNames))
                 check(name, field.name, in: &seenFields, what: "field", scope: "record type '\(type.name)'", at: field.origin)
                 fields.append(name)
             }
@@ -53,7 +64,7 @@ struct NamePlan {
         }
         var seenZones: [String: String] = [:]
         for zone in schema.zones where zone.name != Zone.defaultZoneName {
-            let swift = SwiftNames.identifier(zone.name, reserved: ["Default"])
+            let swift = SwiftNames.identifier(zone.name, reserved: Self.sdkTypes.union(["Default", "Zone"]))
             check(swift, zone.name, in: &seenZones, what: "zone", scope: "'\(namespace).Zones'", at: zone.origin)
             zones[zone.name] = swift
         }
