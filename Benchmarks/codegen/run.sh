@@ -5,14 +5,17 @@
 # Needs: swift build -c release, python3, hyperfine, /usr/bin/time.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
+command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
+(cd "$root" && swift build -c release --product ckschema >/dev/null)
 bin="$root/.build/release/ckschema"
+uptime
 work=${TMPDIR:-/tmp}/ckschema-bench-codegen
 rm -rf "$work" && mkdir -p "$work/sdk"
 python3 "$root/Benchmarks/codegen/generate.py" 2000 20 > "$work/schema.yaml"
 echo "schema: $(grep -c '^  Type' "$work/schema.yaml") record types, $(grep -c '^      field' "$work/schema.yaml") fields"
 
 hyperfine --warmup 1 --runs 10 --export-markdown "$work/generate.md" \
-  "$bin generate swift $work/schema.yaml -o $work/out --access public"
+  "$bin generate swift $work/schema.yaml -o $work/out"
 cat "$work/generate.md"
 /usr/bin/time -v "$bin" generate swift "$work/schema.yaml" -o "$work/out" 2>&1 | grep -E 'Elapsed|Maximum resident'
 echo "generated: $(ls "$work/out" | wc -l) files, $(cat "$work"/out/*.swift | wc -l) lines"
@@ -22,3 +25,4 @@ swiftc -swift-version 6 -parse-as-library -emit-module -module-name CoreLocation
 swiftc -swift-version 6 -parse-as-library -emit-module -module-name CloudKit -I "$work/sdk" "$sdk/CloudKit.swift" -emit-module-path "$work/sdk/CloudKit.swiftmodule"
 echo "swiftc -typecheck of the generated code:"
 /usr/bin/time -v swiftc -swift-version 6 -parse-as-library -typecheck -I "$work/sdk" "$work"/out/*.swift 2>&1 | grep -E 'Elapsed|Maximum resident|error' | head -5
+uptime

@@ -45,6 +45,20 @@ import Testing
         #expect(SwiftNames.literal("a\"b\\c\u{1}") == "\"a\\\"b\\\\c\\u{1}\"")
     }
 
+    @Test func aNameThatWouldShadowATypeTheCodeUsesTakesATrailingUnderscore() {
+        let schema = Schema(recordTypes: [
+            RecordType(name: "Date", fields: [Field(name: "String", type: FieldType(.string))]),
+            RecordType(name: "Trip", fields: [Field(name: "Trip", type: FieldType(.string)), Field(name: "CKRecord", type: FieldType(.bytes))]),
+        ])
+        let output = SwiftGenerator.generate(schema, options: .init(source: "x"))
+        #expect(output.files.map(\.name) == ["CloudSchema.swift", "Date_.swift", "Trip.swift"])
+        #expect(output.files[1].text.contains("public struct Date_: Record {"))
+        #expect(output.files[1].text.contains("public var String_: String? {"))
+        #expect(output.files[2].text.contains("public var Trip_: String? {"))
+        #expect(output.files[2].text.contains("public var CKRecord_: Data? {"))
+        #expect(output.files[2].text.contains("record[\"CKRecord\"] as Data?"))
+    }
+
     @Test func theSameSchemaGivesTheSameBytesAndEveryFileIsHeaded() throws {
         let first = try Self.generate("everything.yaml"), second = try Self.generate("everything.yaml")
         #expect(first.files == second.files)
