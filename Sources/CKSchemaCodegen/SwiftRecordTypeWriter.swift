@@ -68,15 +68,7 @@ struct SwiftRecordTypeWriter {
         out.line("/// Wraps a record; throws `RecordError` for a record of another type\(customZone == nil ? "" : " or zone").")
         out.line("\(access)init(record: CKRecord) throws {")
         out.indent {
-            out.line("guard record.recordType == Self.recordType else {")
-            out.line("  throw RecordError.wrongType(expected: Self.recordType, found: record.recordType)")
-            out.line("}")
-            if customZone != nil {
-                out.line("let zone = record.recordID.zoneID.zoneName")
-                out.line("guard zone == \(zoneType).name else {")
-                out.line("  throw RecordError.wrongZone(expected: \(zoneType).name, found: zone)")
-                out.line("}")
-            }
+            out.line("try Self.check(record, zone: \(customZone == nil ? "nil" : zoneType + ".name"))")
             out.line("self.record = record")
         }
         out.line("}")

@@ -334,6 +334,18 @@ enum SwiftSupportFile {
         }
 
         extension NAMESPACE.Record {
+          /// Throws `RecordError` unless `record` is of this type (and in `zone`, when given). One
+          /// body for every type: a `==` in each initializer would cost the type checker per type.
+          static func check(_ record: CKRecord, zone: String?) throws {
+            guard record.recordType == recordType else {
+              throw NAMESPACE.RecordError.wrongType(expected: recordType, found: record.recordType)
+            }
+            let found = record.recordID.zoneID.zoneName
+            if let zone, found != zone {
+              throw NAMESPACE.RecordError.wrongZone(expected: zone, found: found)
+            }
+          }
+
           /// A field key of this type.
           ACCESS typealias Field<Value, Index: NAMESPACE.Index> = NAMESPACE.FieldKey<Self, Value, Index>
 

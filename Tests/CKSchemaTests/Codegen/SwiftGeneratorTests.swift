@@ -117,7 +117,7 @@ import Testing
         #expect(shared.contains("public func fetchChanges("))
         let trip = try Self.file(output, "Trip.swift")
         #expect(trip.contains("public init(recordName: String, in zone: Zones.Journal) {"))
-        #expect(trip.contains("throw RecordError.wrongZone(expected: Zones.Journal.name, found: zone)"))
+        #expect(trip.contains("try Self.check(record, zone: Zones.Journal.name)"))
         let companion = try Self.file(output, "Companion.swift")
         #expect(companion.contains("public init(recordName: String, in zone: Zones.Default = Zones.Default()) {"))
         #expect(companion.contains("public struct Companion: Record {"))
