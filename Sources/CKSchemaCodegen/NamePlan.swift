@@ -1,6 +1,6 @@
 import CKSchemaConfig
 /// Every Swift name the generated code declares, decided before any text is written, with a
-/// CK901 error for two names of one scope that map to one identifier.
+/// CK951 error for two names of one scope that map to one identifier.
 struct NamePlan {
     /// One record type's names.
     struct TypeNames {
@@ -74,7 +74,7 @@ struct NamePlan {
         }
     }
 
-    /// Records `swift` for `name`, or a CK901 error when another name of the scope has it.
+    /// Records `swift` for `name`, or a CK951 error when another name of the scope has it.
     mutating func check(_ swift: String, _ name: String, in seen: inout [String: String], what: String, scope: String, at origin: Origin) {
         if let other = seen[swift] {
             diagnostics.append(Diagnostic(

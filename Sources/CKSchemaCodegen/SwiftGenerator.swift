@@ -38,8 +38,8 @@ public enum SwiftGenerator {
         public var diagnostics: [Diagnostic]
     }
 
-    /// The Swift for `schema`. A schema the generator cannot express (CK901, CK902) gives no
-    /// files and the located errors; a declared query it leaves out is a CK903 warning.
+    /// The Swift for `schema`. A schema the generator cannot express (CK951, CK952) gives no
+    /// files and the located errors; a declared query it leaves out is a CK953 warning.
     public static func generate(_ schema: Schema, options: Options) -> Output {
         var plan = NamePlan(schema: schema, namespace: options.namespace)
         if plan.diagnostics.contains(where: { $0.severity == .error }) { return Output(files: [], diagnostics: plan.diagnostics) }
@@ -64,7 +64,7 @@ public enum SwiftGenerator {
 
     /// Generates and writes the files into `folder` (replaced whole, only when every file is
     /// ready), or into `folder/NAMESPACE.swift` alone with `singleFile`. Throws the errors
-    /// (CK901, CK902, CK007) with nothing written; returns the warnings and the file count.
+    /// (CK951, CK952, CK007) with nothing written; returns the warnings and the file count.
     public static func write(_ schema: Schema, options: Options, to folder: String, singleFile: Bool = false)
         throws(InputError) -> (fileCount: Int, diagnostics: [Diagnostic])
     {

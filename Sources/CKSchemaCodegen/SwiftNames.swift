@@ -6,7 +6,7 @@ import Foundation
 /// every other byte becomes `_` (`cloudkit.share` is `cloudkit_share`); a leading digit gets a
 /// leading `_`; a keyword is written in backticks (`` `default` ``); a name Swift cannot
 /// declare even in backticks, or one that a generated member already uses, gets a trailing
-/// `_`. Two names of one scope that map to one identifier are a CK901 error, never an overwrite.
+/// `_`. Two names of one scope that map to one identifier are a CK951 error, never an overwrite.
 package enum SwiftNames {
     /// Swift's keywords, which an identifier may be only in backticks.
     static let keywords: Set<String> = [

@@ -14,7 +14,7 @@ enum GenerateCommand: CommandGroup {
         rules: docs/codegen.md. The CKSchemaGenerate build-tool plugin runs this on every build.
 
         exit codes: 0 written; 1 written, with warnings at --fail-on (a declared query left
-        out, CK903); 2 nothing written (a name collision, CK901; an undeclared zone, CK902;
+        out, CK953); 2 nothing written (a name collision, CK951; an undeclared zone, CK952;
         an unreadable schema).
 
         example:
