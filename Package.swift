@@ -37,7 +37,8 @@ let package = Package(
         .target(name: "CKSchemaRuntime", dependencies: ["CKSchemaStore"]),
         .target(name: "CKSchemaMigrations", dependencies: ["CKSchemaRuntime"]),
         .target(name: "CKSchemaScan", dependencies: ["CKSchemaConfig"]),
-        .target(name: "CKSchemaCheck", dependencies: ["CKSchemaMigrations", "CKSchemaScan"]),
+        .target(name: "CKSchemaCodegen", dependencies: ["CKSchemaConfig"]),
+        .target(name: "CKSchemaCheck", dependencies: ["CKSchemaMigrations", "CKSchemaScan", "CKSchemaCodegen"]),
         .target(name: "CKSchema", dependencies: ["CKSchemaCheck"]),
         .executableTarget(
             name: "ckschema",
@@ -55,10 +56,12 @@ let package = Package(
 )
 
 // SwiftPM plugins (docs/integrations.md): `swift package ckschema <command>` in an app's
-// package, and a build-tool plugin that lints the package's schemas on every build.
+// package, a build-tool plugin that lints the package's schemas on every build, and one that
+// generates typed Swift from them.
 package.products += [
     .plugin(name: "CKSchemaCommand", targets: ["CKSchemaCommand"]),
     .plugin(name: "CKSchemaLint", targets: ["CKSchemaLint"]),
+    .plugin(name: "CKSchemaGenerate", targets: ["CKSchemaGenerate"]),
 ]
 package.targets += [
     .plugin(
@@ -67,4 +70,6 @@ package.targets += [
         dependencies: ["ckschema"]
     ),
     .plugin(name: "CKSchemaLint", capability: .buildTool(), dependencies: ["ckschema"]),
+    // Typed Swift from the schema, regenerated on every build (docs/codegen.md).
+    .plugin(name: "CKSchemaGenerate", capability: .buildTool(), dependencies: ["ckschema"]),
 ]

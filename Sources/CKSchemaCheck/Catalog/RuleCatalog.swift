@@ -1,3 +1,4 @@
+import CKSchemaCodegen
 import CKSchemaMigrations
 
 /// Every rule code the tool can emit. Each subsystem contributes its own list; the catalog
@@ -7,7 +8,7 @@ public enum RuleCatalog {
     public static var all: [RuleInfo] {
         InputRules.all + LintRules.all + [SchemaFormatter.notFormatted] + RecordsRules.all + PromotionRules.all
             + CKDBRules.all + StoreRules.all + CoreDataRules.input + SwiftRules.input
-            + PullRules.all + RuntimeRules.all + [RecordDeleter.notFound] + SecurityRules.all + ScanRules.all
+            + PullRules.all + RuntimeRules.all + [RecordDeleter.notFound] + SecurityRules.all + ScanRules.all + CodegenRules.all
     }
 
     public static func info(_ code: String) -> RuleInfo? { all.first { $0.code == code } }

@@ -8,7 +8,7 @@ enum CLI {
         InitCommand.self, FmtCommand.self, LintCommand.self, DiffCommand.self, PromoteCommand.self, ValidateCommand.self,
         ImportCommand.self, ExportCommand.self, CheckCommand.self, MigrateCommand.self, RecordsCommand.self,
         PullCommand.self, PushCommand.self, ResetCommand.self, VerifyCommand.self, JSONSchemaCommand.self, CompletionCommand.self, ManCommand.self,
-        QueryCommand.self, ChangesCommand.self, NotificationsCommand.self, ScanCommand.self,
+        QueryCommand.self, ChangesCommand.self, NotificationsCommand.self, ScanCommand.self, GenerateCommand.self,
     ]
 
     static func main() -> Never {

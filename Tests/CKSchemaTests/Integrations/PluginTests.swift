@@ -95,4 +95,62 @@ import Testing
         #expect((noConfig.stdout + noConfig.stderr).contains("no ckschema.yaml found"), "\(noConfig.stdout)\(noConfig.stderr)")
         #expect(noConfig.stderr.contains("could not do its job (exit 2)"), "\(noConfig.stderr)")
     }
+
+    /// The CKSchemaGenerate build-tool plugin in a consuming package: the build compiles the
+    /// code generated from the schema with the target's own code, and after a schema change the
+    /// build fails at the stale call site. On Linux the consumer has stub `CloudKit` and
+    /// `CoreLocation` targets made of Tests/Fixtures/codegen/sdk (on macOS the SDK's are used).
+    @Test(.enabled(if: !skip, "CKSCHEMA_SKIP_PLUGIN_TESTS=1"))
+    func theGeneratePluginRegeneratesOnEveryBuild() throws {
+        try Self.makeConsumer()
+        defer { try? FileManager.default.removeItem(atPath: Self.base) }
+        #expect(try runCLI(["init", "--container", "iCloud.com.example.Trailmark"], cwd: Self.app).code == 0)
+        let fm = FileManager.default
+        var stubs = ""
+        #if !canImport(Darwin)
+        for module in ["CoreLocation", "CloudKit"] {
+            try fm.createDirectory(atPath: Self.app + "/Sources/\(module)", withIntermediateDirectories: true)
+            try fm.copyItem(atPath: Paths.fixture("codegen/sdk/\(module).swift"), toPath: Self.app + "/Sources/\(module)/\(module).swift")
+        }
+        stubs = #"""
+                    .target(name: "CoreLocation"),
+                    .target(name: "CloudKit", dependencies: ["CoreLocation"]),
+
+            """#
+        #endif
+        let deps = stubs.isEmpty ? "" : #"dependencies: ["CloudKit"], "#
+        try Data("""
+            // swift-tools-version:6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "TrailApp",
+                dependencies: [.package(path: "../ckschema")],
+                targets: [
+            \(stubs)        .target(name: "TrailModel", \(deps)plugins: [.plugin(name: "CKSchemaGenerate", package: "ckschema")]),
+                ]
+            )
+
+            """.utf8).write(to: URL(fileURLWithPath: Self.app + "/Package.swift"))
+        try Data("""
+            import CloudKit
+
+            func heading(of note: CloudSchema.Note) -> String? { note.title }
+            func titled(_ text: String) -> CKQuery { CloudSchema.Note.query(CloudSchema.Note.Key.title == text) }
+
+            """.utf8).write(to: URL(fileURLWithPath: Self.app + "/Sources/TrailModel/Trip.swift"))
+
+        let build = try Self.swift(["build"])
+        #expect(build.code == 0, "\(build.stdout)\(build.stderr)")
+        #expect(build.stdout.contains("ckschema generate swift (TrailModel)"), "the build-tool plugin ran: \(build.stdout)")
+
+        // The field renamed in the schema: the next build regenerates, and the call site breaks.
+        let dev = Self.app + "/Schemas/development.yaml"
+        try Data(try read(dev).replacingOccurrences(of: "title: {", with: "heading: {").utf8).write(to: URL(fileURLWithPath: dev))
+        let stale = try Self.swift(["build"])
+        #expect(stale.code != 0)
+        let log = stale.stdout + stale.stderr
+        #expect(log.contains("ckschema generate swift (TrailModel)"), "\(log)")
+        #expect(log.contains("Sources/TrailModel/Trip.swift:3:") && log.contains("has no member 'title'"), "\(log)")
+    }
 }

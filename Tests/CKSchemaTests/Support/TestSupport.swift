@@ -16,6 +16,7 @@ import Testing
 @testable import CKSchemaRuntime
 @testable import CKSchemaMigrations
 @testable import CKSchemaCheck
+@testable import CKSchemaCodegen
 
 /// Paths the tests share: the repository root, its fixtures, the shared corpus.
 enum Paths {

@@ -1,0 +1,28 @@
+#!/bin/sh
+# The codegen benchmark (issue 21): `ckschema generate swift` on a 2,000-type schema, end to end
+# (target: under 0.5 s), and `swiftc -typecheck` of the generated code against the stub SDK
+# (target: under 60 s). Rerun from the repository root: Benchmarks/codegen/run.sh
+# Needs: swift build -c release, python3, hyperfine, /usr/bin/time.
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
+(cd "$root" && swift build -c release --product ckschema >/dev/null)
+bin="$root/.build/release/ckschema"
+uptime
+work=${TMPDIR:-/tmp}/ckschema-bench-codegen
+rm -rf "$work" && mkdir -p "$work/sdk"
+python3 "$root/Benchmarks/codegen/generate.py" 2000 20 > "$work/schema.yaml"
+echo "schema: $(grep -c '^  Type' "$work/schema.yaml") record types, $(grep -c '^      field' "$work/schema.yaml") fields"
+
+hyperfine --warmup 1 --runs 10 --export-markdown "$work/generate.md" \
+  "$bin generate swift $work/schema.yaml -o $work/out"
+cat "$work/generate.md"
+/usr/bin/time -v "$bin" generate swift "$work/schema.yaml" -o "$work/out" 2>&1 | grep -E 'Elapsed|Maximum resident'
+echo "generated: $(ls "$work/out" | wc -l) files, $(cat "$work"/out/*.swift | wc -l) lines"
+
+sdk="$root/Tests/Fixtures/codegen/sdk"
+swiftc -swift-version 6 -parse-as-library -emit-module -module-name CoreLocation "$sdk/CoreLocation.swift" -emit-module-path "$work/sdk/CoreLocation.swiftmodule"
+swiftc -swift-version 6 -parse-as-library -emit-module -module-name CloudKit -I "$work/sdk" "$sdk/CloudKit.swift" -emit-module-path "$work/sdk/CloudKit.swiftmodule"
+echo "swiftc -typecheck of the generated code:"
+/usr/bin/time -v swiftc -swift-version 6 -parse-as-library -typecheck -I "$work/sdk" "$work"/out/*.swift 2>&1 | grep -E 'Elapsed|Maximum resident|error' | head -5
+uptime

@@ -1,0 +1,94 @@
+import CKSchemaConfig
+import Foundation
+
+/// `ckschema generate swift`: typed Swift for a schema (docs/codegen.md). One file per record
+/// type plus one shared file, deterministic (the same schema gives the same bytes), in
+/// swift-format's default style.
+public enum SwiftGenerator {
+    /// What the generator is told besides the schema.
+    public struct Options: Sendable, Hashable {
+        /// The enum every generated type lives in (`CloudSchema`).
+        public var namespace: String
+        /// `public` or `internal` (written as no keyword).
+        public var isPublic: Bool
+        /// Where the schema came from, for each file's header.
+        public var source: String
+
+        public init(namespace: String = "CloudSchema", isPublic: Bool = true, source: String) {
+            self.namespace = namespace
+            self.isPublic = isPublic
+            self.source = source
+        }
+    }
+
+    /// A generated file: its name (no folder) and its text.
+    public struct File: Sendable, Hashable {
+        public var name: String
+        public var text: String
+
+        public init(name: String, text: String) {
+            self.name = name
+            self.text = text
+        }
+    }
+
+    /// The files, or nothing when there is an error among the diagnostics.
+    public struct Output: Sendable {
+        public var files: [File]
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// The Swift for `schema`. A schema the generator cannot express (CK951, CK952) gives no
+    /// files and the located errors; a declared query it leaves out is a CK953 warning.
+    public static func generate(_ schema: Schema, options: Options) -> Output {
+        var plan = NamePlan(schema: schema, namespace: options.namespace)
+        if plan.diagnostics.contains(where: { $0.severity == .error }) { return Output(files: [], diagnostics: plan.diagnostics) }
+        let header = GeneratedFolder.headerPrefix + SwiftNames.comment(options.source) + "; do not edit\n\n"
+        let access = options.isPublic ? "public " : ""
+        var files: [File] = []
+        var shared = header + "import CloudKit\nimport CoreLocation\n\n"
+        shared += SwiftSupportFile.text(namespace: options.namespace, access: access)
+        shared += SwiftZonesWriter.text(schema: schema, plan: plan, access: access)
+        files.append(File(name: options.namespace + ".swift", text: shared))
+        for (index, type) in schema.recordTypes.enumerated() {
+            var writer = SwiftRecordTypeWriter(schema: schema, type: type, names: plan.types[index], plan: plan, access: access)
+            let body = writer.text()
+            plan.diagnostics += writer.diagnostics
+            let imports = type.fields.contains { $0.type.primitive == .location } ? "import CloudKit\nimport CoreLocation\n\n" : "import CloudKit\n\n"
+            files.append(File(name: plan.types[index].swiftName + ".swift", text: header + imports + body))
+        }
+        // A collision found while writing (two declared queries) is an error too: nothing is written.
+        if plan.diagnostics.contains(where: { $0.severity == .error }) { return Output(files: [], diagnostics: plan.diagnostics) }
+        return Output(files: files, diagnostics: plan.diagnostics)
+    }
+
+    /// Generates and writes the files into `folder` (replaced whole, only when every file is
+    /// ready), or into `folder/NAMESPACE.swift` alone with `singleFile`. Throws the errors
+    /// (CK951, CK952, CK007) with nothing written; returns the warnings and the file count.
+    public static func write(_ schema: Schema, options: Options, to folder: String, singleFile: Bool = false)
+        throws(InputError) -> (fileCount: Int, diagnostics: [Diagnostic])
+    {
+        let generated = generate(schema, options: options)
+        if generated.diagnostics.contains(where: { $0.severity == .error }) { throw InputError(generated.diagnostics) }
+        let files = singleFile ? [File(name: options.namespace + ".swift", text: combined(generated.files))] : generated.files
+        try GeneratedFolder.write(files, to: folder)
+        return (files.count, generated.diagnostics)
+    }
+
+    /// The files as one (the build-tool plugin must name its outputs before it runs): the
+    /// shared file, then each record type's body without its header and imports.
+    public static func combined(_ files: [File]) -> String {
+        guard var text = files.first?.text else { return "" }
+        for file in files.dropFirst() {
+            // Each file is the header, its imports and a blank line, then the body.
+            guard let body = file.text.range(of: "\n\nextension ") else { continue }
+            text += "\n" + file.text[file.text.index(after: body.lowerBound)...].dropFirst()
+        }
+        return text
+    }
+
+    /// True when `name` can be the namespace: a Swift identifier that is no keyword.
+    public static func isNamespace(_ name: String) -> Bool {
+        !name.isEmpty && SwiftNames.identifier(name) == name && !SwiftNames.keywords.contains(name)
+    }
+}

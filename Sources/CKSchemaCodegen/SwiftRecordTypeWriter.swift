@@ -1,0 +1,305 @@
+import CKSchemaConfig
+/// The file of one record type: its wrapper struct, keys, initializers, properties and the
+/// functions of its declared queries.
+struct SwiftRecordTypeWriter {
+    let schema: Schema
+    let type: RecordType
+    let names: NamePlan.TypeNames
+    let plan: NamePlan
+    let access: String
+    var diagnostics: [Diagnostic] = []
+    private let out = SwiftText()
+
+    init(schema: Schema, type: RecordType, names: NamePlan.TypeNames, plan: NamePlan, access: String) {
+        self.schema = schema
+        self.type = type
+        self.names = names
+        self.plan = plan
+        self.access = access
+    }
+
+    /// True when a custom zone holds the type's records.
+    private var customZone: String? {
+        guard let zone = type.zone, zone != Zone.defaultZoneName else { return nil }
+        return zone
+    }
+
+    mutating func text() -> String {
+        let swift = names.swiftName
+        out.line("extension \(plan.namespace) {")
+        out.indent {
+            var place = [String]()
+            if let db = schema.database(of: type) { place.append("\(db.rawValue) database") }
+            if let zone = customZone { place.append("zone `\(SwiftNames.comment(zone))`") }
+            let where_ = place.isEmpty ? "" : " (" + place.joined(separator: ", ") + ")"
+            out.line("/// The record type `\(SwiftNames.comment(type.name))`\(where_).")
+            if let d = type.description { out.line("///"); out.line("/// \(SwiftNames.comment(d))") }
+            if type.isDeprecated { out.line("@available(*, deprecated, message: \"deprecated in the schema\")") }
+            let queryAll = type.indexes(on: .recordName).contains(.queryable)
+            out.line("\(access)struct \(SwiftNames.spelled(swift)): Record\(queryAll ? ", RecordNameQueryable" : "") {")
+            out.indent { body() }
+            out.line("}")
+        }
+        out.line("}")
+        return out.text
+    }
+
+    private mutating func body() {
+        out.line("/// The record type's name.")
+        out.line("\(access)static let recordType: CKRecord.RecordType = \(SwiftNames.literal(type.name))")
+        if let db = schema.database(of: type) {
+            out.blank()
+            out.line("/// The database its records live in.")
+            out.line("\(access)static var databaseScope: CKDatabase.Scope { .\(db.rawValue) }")
+        }
+        out.blank()
+        out.line("/// The record this value reads and writes.")
+        out.line("\(access)let record: CKRecord")
+        out.blank()
+        initializers()
+        systemProperties()
+        for (field, name) in zip(type.fields, names.fields) { property(field, name) }
+        keys()
+        queries()
+    }
+
+    private mutating func initializers() {
+        let zoneType = plan.zoneType(customZone)
+        out.line("/// Wraps a record; throws `RecordError` for a record of another type\(customZone == nil ? "" : " or zone").")
+        out.line("\(access)init(record: CKRecord) throws {")
+        out.indent {
+            out.line("try Self.check(record, zone: \(customZone == nil ? "nil" : zoneType + ".name"))")
+            out.line("self.record = record")
+        }
+        out.line("}")
+        out.blank()
+        out.line("/// A new record named `recordName` in \(customZone == nil ? "the default zone" : "its zone, `\(zoneType)`").")
+        let defaultValue = customZone == nil ? " = \(zoneType)()" : ""
+        out.line("\(access)init(recordName: String, in zone: \(zoneType)\(defaultValue)) {")
+        out.indent {
+            out.line("let id = CKRecord.ID(recordName: recordName, zoneID: zone.zoneID)")
+            out.line("self.record = CKRecord(recordType: Self.recordType, recordID: id)")
+        }
+        out.line("}")
+        out.blank()
+        if customZone == nil, schema.zones.isEmpty {
+            // The schema says nothing of zones (a .ckdb file cannot): any zone may hold it.
+            out.line("/// A new record named `recordName` in the zone `zoneID` (the schema declares no zones).")
+            out.line("\(access)init(recordName: String, zoneID: CKRecordZone.ID) {")
+            out.indent {
+                out.line("let id = CKRecord.ID(recordName: recordName, zoneID: zoneID)")
+                out.line("self.record = CKRecord(recordType: Self.recordType, recordID: id)")
+            }
+            out.line("}")
+            out.blank()
+        }
+    }
+
+    private mutating func systemProperties() {
+        out.line("/// The record's name.")
+        out.line("\(access)var recordName: String { record.recordID.recordName }")
+        out.blank()
+        for s in SwiftTypes.systemOrder where s != .recordName {
+            let (_, value, read) = SwiftTypes.system(s)
+            out.line("/// The system field `\(s.rawValue)`.")
+            out.line("\(access)var \(s.rawValue): \(value)? { \(read) }")
+            out.blank()
+        }
+    }
+
+    private mutating func property(_ field: Field, _ name: String) {
+        let value = SwiftTypes.value(field.type)
+        let store = field.isEncrypted ? "record.encryptedValues" : "record"
+        let key = SwiftNames.literal(field.name)
+        out.line("/// `\(SwiftNames.comment(field.name))`: \(SwiftNames.comment(SwiftTypes.summary(field))).")
+        if let d = field.description { out.line("///"); out.line("/// \(SwiftNames.comment(d))") }
+        if field.isDeprecated {
+            // A deprecated field is kept for the records that have it: it reads, and never writes.
+            out.line("@available(*, deprecated, message: \"deprecated in the schema; it can be read, not written\")")
+            out.line("\(access)var \(SwiftNames.spelled(name)): \(value)? { \(store)[\(key)] as \(value)? }")
+        } else {
+            out.line("\(access)var \(SwiftNames.spelled(name)): \(value)? {")
+            out.line("  get { \(store)[\(key)] as \(value)? }")
+            out.line("  nonmutating set { \(store)[\(key)] = newValue }")
+            out.line("}")
+        }
+        out.blank()
+    }
+
+    private mutating func keys() {
+        out.line("/// The keys of the record type's fields, typed by value and indexes.")
+        out.line("\(access)enum Key {")
+        out.indent {
+            for (i, s) in SwiftTypes.systemOrder.enumerated() {
+                let (key, value, _) = SwiftTypes.system(s)
+                if i > 0 { out.blank() }
+                out.line("/// The system field `\(s.rawValue)` (`\(key)` in a query).")
+                declareKey(s.rawValue, "Field<\(value), \(SwiftTypes.systemMarker(type.indexes(on: s)))>(\(SwiftNames.literal(key)))")
+            }
+            for (field, name) in zip(type.fields, names.fields) {
+                out.blank()
+                out.line("/// `\(SwiftNames.comment(field.name))`: \(SwiftNames.comment(SwiftTypes.summary(field))).")
+                if field.isDeprecated { out.line("@available(*, deprecated, message: \"deprecated in the schema\")") }
+                declareKey(name, "Field<\(SwiftTypes.value(field.type)), \(SwiftTypes.marker(field))>(\(SwiftNames.literal(field.name)))")
+            }
+        }
+        out.line("}")
+    }
+
+    /// `static let name = value`, broken after `=` when it is longer than a line.
+    private mutating func declareKey(_ name: String, _ value: String) {
+        let head = "\(access)static let \(SwiftNames.spelled(name)) ="
+        if out.fits(head + " " + value) {
+            out.line(head + " " + value)
+        } else {
+            out.line(head)
+            out.line("  " + value)
+        }
+    }
+
+    private mutating func queries() {
+        var seen: [String: String] = [:]
+        let reserved = NamePlan.recordMembers.union(SwiftSupportFile.declaredNames)
+        var number = 0
+        for q in schema.queries where q.recordType == type.name {
+            number += 1
+            let fn = q.name.map { SwiftNames.camelCased($0) } ?? "declaredQuery\(number)"
+            let name = SwiftNames.identifier(fn, reserved: reserved)
+            let label = q.name ?? q.label
+            if let other = seen[name] {
+                diagnostics.append(Diagnostic(
+                    rule: CodegenRules.nameCollision,
+                    "query '\(ControlCharacters.shown(label))' and query '\(ControlCharacters.shown(other))' both become '\(type.name).\(name)'",
+                    at: q.origin.location, fix: "rename one of them (docs/codegen.md gives the naming rules)"))
+                continue
+            }
+            seen[name] = label
+            if let problem = problem(of: q) {
+                diagnostics.append(Diagnostic(
+                    rule: CodegenRules.queryNotGenerated,
+                    "query '\(ControlCharacters.shown(label))' has no generated function: \(problem)",
+                    at: q.origin.location, fix: "add the index in the schema (and deploy it), or change the query"))
+                continue
+            }
+            query(q, name)
+        }
+    }
+
+    /// A resolved key of the type: its Swift name, value type and indexes.
+    private func resolve(_ name: String) -> (swift: String, value: String, indexes: IndexSet, encrypted: Bool)? {
+        if let i = type.fields.firstIndex(where: { $0.name == name }) {
+            let f = type.fields[i]
+            return (names.fields[i], SwiftTypes.value(f.type), f.type.primitive == .asset ? [] : f.indexes, f.isEncrypted)
+        }
+        if let s = SystemField(rawValue: name) ?? PredicateKey.systemKeys[name] {
+            return (s.rawValue, SwiftTypes.system(s).value, type.indexes(on: s).subtracting([.searchable]), false)
+        }
+        return nil
+    }
+
+    /// Why the generated function for `q` would not compile, or nil.
+    private func problem(of q: DeclaredQuery) -> String? {
+        func need(_ field: String, _ kind: IndexKind) -> String? {
+            guard let r = resolve(field) else { return "'\(type.name)' has no field '\(ControlCharacters.shown(field))'" }
+            if r.encrypted { return "'\(field)' is encrypted, and an encrypted field has no index" }
+            return r.indexes.contains(kind) ? nil : "'\(field)' is not \(kind.rawValue)"
+        }
+        for f in q.sort { if let p = need(f, .sortable) { return p } }
+        if q.predicate != nil { return nil }
+        for f in q.filter { if let p = need(f, .queryable) { return p } }
+        for f in q.search {
+            if let p = need(f, .searchable) { return p }
+            if resolve(f)?.value != "String" { return "'\(f)' is not a string, and only strings are searched for words" }
+        }
+        if q.filter.isEmpty, q.search.isEmpty, !type.indexes(on: .recordName).contains(.queryable) {
+            return "it queries every record, which needs a queryable recordName (system: { recordName: [queryable] })"
+        }
+        return nil
+    }
+
+    private mutating func query(_ q: DeclaredQuery, _ name: String) {
+        let me = SwiftNames.spelled(names.swiftName)
+        var summary: [String] = []
+        if !q.filter.isEmpty { summary.append("filter " + q.filter.joined(separator: ", ")) }
+        if !q.search.isEmpty { summary.append("search " + q.search.joined(separator: ", ")) }
+        if !q.sort.isEmpty { summary.append("sort " + q.sort.joined(separator: ", ")) }
+        if let p = q.predicate { summary.append("predicate `\(p)`") }
+        out.blank()
+        out.line("/// The declared query `\(SwiftNames.comment(q.name ?? q.label))`" + (summary.isEmpty ? "." : ": " + SwiftNames.comment(summary.joined(separator: "; ")) + "."))
+        var parameters: [String] = []
+        var parts: [String] = []
+        if q.predicate == nil {
+            for f in q.filter {
+                guard let r = resolve(f) else { continue }
+                parameters.append("\(SwiftNames.spelled(r.swift)): Match<\(r.value)>")
+                parts.append("Key.\(SwiftNames.spelled(r.swift)).matching(\(SwiftNames.spelled(r.swift)))")
+            }
+            for f in q.search {
+                guard let r = resolve(f) else { continue }
+                parameters.append("\(SwiftNames.spelled(r.swift)): String")
+                parts.append("Key.\(SwiftNames.spelled(r.swift)).containsTokens(\(SwiftNames.spelled(r.swift)))")
+            }
+            if parts.isEmpty { parts.append(".all") }
+        }
+        let sorts = q.sort.compactMap { resolve($0) }.map { ".ascending(Key.\(SwiftNames.spelled($0.swift)))" }
+        parameters.append("sortedBy: [Sort<\(me)>] = [\(sorts.joined(separator: ", "))]")
+        out.function("\(access)static func \(SwiftNames.spelled(name))", parameters, "CKQuery")
+        out.indent {
+            if let p = q.predicate {
+                out.call("let predicate = Predicate<\(me)>", ["format: \(SwiftNames.predicateFormat(p))", "arguments: []"])
+                out.line("return query(predicate, sortedBy: sortedBy)")
+                return
+            }
+            let call = "query(\(parts.joined(separator: " && ")), sortedBy: sortedBy)"
+            if out.fits(call) {
+                out.line(call)
+            } else {
+                out.line("let predicate: Predicate<\(me)> =")
+                for (i, p) in parts.enumerated() { out.line("  " + (i == 0 ? "" : "&& ") + p) }
+                out.line("return query(predicate, sortedBy: sortedBy)")
+            }
+        }
+        out.line("}")
+    }
+}
+
+/// Text with swift-format's default indentation (two spaces) and line length (100).
+final class SwiftText {
+    private(set) var text = ""
+    private var depth = 0
+    static let lineLength = 100
+
+    func line(_ s: String) {
+        text += String(repeating: "  ", count: depth) + s + "\n"
+    }
+
+    func blank() { text += "\n" }
+
+    func indent(_ body: () -> Void) {
+        depth += 1
+        body()
+        depth -= 1
+    }
+
+    /// True when `s` fits on a line at the current depth.
+    func fits(_ s: String, deeper: Int = 0) -> Bool { (depth + deeper) * 2 + s.count <= Self.lineLength }
+
+    /// `head(parameters) -> result {` on one line when it fits, else one parameter a line.
+    func function(_ head: String, _ parameters: [String], _ result: String) {
+        let one = head + "(" + parameters.joined(separator: ", ") + ") -> " + result + " {"
+        if fits(one) { return line(one) }
+        line(head + "(")
+        for (i, p) in parameters.enumerated() { line("  " + p + (i == parameters.count - 1 ? "" : ",")) }
+        line(") -> " + result + " {")
+    }
+
+    /// `prefix(arguments)suffix` on one line when it fits; else the arguments on the next line,
+    /// or one a line, as swift-format breaks a call.
+    func call(_ prefix: String, _ arguments: [String], _ suffix: String = "") {
+        let joined = arguments.joined(separator: ", ")
+        if fits(prefix + "(" + joined + ")" + suffix) { return line(prefix + "(" + joined + ")" + suffix) }
+        line(prefix + "(")
+        if fits(joined + ")" + suffix, deeper: 1) { return line("  " + joined + ")" + suffix) }
+        for (i, a) in arguments.enumerated() { line("  " + a + (i == arguments.count - 1 ? ")" + suffix : ",")) }
+    }
+}

@@ -1,0 +1,395 @@
+import CKSchemaConfig
+/// The shared file of generated code (`CloudSchema.swift`): the namespace and the generic
+/// machinery every record type uses. Its text is fixed but for the namespace, the access level
+/// and the header, so that type-checking it costs the same whatever the schema's size.
+enum SwiftSupportFile {
+    /// The names this file declares in the namespace; a record type with one of them gets a
+    /// trailing `_`.
+    static let declaredNames: Set<String> = [
+        "Record", "RecordNameQueryable", "Zone", "Zones", "RecordError", "Index", "IsQueryable", "IsSortable",
+        "IsSearchable", "Plaintext", "Indexes", "Matchable", "Orderable", "Notifiable", "FieldKey", "Predicate",
+        "Comparison", "Sort", "Match", "Subscriptions",
+    ]
+
+    static func text(namespace: String, access: String) -> String {
+        template.replacingOccurrences(of: "NAMESPACE", with: namespace).replacingOccurrences(of: "ACCESS ", with: access)
+    }
+
+    private static let template = #"""
+        /// The schema's record types, keys, zones, queries and subscriptions as Swift types
+        /// (docs/codegen.md).
+        ACCESS enum NAMESPACE {}
+
+        extension NAMESPACE {
+          /// A generated record type: a typed view of one `CKRecord`.
+          ACCESS protocol Record {
+            /// The record type's name in the schema.
+            static var recordType: CKRecord.RecordType { get }
+            /// The record this value reads and writes.
+            var record: CKRecord { get }
+            /// Wraps a record; throws `RecordError` for a record of another type or zone.
+            init(record: CKRecord) throws
+          }
+
+          /// A record type whose `recordName` is queryable, so that `Predicate.all` can query it.
+          ACCESS protocol RecordNameQueryable: Record {}
+
+          /// A record zone of the schema.
+          ACCESS protocol Zone {
+            /// The zone's ID, for its owner.
+            var zoneID: CKRecordZone.ID { get }
+          }
+
+          /// Why `init(record:)` refused a record.
+          ACCESS enum RecordError: Error, Equatable {
+            /// The record is of another record type.
+            case wrongType(expected: String, found: String)
+            /// The record is in another zone than the schema puts its type in.
+            case wrongZone(expected: String, found: String)
+          }
+
+          /// The indexes of a key, as a type: what a query may do with it.
+          ACCESS protocol Index {}
+          /// A key `==`, `!=`, `<`, `<=`, `>`, `>=`, `.in`, `.beginsWith`, `.contains` and `.near` take.
+          ACCESS protocol IsQueryable: Index {}
+          /// A key `Sort.ascending` and `Sort.descending` take.
+          ACCESS protocol IsSortable: Index {}
+          /// A key `.containsTokens` takes.
+          ACCESS protocol IsSearchable: Index {}
+          /// A custom field stored in plain text: a notification can carry it.
+          ACCESS protocol Plaintext: Index {}
+
+          /// Every combination of indexes a key can have.
+          ACCESS enum Indexes {
+            /// No index.
+            ACCESS enum None: Plaintext {}
+            ACCESS enum Queryable: IsQueryable, Plaintext {}
+            ACCESS enum Searchable: IsSearchable, Plaintext {}
+            ACCESS enum Sortable: IsSortable, Plaintext {}
+            ACCESS enum QueryableSearchable: IsQueryable, IsSearchable, Plaintext {}
+            ACCESS enum QueryableSortable: IsQueryable, IsSortable, Plaintext {}
+            ACCESS enum SearchableSortable: IsSearchable, IsSortable, Plaintext {}
+            ACCESS enum QueryableSearchableSortable: IsQueryable, IsSearchable, IsSortable, Plaintext {}
+            /// An encrypted field: the server cannot read it, so no comparison, sort or desired key.
+            ACCESS enum Encrypted: Index {}
+
+            /// The indexes of a system field (`recordName`, `createdAt`, ...).
+            ACCESS enum System {
+              ACCESS enum None: Index {}
+              ACCESS enum Queryable: IsQueryable {}
+              ACCESS enum Sortable: IsSortable {}
+              ACCESS enum QueryableSortable: IsQueryable, IsSortable {}
+            }
+          }
+
+          /// A value `==`, `!=` and `.in` compare.
+          ACCESS protocol Matchable {}
+          /// A value `<`, `<=`, `>` and `>=` order.
+          ACCESS protocol Orderable: Matchable {}
+          /// A value a notification can carry (not an asset).
+          ACCESS protocol Notifiable {}
+
+          /// The key of a field of `Root`, holding `Value`, with the indexes `Index`.
+          ACCESS struct FieldKey<Root: Record, Value, Index: NAMESPACE.Index>: Sendable {
+            /// The key's name in a record and in a query.
+            ACCESS let name: String
+
+            init(_ name: String) { self.name = name }
+          }
+
+          /// A query predicate on `Root`: comparisons of its keys joined by `&&`.
+          ACCESS struct Predicate<Root: Record> {
+            /// The `NSPredicate` format, with `%K` and `%@` placeholders.
+            ACCESS let format: String
+            /// The values of the placeholders.
+            ACCESS let arguments: [Any]
+
+            /// The predicate `CKQuery` takes.
+            ACCESS var nsPredicate: NSPredicate { NSPredicate(format: format, argumentArray: arguments) }
+
+            /// Both predicates (CloudKit has no OR, so there is no `||`).
+            ACCESS static func && (lhs: Self, rhs: Self) -> Self {
+              Self(format: lhs.format + " AND " + rhs.format, arguments: lhs.arguments + rhs.arguments)
+            }
+          }
+
+          /// One comparison: what `!` negates (CloudKit refuses NOT around AND, tokens and distances).
+          ACCESS struct Comparison<Root: Record> {
+            let format: String
+            let arguments: [Any]
+
+            /// The comparison negated.
+            ACCESS static prefix func ! (operand: Self) -> Predicate<Root> {
+              Predicate(format: "NOT (" + operand.format + ")", arguments: operand.arguments)
+            }
+          }
+
+          /// A sort descriptor on a sortable key of `Root`.
+          ACCESS struct Sort<Root: Record> {
+            /// The key's name.
+            ACCESS let key: String
+            /// True for ascending order.
+            ACCESS let isAscending: Bool
+
+            /// The descriptor `CKQuery.sortDescriptors` takes.
+            ACCESS var descriptor: NSSortDescriptor { NSSortDescriptor(key: key, ascending: isAscending) }
+
+            /// Ascending order of a sortable key.
+            ACCESS static func ascending<V, I: IsSortable>(_ key: FieldKey<Root, V, I>) -> Self {
+              Self(key: key.name, isAscending: true)
+            }
+
+            /// Descending order of a sortable key.
+            ACCESS static func descending<V, I: IsSortable>(_ key: FieldKey<Root, V, I>) -> Self {
+              Self(key: key.name, isAscending: false)
+            }
+          }
+
+          /// What a declared query's parameter matches: one comparison with its field.
+          ACCESS struct Match<Value> {
+            let format: String
+            let arguments: [Any]
+          }
+        }
+
+        extension String: NAMESPACE.Orderable, NAMESPACE.Notifiable {}
+        extension Int64: NAMESPACE.Orderable, NAMESPACE.Notifiable {}
+        extension Double: NAMESPACE.Orderable, NAMESPACE.Notifiable {}
+        extension Date: NAMESPACE.Orderable, NAMESPACE.Notifiable {}
+        extension NSNumber: NAMESPACE.Orderable, NAMESPACE.Notifiable {}
+        extension Data: NAMESPACE.Matchable, NAMESPACE.Notifiable {}
+        extension CKRecord.Reference: NAMESPACE.Matchable, NAMESPACE.Notifiable {}
+        extension CKRecord.ID: NAMESPACE.Matchable {}
+        extension CLLocation: NAMESPACE.Notifiable {}
+        extension Array: NAMESPACE.Notifiable where Element: NAMESPACE.Notifiable {}
+
+        extension NAMESPACE.FieldKey where Index: NAMESPACE.IsQueryable, Value: NAMESPACE.Matchable {
+          func compare(_ op: String, _ value: Value) -> NAMESPACE.Comparison<Root> {
+            NAMESPACE.Comparison(format: "%K " + op + " %@", arguments: [name, value])
+          }
+
+          ACCESS static func == (key: Self, value: Value) -> NAMESPACE.Predicate<Root> {
+            NAMESPACE.Predicate(key.compare("==", value))
+          }
+
+          ACCESS static func != (key: Self, value: Value) -> NAMESPACE.Predicate<Root> {
+            NAMESPACE.Predicate(key.compare("!=", value))
+          }
+
+          /// The key's value is one of `values`.
+          ACCESS func `in`(_ values: [Value]) -> NAMESPACE.Predicate<Root> {
+            NAMESPACE.Predicate(format: "%K IN %@", arguments: [name, values])
+          }
+
+          @_disfavoredOverload
+          ACCESS static func == (key: Self, value: Value) -> NAMESPACE.Comparison<Root> {
+            key.compare("==", value)
+          }
+
+          @_disfavoredOverload
+          ACCESS static func != (key: Self, value: Value) -> NAMESPACE.Comparison<Root> {
+            key.compare("!=", value)
+          }
+
+          /// The key's value is one of `values`.
+          @_disfavoredOverload
+          ACCESS func `in`(_ values: [Value]) -> NAMESPACE.Comparison<Root> {
+            NAMESPACE.Comparison(format: "%K IN %@", arguments: [name, values])
+          }
+
+        }
+
+        extension NAMESPACE.FieldKey where Index: NAMESPACE.IsQueryable, Value: NAMESPACE.Orderable {
+          ACCESS static func < (key: Self, value: Value) -> NAMESPACE.Predicate<Root> {
+            NAMESPACE.Predicate(key.compare("<", value))
+          }
+
+          ACCESS static func <= (key: Self, value: Value) -> NAMESPACE.Predicate<Root> {
+            NAMESPACE.Predicate(key.compare("<=", value))
+          }
+
+          ACCESS static func > (key: Self, value: Value) -> NAMESPACE.Predicate<Root> {
+            NAMESPACE.Predicate(key.compare(">", value))
+          }
+
+          ACCESS static func >= (key: Self, value: Value) -> NAMESPACE.Predicate<Root> {
+            NAMESPACE.Predicate(key.compare(">=", value))
+          }
+
+          @_disfavoredOverload
+          ACCESS static func < (key: Self, value: Value) -> NAMESPACE.Comparison<Root> {
+            key.compare("<", value)
+          }
+
+          @_disfavoredOverload
+          ACCESS static func <= (key: Self, value: Value) -> NAMESPACE.Comparison<Root> {
+            key.compare("<=", value)
+          }
+
+          @_disfavoredOverload
+          ACCESS static func > (key: Self, value: Value) -> NAMESPACE.Comparison<Root> {
+            key.compare(">", value)
+          }
+
+          @_disfavoredOverload
+          ACCESS static func >= (key: Self, value: Value) -> NAMESPACE.Comparison<Root> {
+            key.compare(">=", value)
+          }
+        }
+
+        extension NAMESPACE.FieldKey where Index: NAMESPACE.IsQueryable, Value == String {
+          /// The string begins with `prefix`.
+          ACCESS func beginsWith(_ prefix: String) -> NAMESPACE.Predicate<Root> {
+            NAMESPACE.Predicate(format: "%K BEGINSWITH %@", arguments: [name, prefix])
+          }
+
+          /// The string begins with `prefix`.
+          @_disfavoredOverload
+          ACCESS func beginsWith(_ prefix: String) -> NAMESPACE.Comparison<Root> {
+            NAMESPACE.Comparison(format: "%K BEGINSWITH %@", arguments: [name, prefix])
+          }
+        }
+
+        extension NAMESPACE.FieldKey where Index: NAMESPACE.IsQueryable {
+          /// The key compared as a declared query's parameter says.
+          ACCESS func matching(_ match: NAMESPACE.Match<Value>) -> NAMESPACE.Predicate<Root> {
+            NAMESPACE.Predicate(format: match.format, arguments: [name] + match.arguments)
+          }
+
+          /// The list holds `element`.
+          ACCESS func contains<Element>(_ element: Element) -> NAMESPACE.Predicate<Root>
+          where Value == [Element] {
+            NAMESPACE.Predicate(format: "%K CONTAINS %@", arguments: [name, element])
+          }
+
+          /// The list holds `element`.
+          @_disfavoredOverload
+          ACCESS func contains<Element>(_ element: Element) -> NAMESPACE.Comparison<Root>
+          where Value == [Element] {
+            NAMESPACE.Comparison(format: "%K CONTAINS %@", arguments: [name, element])
+          }
+
+          /// The location is within `kilometers` of `location` (CloudKit's distance function).
+          ACCESS func near(_ location: CLLocation, withinKilometers kilometers: Double)
+            -> NAMESPACE.Predicate<Root>
+          where Value == CLLocation {
+            NAMESPACE.Predicate(
+              format: "distanceToLocation:fromLocation:(%K, %@) < %@",
+              arguments: [name, location, NSNumber(value: kilometers)])
+          }
+        }
+
+        extension NAMESPACE.FieldKey where Index: NAMESPACE.IsSearchable, Value == String {
+          /// A token search: CloudKit's `self CONTAINS`, which matches the words of `text` in the
+          /// type's searchable fields.
+          ACCESS func containsTokens(_ text: String) -> NAMESPACE.Predicate<Root> {
+            NAMESPACE.Predicate(format: "self CONTAINS %@", arguments: [text])
+          }
+        }
+
+        extension NAMESPACE.Predicate {
+          init(_ comparison: NAMESPACE.Comparison<Root>) {
+            self.init(format: comparison.format, arguments: comparison.arguments)
+          }
+        }
+
+        extension NAMESPACE.Predicate where Root: NAMESPACE.RecordNameQueryable {
+          /// Every record of the type (TRUEPREDICATE): CloudKit needs a queryable `recordName`.
+          ACCESS static var all: Self { Self(format: "TRUEPREDICATE", arguments: []) }
+        }
+
+        extension NAMESPACE.Match where Value: NAMESPACE.Matchable {
+          ACCESS static func equals(_ value: Value) -> Self { Self(format: "%K == %@", arguments: [value]) }
+          ACCESS static func notEquals(_ value: Value) -> Self {
+            Self(format: "%K != %@", arguments: [value])
+          }
+          ACCESS static func `in`(_ values: [Value]) -> Self {
+            Self(format: "%K IN %@", arguments: [values])
+          }
+        }
+
+        extension NAMESPACE.Match where Value: NAMESPACE.Orderable {
+          ACCESS static func lessThan(_ value: Value) -> Self {
+            Self(format: "%K < %@", arguments: [value])
+          }
+          ACCESS static func atMost(_ value: Value) -> Self { Self(format: "%K <= %@", arguments: [value]) }
+          ACCESS static func greaterThan(_ value: Value) -> Self {
+            Self(format: "%K > %@", arguments: [value])
+          }
+          ACCESS static func atLeast(_ value: Value) -> Self {
+            Self(format: "%K >= %@", arguments: [value])
+          }
+        }
+
+        extension NAMESPACE.Match where Value == String {
+          ACCESS static func beginsWith(_ prefix: String) -> Self {
+            Self(format: "%K BEGINSWITH %@", arguments: [prefix])
+          }
+        }
+
+        extension NAMESPACE.Match {
+          ACCESS static func contains<Element>(_ element: Element) -> Self where Value == [Element] {
+            Self(format: "%K CONTAINS %@", arguments: [element])
+          }
+        }
+
+        extension NAMESPACE.Record {
+          /// Throws `RecordError` unless `record` is of this type (and in `zone`, when given). One
+          /// body for every type: a `==` in each initializer would cost the type checker per type.
+          static func check(_ record: CKRecord, zone: String?) throws {
+            guard record.recordType == recordType else {
+              throw NAMESPACE.RecordError.wrongType(expected: recordType, found: record.recordType)
+            }
+            let found = record.recordID.zoneID.zoneName
+            if let zone, found != zone {
+              throw NAMESPACE.RecordError.wrongZone(expected: zone, found: found)
+            }
+          }
+
+          /// A field key of this type.
+          ACCESS typealias Field<Value, Index: NAMESPACE.Index> = NAMESPACE.FieldKey<Self, Value, Index>
+
+          /// A query of this type's records matching `predicate`, sorted by `sortedBy`.
+          ACCESS static func query(
+            _ predicate: NAMESPACE.Predicate<Self>, sortedBy: [NAMESPACE.Sort<Self>] = []
+          )
+            -> CKQuery
+          {
+            let query = CKQuery(recordType: recordType, predicate: predicate.nsPredicate)
+            query.sortDescriptors = sortedBy.map(\.descriptor)
+            return query
+          }
+
+          /// The desired keys of a notification: one to three plain-text, non-asset keys.
+          ACCESS static func desiredKeys<V1: NAMESPACE.Notifiable, I1: NAMESPACE.Plaintext>(
+            _ k1: NAMESPACE.FieldKey<Self, V1, I1>
+          ) -> [CKRecord.FieldKey] {
+            [k1.name]
+          }
+
+          /// The desired keys of a notification: one to three plain-text, non-asset keys.
+          ACCESS static func desiredKeys<
+            V1: NAMESPACE.Notifiable, I1: NAMESPACE.Plaintext, V2: NAMESPACE.Notifiable,
+            I2: NAMESPACE.Plaintext
+          >(
+            _ k1: NAMESPACE.FieldKey<Self, V1, I1>, _ k2: NAMESPACE.FieldKey<Self, V2, I2>
+          ) -> [CKRecord.FieldKey] {
+            [k1.name, k2.name]
+          }
+
+          /// The desired keys of a notification: one to three plain-text, non-asset keys (CloudKit
+          /// sends at most three).
+          ACCESS static func desiredKeys<
+            V1: NAMESPACE.Notifiable, I1: NAMESPACE.Plaintext, V2: NAMESPACE.Notifiable,
+            I2: NAMESPACE.Plaintext,
+            V3: NAMESPACE.Notifiable, I3: NAMESPACE.Plaintext
+          >(
+            _ k1: NAMESPACE.FieldKey<Self, V1, I1>, _ k2: NAMESPACE.FieldKey<Self, V2, I2>,
+            _ k3: NAMESPACE.FieldKey<Self, V3, I3>
+          ) -> [CKRecord.FieldKey] {
+            [k1.name, k2.name, k3.name]
+          }
+        }
+
+        """#
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import CKSchema
+@testable import CKSchemaCodegen
+
+/// `ckschema generate swift` through the built binary: what it writes, its exact messages and
+/// exit codes, and that a failure never leaves a half-generated folder.
+@Suite struct GenerateCommandTests {
+    static let everything = Paths.fixture("codegen/everything.yaml")
+
+    @Test func writesOneFilePerRecordTypeAndTheSharedFile() throws {
+        let dir = try makeTempDir("ckschema-generate")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try runCLI(["generate", "swift", Self.everything, "-o", dir + "/Gen", "--access", "public"])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(r.stdout == "generated 5 files in \(dir)/Gen\n")
+        #expect(r.stderr == "")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/Gen").sorted()
+        #expect(names == ["Box.swift", "CloudSchema.swift", "Companion.swift", "Legacy.swift", "Trip.swift"])
+        let first = try read(dir + "/Gen/Trip.swift")
+        // Again over its own output: the same bytes, and a record type gone takes its file along.
+        let again = try runCLI(["generate", "swift", Self.everything, "-o", dir + "/Gen", "--access", "public"])
+        #expect(again.code == 0)
+        #expect(try read(dir + "/Gen/Trip.swift") == first)
+        try Data("ckschema: 1\nrecordTypes:\n  Note:\n    fields:\n      title: string\n".utf8).write(to: URL(fileURLWithPath: dir + "/note.yaml"))
+        let note = try runCLI(["generate", "swift", dir + "/note.yaml", "-o", dir + "/Gen"])
+        #expect(note.code == 0, "\(note.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/Gen").sorted() == ["CloudSchema.swift", "Note.swift"])
+        #expect(!(try read(dir + "/Gen/Note.swift")).contains("public "))
+        // The build-tool plugin's form: everything in one file.
+        let single = try runCLI(["generate", "swift", Self.everything, "-o", dir + "/One", "--single-file", "--namespace", "Trails"])
+        #expect(single.code == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/One") == ["Trails.swift"])
+    }
+
+    @Test(arguments: ["collision", "undeclared-zone"])
+    func aSchemaItCannotExpressIsExitTwoWithNothingWritten(fixture: String) throws {
+        let dir = try makeTempDir("ckschema-generate")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try runCLI(["generate", "swift", "Tests/Fixtures/codegen/bad/\(fixture).yaml", "-o", dir + "/Gen"])
+        #expect(r.code == 2)
+        #expect(r.stdout == "")
+        #expect(r.stderr == (try read(Paths.fixture("codegen/bad/\(fixture).expected"))))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/Gen"))
+    }
+
+    @Test func aQueryLeftOutIsAWarningAndFailsOnlyAtFailOnWarning() throws {
+        let dir = try makeTempDir("ckschema-generate")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fixture = "Tests/Fixtures/codegen/bad/unrunnable-query.yaml"
+        let r = try runCLI(["generate", "swift", fixture, "-o", dir + "/Gen"])
+        #expect(r.code == 0)
+        let expected = try read(Paths.fixture("codegen/bad/unrunnable-query.expected")).replacingOccurrences(of: "OUT", with: dir + "/Gen")
+        #expect(r.stderr + r.stdout == expected)
+        #expect(try runCLI(["generate", "swift", fixture, "-o", dir + "/Gen", "--fail-on", "warning"]).code == 1)
+    }
+
+    @Test func aFolderHoldingOtherFilesIsRefusedAndKept() throws {
+        let dir = try makeTempDir("ckschema-generate")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/Sources", withIntermediateDirectories: true)
+        try Data("struct Mine {}\n".utf8).write(to: URL(fileURLWithPath: dir + "/Sources/Mine.swift"))
+        let r = try runCLI(["generate", "swift", Self.everything, "-o", dir + "/Sources"])
+        #expect(r.code == 2)
+        #expect(r.stderr == "\(dir)/Sources:1:1: error: cannot generate into '\(dir)/Sources': 'Mine.swift' there was not written by ckschema generate, and the folder is replaced whole [CK007]\n  fix: generate into a folder of its own\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/Sources") == ["Mine.swift"])
+        // Nothing is left beside it either.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["Sources"])
+    }
+
+    @Test func badArgumentsAreUsageErrors() throws {
+        let ns = try runCLI(["generate", "swift", Self.everything, "--namespace", "class"])
+        #expect(ns.code == 2)
+        #expect(ns.stderr.hasPrefix("ckschema generate: error: --namespace needs a Swift type name (letters, digits and _, not a keyword), not 'class'\nusage: ckschema generate swift"))
+        let access = try runCLI(["generate", "swift", Self.everything, "--access", "open"])
+        #expect(access.code == 2)
+        #expect(access.stderr.contains("'open' is not an access level; use public or internal"), "\(access.stderr)")
+        let two = try runCLI(["generate", "swift", "a.yaml", "b.yaml"])
+        #expect(two.code == 2)
+        #expect(two.stderr.hasPrefix("ckschema generate: error: generate swift takes one schema source\n"))
+        let missing = try runCLI(["generate"])
+        #expect(missing.code == 2)
+    }
+
+    static let swiftFormat = Tool.find("swift-format")
+
+    /// The output is what swift-format (default configuration) makes of it, byte for byte.
+    @Test(.enabled(if: swiftFormat != nil, "swift-format is not on PATH"))
+    func theOutputIsFormattedAsSwiftFormatWould() throws {
+        let dir = try makeTempDir("ckschema-generate")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (schema, access) in [(Self.everything, "public"), (Paths.root + "/Schemas/development.yaml", "internal")] {
+            let r = try runCLI(["generate", "swift", schema, "-o", dir + "/Gen", "--access", access])
+            #expect(r.code == 0)
+            let files = try FileManager.default.contentsOfDirectory(atPath: dir + "/Gen").sorted().map { dir + "/Gen/" + $0 }
+            for file in files {
+                let formatted = try Tool.run(try #require(Self.swiftFormat), ["format", file])
+                #expect(formatted.code == 0, "\(formatted.stderr)")
+                #expect(formatted.stdout == (try read(file)), "\(file) is not as swift-format writes it")
+            }
+        }
+    }
+}
