@@ -22,7 +22,7 @@ public enum CodegenRules {
         code: "CK953", name: "codegen-query-not-generated",
         summary: "A declared query filters, searches or sorts on a field without the index it needs (or a field the type lacks), or queries all records without a queryable recordName; its function is left out, because it would not compile.",
         defaultSeverity: .warning,
-        source: "CKQuery (developer.apple.com/documentation/cloudkit/ckquery): fields in a predicate must be queryable, sort fields sortable")
+        source: "CKQuery (developer.apple.com/documentation/cloudkit/ckquery): fields in a predicate must be queryable, sort fields sortable; server error \"Field 'recordName' is not marked queryable\"")
 
     public static let all: [RuleInfo] = [nameCollision, undeclaredZone, queryNotGenerated]
 }

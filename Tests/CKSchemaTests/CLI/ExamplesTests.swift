@@ -58,6 +58,14 @@ import Testing
         "ckschema check --format github": Expect(code: 0, says: "::warning file=Schemas/development.yaml"),
         // cktool needs macOS and a live container: here the refusal and its reason are the outcome.
         "ckschema pull --team-id ABCDE12345": Expect(code: 2, says: "pull writes what CloudKit exports verbatim"),
+        "ckschema lint App/Models": Expect(code: 0, says: "ckschema lint: passed: 0 errors, 0 warnings, 2 notes"),
+        "ckschema promote --check Schemas/production.ckdb App/Models": Expect(code: 0, says: "ckschema promote: passed"),
+        "ckschema scan App": Expect(code: 0, says: "ckschema scan: passed: 0 errors, 0 warnings"),
+        "ckschema scan App --format json": Expect(code: 0, says: "\"diagnostics\": []"),
+        // Schemas/production.ckdb stands for another app's export here: its types are not Trailmark's.
+        "ckschema scan App --schema Schemas/production.ckdb": Expect(code: 1, says: "ckschema scan: failed"),
+        "ckschema generate swift -o Generated --access public": Expect(code: 0, says: "generated 7 files in Generated"),
+        "ckschema generate swift Schemas/development.yaml -o Sources/App/CloudSchema --access public": Expect(code: 0, says: "generated 7 files in Sources/App/CloudSchema"),
         "ckschema push --dry-run --offline": Expect(code: 0, says: "push --offline: lint, the production gate and the .ckdb export"),
         "ckschema push --dry-run": Expect(code: 2, says: "no team: pass --team-id T"),
         "ckschema push --yes": Expect(code: 2, says: "no team: pass --team-id T"),
@@ -144,7 +152,9 @@ import Testing
             try fm.createDirectory(atPath: dir + "/Schemas", withIntermediateDirectories: true)
             if expect.export { try fm.copyItem(atPath: Paths.fixture("ckdb/real/trailmark-export-v1.ckdb"), toPath: dir + "/Schemas/production.ckdb") }
         } else {
-            for item in ["ckschema.yaml", "Schemas", "Migrations"] { try fm.copyItem(atPath: Paths.root + "/" + item, toPath: dir + "/" + item) }
+            for item in ["ckschema.yaml", "Schemas", "Migrations", "App"] { try fm.copyItem(atPath: Paths.root + "/" + item, toPath: dir + "/" + item) }
+            // `App/Models`: a SwiftData app's models (the README's SwiftData lines).
+            if example.contains("App/Models") { try fm.copyItem(atPath: Paths.fixture("swift/apps/Journal"), toPath: dir + "/App/Models") }
             try fm.copyItem(atPath: Paths.fixture("ckdb/real/trailmark-export-v2.ckdb"), toPath: dir + "/schema.ckdb")
             try fm.copyItem(atPath: Paths.fixture("coredata/DoneAndDone.xcdatamodeld"), toPath: dir + "/App.xcdatamodeld")
             try fm.copyItem(atPath: Paths.fixture("coredata/DoneAndDone-export.ckdb"), toPath: dir + "/Schemas/production.ckdb")
