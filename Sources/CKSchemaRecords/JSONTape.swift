@@ -146,13 +146,21 @@ struct JSONTape {
                     }
                     continue
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    if let e = parseNumber(p, n, &i, push) { return e }
+                    var token = JSONToken(kind: .number, flags: 0, start: 0, end: 0, count: 0)
+                    if let e = parseNumber(p, n, &i, &token) { return e }
+                    push(token)
                 case UInt8(ascii: "t"):
-                    if let e = literal(p, n, &i, "true", .trueValue, push) { return e }
+                    var token = JSONToken(kind: .trueValue, flags: 0, start: 0, end: 0, count: 0)
+                    if let e = literal(p, n, &i, "true", .trueValue, &token) { return e }
+                    push(token)
                 case UInt8(ascii: "f"):
-                    if let e = literal(p, n, &i, "false", .falseValue, push) { return e }
+                    var token = JSONToken(kind: .falseValue, flags: 0, start: 0, end: 0, count: 0)
+                    if let e = literal(p, n, &i, "false", .falseValue, &token) { return e }
+                    push(token)
                 case UInt8(ascii: "n"):
-                    if let e = literal(p, n, &i, "null", .null, push) { return e }
+                    var token = JSONToken(kind: .null, flags: 0, start: 0, end: 0, count: 0)
+                    if let e = literal(p, n, &i, "null", .null, &token) { return e }
+                    push(token)
                 case UInt8(ascii: "N"), UInt8(ascii: "I"):
                     return JSONSyntaxError(offset: i, message: "NaN and Infinity are not JSON numbers; CloudKit cannot store them")
                 default:
@@ -322,7 +330,10 @@ struct JSONTape {
     }
 
     @inline(__always)
-    private func parseNumber(_ p: UnsafePointer<UInt8>, _ n: Int, _ i: inout Int, _ push: (JSONToken) -> Void) -> JSONSyntaxError? {
+    /// Reads a number into `token` (the caller pushes it): no closure over the tape's
+    /// counters, whose captured boxes cost a dynamic exclusivity check per value once the
+    /// library was split into modules (Benchmarks/RESULTS.md, issue 18).
+    private func parseNumber(_ p: UnsafePointer<UInt8>, _ n: Int, _ i: inout Int, _ token: inout JSONToken) -> JSONSyntaxError? {
         let start = i
         var flags = JSONToken.integer
         if p[i] == UInt8(ascii: "-") {
@@ -357,19 +368,19 @@ struct JSONTape {
         if flags & JSONToken.integer != 0, intDigits >= 19 {
             if JSONTape.int64Value(p + start, i - start) == nil { flags |= JSONToken.overflow }
         }
-        push(JSONToken(kind: .number, flags: flags, start: Int32(start), end: Int32(i), count: 0))
+        token = JSONToken(kind: .number, flags: flags, start: Int32(start), end: Int32(i), count: 0)
         return nil
     }
 
     @inline(__always)
-    private func literal(_ p: UnsafePointer<UInt8>, _ n: Int, _ i: inout Int, _ word: StaticString, _ kind: JSONToken.Kind, _ push: (JSONToken) -> Void) -> JSONSyntaxError? {
+    private func literal(_ p: UnsafePointer<UInt8>, _ n: Int, _ i: inout Int, _ word: StaticString, _ kind: JSONToken.Kind, _ token: inout JSONToken) -> JSONSyntaxError? {
         let w = word.utf8Start
         let len = word.utf8CodeUnitCount
         guard i + len <= n else { return JSONSyntaxError(offset: i, message: "unexpected end of input; the record is truncated") }
         for k in 0..<len where p[i + k] != w[k] {
             return JSONSyntaxError(offset: i, message: "invalid literal; expected '\(word)'")
         }
-        push(JSONToken(kind: kind, flags: 0, start: Int32(i), end: Int32(i + len), count: 0))
+        token = JSONToken(kind: kind, flags: 0, start: Int32(i), end: Int32(i + len), count: 0)
         i += len
         return nil
     }
