@@ -1,3 +1,4 @@
+import Foundation
 import CKSchemaConfig
 
 /// One token of a parsed JSON value: a flat, allocation-free record of where each value is.
@@ -229,6 +230,33 @@ struct JSONTape {
                 return JSONSyntaxError(offset: Int(t.start) - 1, message: "a string holds a lone surrogate escape (\\uD800-\\uDFFF without its pair), which is not text CloudKit can store")
             }
             guard t.kind == .object, t.count > 1 else { continue }
+            // Most objects are small and their keys plain: compare the keys' bytes pairwise, in
+            // place (a Set of copied keys for every object made validate 4x slower).
+            if t.count <= 32 {
+                var plain = true
+                var k = index + 1
+                while k < Int(t.end) {
+                    if tk[k].flags & JSONToken.escaped != 0 { plain = false; break }
+                    k = RecordChecker.skip(tk, k + 1)
+                }
+                if plain {
+                    var a = index + 1
+                    while a < Int(t.end) {
+                        let ka = tk[a], la = Int(ka.end - ka.start)
+                        var b = RecordChecker.skip(tk, a + 1)
+                        while b < Int(t.end) {
+                            let kb = tk[b]
+                            if Int(kb.end - kb.start) == la, memcmp(p + Int(ka.start), p + Int(kb.start), la) == 0 {
+                                let shown = String(decoding: UnsafeRawBufferPointer(start: p + Int(kb.start), count: min(la, 64)), as: UTF8.self)
+                                return JSONSyntaxError(offset: Int(kb.start) - 1, message: "the key '\(shown)' appears twice in one object; give each key once")
+                            }
+                            b = RecordChecker.skip(tk, b + 1)
+                        }
+                        a = RecordChecker.skip(tk, a + 1)
+                    }
+                    continue
+                }
+            }
             var seen = Set<[UInt8]>()
             var k = index + 1
             while k < Int(t.end) {
