@@ -14,12 +14,12 @@ package enum FieldValue {
 
     private static func fail<T>(_ m: String) -> Result<T, Mismatch> { .failure(Mismatch(message: m)) }
 
-    /// The Web Services type name of a field type (`STRING`, `INT64_LIST`).
+    /// The Web Services type name a stored value is written with (`STRING`, `INT64_LIST`,
+    /// `ASSETID`): the wire format's own name (`TypeTag.webServicesName`), except that a legacy
+    /// NUMBER field's value is written as the type it holds.
     package static func webServicesType(_ t: FieldType) -> String {
-        let base: String = switch t.primitive {
-        case .number: t.preferred == .int64 ? "INT64" : "DOUBLE"
-        default: t.primitive.rawValue.uppercased()
-        }
+        guard t.primitive == .number else { return TypeTag.webServicesName(t) }
+        let base = t.preferred == .int64 ? "INT64" : "DOUBLE"
         return t.isList ? base + "_LIST" : base
     }
 
