@@ -9,6 +9,8 @@ enum FmtCommand: OptionsCommand {
     static let help = """
         Without FILE, formats the YAML files of the schemas named in ckschema.yaml.
         With neither --check nor --write, prints the formatted text to standard output.
+        --write rewrites the files that are not canonical, names each on stderr, and ends
+        with how many it rewrote and how many were already canonical.
 
         example:
           ckschema fmt --check
@@ -34,6 +36,7 @@ enum FmtCommand: OptionsCommand {
         }
         var diagnostics: [Diagnostic] = []
         var errors: [Diagnostic] = []
+        var rewritten = 0, canonical = 0
         for file in files {
             let loaded: SchemaFile
             do { loaded = try SchemaSource.loadYAMLFile(path: file) } catch { errors += error.diagnostics; continue }
@@ -42,11 +45,22 @@ enum FmtCommand: OptionsCommand {
                 if let d = SchemaFormatter.difference(loaded, formatted: formatted) { diagnostics.append(d) }
             } else if write {
                 if formatted != loaded.text {
-                    do throws(InputError) { try InputFile.write(formatted, to: file) } catch { errors += error.diagnostics }
+                    do throws(InputError) {
+                        try InputFile.write(formatted, to: file)
+                        rewritten += 1
+                        io.error("wrote \(ControlCharacters.escaped(file))\n")
+                    } catch { errors += error.diagnostics }
+                } else {
+                    canonical += 1
                 }
             } else {
                 io.write(files.count > 1 ? "# \(file)\n" + formatted : formatted)
             }
+        }
+        if write {
+            // Issue 22: `fmt --write` says what it wrote, also when that was nothing.
+            func n(_ c: Int) -> String { "\(c) file\(c == 1 ? "" : "s")" }
+            io.error("ckschema fmt: \(n(rewritten)) rewritten, \(n(canonical)) already canonical\n")
         }
         if !errors.isEmpty { throw InputError(errors) }
         if check { io.report(diagnostics, format: format, command: name) }

@@ -18,7 +18,8 @@ enum ImportCommand: OptionsCommand {
         zones, requires, declared queries, descriptions, deprecations, reference targets and
         comments, which the CloudKit Schema Language cannot hold, are kept, and a note says
         which. --force replaces the file instead. A file that is not a YAML schema is never
-        overwritten without --force.
+        overwritten without --force. With -o, a line on stderr says what was written
+        ('wrote FILE.yaml (12 record types)' or 'merged into FILE.yaml (...)').
 
         A Core Data model (.xcdatamodeld, .xcdatamodel) is written as the CD_ schema
         NSPersistentCloudKitContainer mirrors, headed by a comment naming the model and
@@ -39,11 +40,13 @@ enum ImportCommand: OptionsCommand {
             let (yaml, notes) = try CoreDataImport.swiftDataYAML(path: path, selection: options.model.selection(config))
             try io.write(yaml, to: options.output)
             if !notes.isEmpty { io.error(DiagnosticRenderer(format: .text, command: name, rules: RuleCatalog.info).render(notes)) }
+            sayWrote(options.output, io)
             return .success
         }
         if CoreDataReader.isModel(path: path) {
             let config = try CommonOptions.configuration(nil)
             try io.write(try CoreDataImport.yaml(path: path, selection: options.model.selection(config)), to: options.output)
+            sayWrote(options.output, io)
             return .success
         }
         let lower = path.lowercased()
@@ -52,6 +55,7 @@ enum ImportCommand: OptionsCommand {
         }
         var result = try CKDBImporter.importFile(path: path)
         let output = options.output
+        var merged = false
         if let output, output != "-", !options.force, FileManager.default.fileExists(atPath: output) {
             let existing: SchemaFile
             do { existing = try SchemaSource.loadYAMLFile(path: output) } catch {
@@ -61,11 +65,21 @@ enum ImportCommand: OptionsCommand {
                                         fix: "choose another -o file, fix the file, or pass --force to replace it"))
             }
             result = CKDBImporter.merge(result, into: existing)
+            merged = true
         }
         try io.write(result.yaml, to: output)
         if !result.diagnostics.isEmpty {
             io.error(DiagnosticRenderer(format: .text, command: name, rules: RuleCatalog.info).render(result.diagnostics))
         }
+        let count = result.schema.recordTypes.count
+        sayWrote(output, io, merged ? "merged into" : "wrote", detail: "\(count) record type\(count == 1 ? "" : "s")")
         return .success
+    }
+
+    /// What the import wrote (issue 22: a command that writes a file says so), on stderr
+    /// with the other progress, so that stdout stays the YAML when there is no `-o`.
+    static func sayWrote(_ output: String?, _ io: Output, _ verb: String = "wrote", detail: String? = nil) {
+        guard let output, output != "-" else { return }
+        io.error("\(verb) \(ControlCharacters.escaped(output))" + (detail.map { " (\($0))" } ?? "") + "\n")
     }
 }

@@ -30,7 +30,9 @@ func runCKDBCommand(_ arguments: [String]) throws -> (code: Int32, stdout: Strin
         let imported = try runCKDBCommand(["import", apple, "-o", yaml])
         #expect(imported.code == 0)
         #expect(imported.stdout.isEmpty)
-        #expect(imported.stderr.isEmpty)
+        // Issue 22: import -o says what it wrote, on stderr, and nothing else.
+        let count = try CKDBImporter.importFile(path: apple).schema.recordTypes.count
+        #expect(imported.stderr == "wrote \(yaml) (\(count) record type\(count == 1 ? "" : "s"))\n")
         let exported = try runCKDBCommand(["export", yaml, "--format", "ckdb", "-o", ckdb])
         #expect(exported.code == 0)
         #expect(exported.stderr.isEmpty)
