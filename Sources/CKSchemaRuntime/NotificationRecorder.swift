@@ -50,6 +50,15 @@ package final class NotificationRecorder {
     private let created: SQLiteStatement
     /// Where the record's zone and name are bound in `lookup` (the constants before them stay bound).
     private let keyParameter: Int32
+    /// The query subscriptions `lookup` and `created` evaluate (the first group).
+    private let firstGroup: Range<Int>
+    /// The other groups: one statement can bind at most 32,766 values and return at most 2,000
+    /// columns (SQLite's limits), so many subscriptions are evaluated in several statements,
+    /// each looked up by the record's key, and a schema's subscriptions never make an import
+    /// fail to prepare (issue 24, defect 6: a stored subscription never blocks imports).
+    private let moreGroups: [(lookup: SQLiteStatement, keyParameter: Int32, queries: Range<Int>)]
+    /// At most this many subscriptions, and this many bound values, in one statement.
+    static let groupColumns = 100, groupBindings = 30_000
     /// True when a subscription tests a distance, which needs the record's fields in Swift.
     private let needsFields: Bool
     private let fieldsLookup: SQLiteStatement
@@ -63,31 +72,42 @@ package final class NotificationRecorder {
         self.schema = schema
         let indexes = try store.indexes(env)
         var queries: [QuerySubscription] = []
-        var columns: [String] = []
-        var bindings: [SQLiteValue] = []
+        var groups: [(columns: [String], bindings: [SQLiteValue], queries: Range<Int>)] = []
         for s in schema.subscriptions where s.kind == .query {
             guard let t = s.recordType.flatMap({ schema.recordType(named: $0) }),
                   let p = try? PredicateParser.parse(s.predicate ?? "TRUEPREDICATE") else { continue }
             let search = Dictionary(indexes.filter { $0.recordType == t.name && $0.kind == .fts }.map { ($0.field, $0.sqlName) }, uniquingKeysWith: { a, _ in a })
             guard let c = StoreQuery.condition(p, type: t, env: env, searchTables: search) else { continue }
-            columns.append("(record_type = ? AND " + c.sql + ")")
-            bindings.append(.text(t.name))
-            bindings += c.bindings
+            if groups.isEmpty || groups[groups.count - 1].columns.count >= Self.groupColumns
+                || groups[groups.count - 1].bindings.count + c.bindings.count + 1 > Self.groupBindings {
+                groups.append(([], [], queries.count..<queries.count))
+            }
+            groups[groups.count - 1].columns.append("(record_type = ? AND " + c.sql + ")")
+            groups[groups.count - 1].bindings.append(.text(t.name))
+            groups[groups.count - 1].bindings += c.bindings
             queries.append(QuerySubscription(subscription: s, type: t, distances: c.distances))
+            groups[groups.count - 1].queries = groups[groups.count - 1].queries.lowerBound..<queries.count
         }
         self.queries = queries
         zoneSubscriptions = schema.subscriptions.filter { $0.kind == .zone }
         databaseSubscriptions = schema.subscriptions.filter { $0.kind == .database }
         // Every value bound: the subscriptions' constants first, then the record's key.
-        let select = (["record_type", "change_tag", "fields"] + columns).joined(separator: ", ")
+        let first = groups.first ?? ([], [], 0..<0)
+        firstGroup = first.queries
+        let select = (["record_type", "change_tag", "fields"] + first.columns).joined(separator: ", ")
         // Bound once: SQLite keeps bindings across resets, so each record binds only its key
         // (measured: rebinding every constant and reading every record's fields made a 200,000-record
         // import with two subscriptions 1.75x slower than without).
         lookup = try store.db.prepare("SELECT \(select) FROM records WHERE env = ? AND zone = ? AND record_name = ?")
-        try lookup.bind(bindings + [.text(env.rawValue)])
-        keyParameter = Int32(bindings.count + 2)
+        try lookup.bind(first.bindings + [.text(env.rawValue)])
+        keyParameter = Int32(first.bindings.count + 2)
         created = try store.db.prepare("SELECT \(select), zone, record_name FROM records WHERE id > ? AND +env = ?")
-        try created.bind(bindings + [.integer(0), .text(env.rawValue)])
+        try created.bind(first.bindings + [.integer(0), .text(env.rawValue)])
+        moreGroups = try groups.dropFirst().map { g in
+            let statement = try store.db.prepare("SELECT " + g.columns.joined(separator: ", ") + " FROM records WHERE env = ? AND zone = ? AND record_name = ?")
+            try statement.bind(g.bindings + [.text(env.rawValue)])
+            return (statement, Int32(g.bindings.count + 2), g.queries)
+        }
         needsFields = queries.contains { !$0.distances.isEmpty }
         fieldsLookup = try store.db.prepare("SELECT fields FROM records WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
         try fieldsLookup.bind(env.rawValue, at: 1)
@@ -104,7 +124,7 @@ package final class NotificationRecorder {
             try lookup.bind(k.zone, at: keyParameter)
             try lookup.bind(k.name, at: keyParameter + 1)
             guard try lookup.step() else { continue }
-            out[k] = try state(lookup)
+            out[k] = try state(lookup, k)
         }
         return out
     }
@@ -115,14 +135,25 @@ package final class NotificationRecorder {
         return try lastRow.step() ? lastRow.int64(at: 0) : 0
     }
 
-    private func state(_ row: SQLiteStatement) throws -> State {
+    private func state(_ row: SQLiteStatement, _ key: Key) throws -> State {
         var matches: [Bool] = []
         matches.reserveCapacity(queries.count)
         var any = false
-        for i in queries.indices {
+        for i in firstGroup {
             let m = row.int64(at: 3 + i) != 0
             matches.append(m)
             any = any || m
+        }
+        for g in moreGroups {
+            g.lookup.rewind()
+            try g.lookup.bind(key.zone, at: g.keyParameter)
+            try g.lookup.bind(key.name, at: g.keyParameter + 1)
+            let found = try g.lookup.step()
+            for i in 0..<g.queries.count {
+                let m = found && g.lookup.int64(at: i) != 0
+                matches.append(m)
+                any = any || m
+            }
         }
         // Fields only for a record that matches: the others notify nothing (most of an import).
         let fields = any || needsFields ? try row.withBytes(at: 2) { try JSONValue.parse($0) } : nil
@@ -151,10 +182,10 @@ package final class NotificationRecorder {
             // The records the write created, read as one range and notified as they come.
             created.rewind()
             try created.bind(rowid, at: keyParameter - 1)
-            let zoneColumn = 3 + queries.count
+            let zoneColumn = 3 + firstGroup.count
             while try created.step() {
                 let k = Key(zone: created.string(at: zoneColumn), name: created.string(at: zoneColumn + 1))
-                let a = try state(created)
+                let a = try state(created, k)
                 touch(k.zone, a.type)
                 try notify(k, before: nil, after: a)
             }

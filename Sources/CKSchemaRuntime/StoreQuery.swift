@@ -146,6 +146,8 @@ public enum StoreQuery {
                 continue
             }
             order.append(expr + (s.descending ? " DESC" : ""))
+            // Strings equal up to a NUL are ordered by the rest (json_extract stops at NUL).
+            if let exact = exactText(key, r.type) { order.append(exact + (s.descending ? " DESC" : "")) }
         }
         if !refusals.isEmpty { return .failure(QueryRefusal(refusals)) }
 
@@ -196,6 +198,16 @@ public enum StoreQuery {
             // StoreName checks the name against CloudKit's grammar where it becomes SQL text.
             return try? StoreIndexer.valueExpression(field: name, reference: type.primitive == .reference && !type.isList)
         }
+    }
+
+    /// A string field's whole stored value, NUL bytes included: the indexed expression where
+    /// the stored JSON holds no NUL, else `ckschema_text` over the field's JSON text. Nil for
+    /// anything but a plain string field (system columns are exact already).
+    static func exactText(_ key: PredicateKey, _ type: FieldType) -> String? {
+        guard case .field(let name) = key, type.primitive == .string, !type.isList,
+              let expr = expression(key, type), let path = try? StoreName.jsonPath(name) else { return nil }
+        let json = "fields -> \(path)"
+        return "(CASE WHEN instr(\(json), '\\u0000') = 0 THEN \(expr) ELSE \(SQLiteConnection.exactTextFunction)(\(json)) END)"
     }
 
     /// The outcome of `run`.
@@ -311,30 +323,44 @@ public enum StoreQuery {
                     return c.op == .equal ? equal : "NOT " + equal
                 }
                 return "\(expr) " + (c.op == .equal ? "=" : "!=") + " " + bind(c.value)
-            case .less: return "\(expr) < " + bind(c.value)
-            case .lessOrEqual: return "\(expr) <= " + bind(c.value)
-            case .greater: return "\(expr) > " + bind(c.value)
-            case .greaterOrEqual: return "\(expr) >= " + bind(c.value)
-            case .between:
-                guard case .list(let bounds) = c.value, bounds.count == 2 else { return "0" }
-                return "\(expr) BETWEEN " + bind(bounds[0]) + " AND " + bind(bounds[1])
-            case .in:
-                guard case .list(let items) = c.value, !items.isEmpty else { return "0" }
-                return "\(expr) IN (" + items.map { bind($0) }.joined(separator: ", ") + ")"
+            case .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .in:
+                if let exact = StoreQuery.exactText(c.key, r.type) {
+                    return exactStringOrder(c.op, expr, exact: exact, c.value)
+                }
+                switch c.op {
+                case .less: return "\(expr) < " + bind(c.value)
+                case .lessOrEqual: return "\(expr) <= " + bind(c.value)
+                case .greater: return "\(expr) > " + bind(c.value)
+                case .greaterOrEqual: return "\(expr) >= " + bind(c.value)
+                case .between:
+                    guard case .list(let bounds) = c.value, bounds.count == 2 else { return "0" }
+                    return "\(expr) BETWEEN " + bind(bounds[0]) + " AND " + bind(bounds[1])
+                default:
+                    guard case .list(let items) = c.value, !items.isEmpty else { return "0" }
+                    return "\(expr) IN (" + items.map { bind($0) }.joined(separator: ", ") + ")"
+                }
             case .beginsWith:
                 guard case .string(let prefix) = c.value else { return "0" }
                 // A range the B-tree index serves, then the exact prefix test. The range ends
                 // at the first string after every string with the prefix (UTF-8 order is
-                // scalar order); prefix + U+10FFFF missed "buy\u{10FFFF}more".
-                bindings.append(.text(prefix))
+                // scalar order); prefix + U+10FFFF missed "buy\u{10FFFF}more". The range is
+                // on the prefix up to its first NUL, which is what json_extract reads of a
+                // matching value; the exact test compares bytes of the whole stored string.
+                let cut = Self.cutAtNUL(prefix)
+                bindings.append(.text(cut))
                 var range = "\(expr) >= ?"
-                if let end = Self.successor(ofPrefix: prefix) {
+                if let end = Self.successor(ofPrefix: cut) {
                     bindings.append(.text(end))
                     range += " AND \(expr) < ?"
                 }
-                bindings.append(.integer(Int64(prefix.unicodeScalars.count)))
+                guard let exact = StoreQuery.exactText(c.key, r.type) else {
+                    bindings.append(.integer(Int64(prefix.unicodeScalars.count)))
+                    bindings.append(.text(prefix))
+                    return "(\(range) AND substr(\(expr), 1, ?) = ?)"
+                }
+                bindings.append(.integer(Int64(prefix.utf8.count)))
                 bindings.append(.text(prefix))
-                return "(\(range) AND substr(\(expr), 1, ?) = ?)"
+                return "(\(range) AND substr(CAST(\(exact) AS BLOB), 1, ?) = CAST(? AS BLOB))"
             case .listContains:
                 guard case .field(let name) = c.key else { return "0" }
                 let element = r.type.primitive == .reference ? "json_extract(value, '$.recordName')" : "value"
@@ -361,6 +387,47 @@ public enum StoreQuery {
             bindings.append(.text(text))
             bindings.append(.text(text))
             return "(\(expr) = ? AND (instr(\(json), '\\u0000') = 0 OR \(json) = json_quote(?)))"
+        }
+
+        /// `expr OP value` on a string field, exact for NUL too. SQLite's json_extract (3.40)
+        /// reads a stored string only up to its first NUL; cutting at the first NUL keeps
+        /// order (NUL is the least byte), so the indexed expression is first tested against
+        /// the values cut the same way (a condition every match meets, which the B-tree
+        /// serves), then the whole string decides (`exact`, which reads past a NUL only where
+        /// the stored JSON holds one).
+        mutating func exactStringOrder(_ op: PredicateComparison.Operator, _ expr: String, exact: String, _ value: PredicateValue) -> String {
+            func text(_ v: PredicateValue) -> String? { if case .string(let s) = v { s } else { nil } }
+            func both(_ necessary: String, _ exactOp: String, _ v: String) -> String {
+                bindings.append(.text(Self.cutAtNUL(v)))
+                bindings.append(.text(v))
+                return "(\(expr) \(necessary) ? AND \(exact) \(exactOp) ?)"
+            }
+            switch op {
+            case .less, .lessOrEqual, .greater, .greaterOrEqual:
+                guard let v = text(value) else { return "\(expr) \(op.rawValue) " + bind(value) }
+                return both(op == .less || op == .lessOrEqual ? "<=" : ">=", op.rawValue, v)
+            case .between:
+                guard case .list(let bounds) = value, bounds.count == 2, let lo = text(bounds[0]), let hi = text(bounds[1]) else {
+                    guard case .list(let bounds) = value, bounds.count == 2 else { return "0" }
+                    return "\(expr) BETWEEN " + bind(bounds[0]) + " AND " + bind(bounds[1])
+                }
+                bindings.append(contentsOf: [.text(Self.cutAtNUL(lo)), .text(Self.cutAtNUL(hi)), .text(lo), .text(hi)])
+                return "(\(expr) BETWEEN ? AND ? AND \(exact) BETWEEN ? AND ?)"
+            default:
+                guard case .list(let items) = value, !items.isEmpty else { return "0" }
+                let texts = items.compactMap(text)
+                guard texts.count == items.count else { return "\(expr) IN (" + items.map { bind($0) }.joined(separator: ", ") + ")" }
+                bindings.append(contentsOf: texts.map { .text(Self.cutAtNUL($0)) })
+                bindings.append(contentsOf: texts.map { .text($0) })
+                let marks = Array(repeating: "?", count: texts.count).joined(separator: ", ")
+                return "(\(expr) IN (\(marks)) AND \(exact) IN (\(marks)))"
+            }
+        }
+
+        /// The text up to its first NUL: what json_extract reads of a stored string.
+        static func cutAtNUL(_ s: String) -> String {
+            guard let i = s.utf8.firstIndex(of: 0) else { return s }
+            return String(s[..<i])
         }
 
         /// The least string greater than every string that starts with `prefix`: its last

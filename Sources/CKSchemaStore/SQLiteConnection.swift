@@ -90,6 +90,38 @@ package final class SQLiteConnection {
         }
         db = handle
         sqlite3_extended_result_codes(db, 1)
+        Self.registerExactText(db)
+    }
+
+    /// The name of `exactTextFunction` in SQL: `ckschema_text(fields -> '$.f')`.
+    package static let exactTextFunction = "ckschema_text"
+
+    /// `ckschema_text(json)`: the string a JSON string text holds, NUL bytes and all, with its
+    /// byte length; NULL for anything that is not one JSON string. SQLite's json_extract
+    /// (3.40) stops at a NUL, so `"x\u0000b"` and `"x\u0000a"` both read as "x"; the store's
+    /// string comparisons use this function where the stored JSON holds a NUL (StoreQuery),
+    /// so that `<`, `IN`, `BEGINSWITH` and sorting are exact (issue 24, defect 4).
+    /// Deterministic and innocuous: it reads only its argument.
+    private static func registerExactText(_ db: OpaquePointer) {
+        sqlite3_create_function_v2(db, exactTextFunction, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nil, { context, count, arguments in
+            guard count == 1, let argument = arguments?[0], sqlite3_value_type(argument) == SQLITE_TEXT,
+                  let text = sqlite3_value_text(argument) else { sqlite3_result_null(context); return }
+            let length = Int(sqlite3_value_bytes(argument))
+            let raw = UnsafeRawBufferPointer(start: text, count: length)
+            guard length >= 2, raw[0] == UInt8(ascii: "\"") else { sqlite3_result_null(context); return }
+            var out: [UInt8] = []
+            out.reserveCapacity(length)
+            var i = 1
+            guard (try? JSONString.decode(raw, &i, into: &out, strict: true)) == true, i == length - 1,
+                  let n = Int32(exactly: out.count) else { sqlite3_result_null(context); return }
+            out.withUnsafeBytes { bytes in
+                if n > 0, let base = bytes.baseAddress {
+                    sqlite3_result_text(context, base.assumingMemoryBound(to: CChar.self), n, ckschema_sqlite_transient())
+                } else {
+                    sqlite3_result_text(context, "", 0, ckschema_sqlite_transient())
+                }
+            }
+        }, nil, nil, nil)
     }
 
     deinit {

@@ -140,6 +140,35 @@ import Testing
         #expect(x.stdout.split(separator: "\n").map { $0.contains(#""recordName":"m3""#) } == [true], "\(x.stdout)")
     }
 
+    /// Defect 4, the rest: order, IN, BETWEEN, BEGINSWITH and sorting are exact on strings
+    /// that hold a NUL (json_extract reads only up to it, so "x\0a" and "x\0b" both read "x").
+    /// Byte order: "x" < "x\0" < "x\0a" < "x\0b" < "y".
+    @Test(arguments: [
+        ("text < 'x\\0b'", ["x", "x0", "x0a"]),
+        ("text <= 'x\\0a'", ["x", "x0", "x0a"]),
+        ("text > 'x\\0a'", ["x0b", "y"]),
+        ("text >= 'x\\0'", ["x0", "x0a", "x0b", "y"]),
+        ("text BETWEEN {'x\\0', 'x\\0a'}", ["x0", "x0a"]),
+        ("text IN {'x\\0a', 'y'}", ["x0a", "y"]),
+        ("text IN {'x'}", ["x"]),
+        ("text BEGINSWITH 'x\\0a'", ["x0a"]),
+        ("text BEGINSWITH 'x\\0'", ["x0", "x0a", "x0b"]),
+        ("text BEGINSWITH 'x'", ["x", "x0", "x0a", "x0b"]),
+    ])
+    func comparisonsAreExactPastANul(predicate: String, expected: [String]) throws {
+        let (sb, r) = try Self.imported([Self.memo("x0b", #"x\u0000b"#), Self.memo("y", "y"), Self.memo("x0a", #"x\u0000a"#),
+                                         Self.memo("x", "x"), Self.memo("x0", #"x\u0000"#)])
+        defer { sb.cleanup() }
+        #expect(r.code == 0, "\(r.stderr)")
+        let q = try runCLI(["query", "Memo", "--predicate", predicate, "--sort", "text", "--store", sb.storePath])
+        #expect(q.code == 0, "\(q.stderr)")
+        let names = q.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard let r = line.range(of: #""recordName":""#) else { return nil }
+            return String(line[r.upperBound...].prefix { $0 != "\"" })
+        }
+        #expect(names == expected, "\(predicate): \(q.stdout)")
+    }
+
     /// A subscription searching for text with a NUL no longer breaks every import.
     @Test func aSubscriptionWithANulDoesNotBlockImports() throws {
         let sb = try MigrationSandbox(fixtureCount: 2)
@@ -151,6 +180,33 @@ import Testing
         try Data(#"{"recordName":"a","recordType":"Note","zoneID":{"zoneName":"Notes"},"fields":{"body":{"value":"a b","type":"STRING"}}}"#.utf8).write(to: URL(fileURLWithPath: file))
         let r = try runCLI(["records", "import", "--store", sb.store, file], cwd: sb.root)
         #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+    }
+
+    /// Many subscriptions do not block imports either: one SQL statement returns at most
+    /// 2,000 columns, so 2,100 query subscriptions are evaluated in groups, and those of the
+    /// last group notify as the first does.
+    @Test func twoThousandSubscriptionsDoNotBlockImports() throws {
+        let sb = try MigrationSandbox(fixtureCount: 2)
+        defer { sb.cleanup() }
+        let steps = (0..<2_100).map { i in
+            "  - addSubscription: { id: s\(i), type: query, database: private, recordType: Note, predicate: \"title == 't\(i)'\", firesOn: [create] }\n"
+        }
+        try sb.write("0003_many.yaml", "steps:\n" + steps.joined())
+        let apply = try runCLI(["migrate", "apply", "--store", sb.store], cwd: sb.root)
+        #expect(apply.code == 0, "\(apply.stdout)\(apply.stderr)")
+        let file = sb.root + "/n.ndjson"
+        let lines = ["t0", "t150", "t2099", "nobody"].map { t in
+            #"{"recordName":"\#(t)","recordType":"Note","zoneID":{"zoneName":"Notes"},"fields":{"title":{"value":"\#(t)","type":"STRING"}}}"#
+        }
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+        let r = try runCLI(["records", "import", "--store", sb.store, file], cwd: sb.root)
+        #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+        let n = try runCLI(["notifications", "--store", sb.store], cwd: sb.root)
+        let fired = n.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard let r = line.range(of: #""subscriptionID":""#) else { return nil }
+            return String(line[r.upperBound...].prefix { $0 != "\"" })
+        }
+        #expect(fired == ["s0", "s150", "s2099"], "\(n.stdout)")
     }
 
     // Defect 10: BEGINSWITH is exact for every scalar after the prefix.
