@@ -22,7 +22,7 @@ public enum GeneratedFolder {
             guard isDir.boolValue else { throw failure("cannot generate into '\(path)': it is a file, not a folder", fix: "pass a folder with -o") }
             let entries = (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
             if let foreign = entries.sorted().first(where: { !isGenerated(folder.appendingPathComponent($0)) }) {
-                throw failure("cannot generate into '\(path)': '\(ControlCharacters.shown(foreign))' there was not written by ckschema generate, and the folder is replaced whole",
+                throw failure("cannot generate into '\(path)': '\(ControlCharacters.escaped(foreign))' there was not written by ckschema generate, and the folder is replaced whole",
                               fix: "generate into a folder of its own")
             }
         }

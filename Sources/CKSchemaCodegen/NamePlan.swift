@@ -58,7 +58,7 @@ struct NamePlan {
             if let zone = type.zone, zone != Zone.defaultZoneName, schema.zone(named: zone) == nil {
                 diagnostics.append(Diagnostic(
                     rule: CodegenRules.undeclaredZone,
-                    "record type '\(ControlCharacters.shown(type.name))' is in zone '\(ControlCharacters.shown(zone))', which zones: does not declare, so no Swift type can stand for it",
+                    "record type '\(ControlCharacters.escaped(type.name))' is in zone '\(ControlCharacters.escaped(zone))', which zones: does not declare, so no Swift type can stand for it",
                     at: type.origin.location, fix: "declare the zone under zones: with its database and capabilities"))
             }
         }
@@ -79,7 +79,7 @@ struct NamePlan {
         if let other = seen[swift] {
             diagnostics.append(Diagnostic(
                 rule: CodegenRules.nameCollision,
-                "\(what) '\(ControlCharacters.shown(name))' and \(what) '\(ControlCharacters.shown(other))' both become '\(swift)' in \(scope), so one would overwrite the other",
+                "\(what) '\(ControlCharacters.escaped(name))' and \(what) '\(ControlCharacters.escaped(other))' both become '\(swift)' in \(scope), so one would overwrite the other",
                 at: origin.location, fix: "rename one of them (docs/codegen.md gives the naming rules), or generate into another --namespace"))
         } else {
             seen[swift] = name

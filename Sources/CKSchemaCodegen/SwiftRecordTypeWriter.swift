@@ -169,7 +169,7 @@ struct SwiftRecordTypeWriter {
             if let other = seen[name] {
                 diagnostics.append(Diagnostic(
                     rule: CodegenRules.nameCollision,
-                    "query '\(ControlCharacters.shown(label))' and query '\(ControlCharacters.shown(other))' both become '\(type.name).\(name)'",
+                    "query '\(ControlCharacters.escaped(label))' and query '\(ControlCharacters.escaped(other))' both become '\(type.name).\(name)'",
                     at: q.origin.location, fix: "rename one of them (docs/codegen.md gives the naming rules)"))
                 continue
             }
@@ -177,7 +177,7 @@ struct SwiftRecordTypeWriter {
             if let problem = problem(of: q) {
                 diagnostics.append(Diagnostic(
                     rule: CodegenRules.queryNotGenerated,
-                    "query '\(ControlCharacters.shown(label))' has no generated function: \(problem)",
+                    "query '\(ControlCharacters.escaped(label))' has no generated function: \(problem)",
                     at: q.origin.location, fix: "add the index in the schema (and deploy it), or change the query"))
                 continue
             }
@@ -200,7 +200,7 @@ struct SwiftRecordTypeWriter {
     /// Why the generated function for `q` would not compile, or nil.
     private func problem(of q: DeclaredQuery) -> String? {
         func need(_ field: String, _ kind: IndexKind) -> String? {
-            guard let r = resolve(field) else { return "'\(type.name)' has no field '\(ControlCharacters.shown(field))'" }
+            guard let r = resolve(field) else { return "'\(type.name)' has no field '\(ControlCharacters.escaped(field))'" }
             if r.encrypted { return "'\(field)' is encrypted, and an encrypted field has no index" }
             return r.indexes.contains(kind) ? nil : "'\(field)' is not \(kind.rawValue)"
         }

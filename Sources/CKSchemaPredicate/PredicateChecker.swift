@@ -48,7 +48,7 @@ public enum PredicateChecker {
             guard let r = resolve(c.key, in: type) else {
                 let known = type.fields.map(\.name) + PredicateKey.systemKeys.keys.sorted()
                 out.append(PredicateError(PredicateRules.unknownField, column: c.keyColumn,
-                                          "'\(type.name)' has no field '\(ControlCharacters.shown(c.key.spelled))'\(Suggest.phrase(for: c.key.spelled, in: known))",
+                                          "'\(type.name)' has no field '\(ControlCharacters.escaped(c.key.spelled))'\(Suggest.phrase(for: c.key.spelled, in: known))",
                                           fix: "correct the field name or add the field to '\(type.name)'"))
                 continue
             }

@@ -21,7 +21,7 @@ struct PredicateToken: Sendable, Hashable {
     var describe: String {
         switch kind {
         case .end: "the end of the predicate"
-        case .string: "the string '\(ControlCharacters.shown(text))'"
+        case .string: "the string '\(ControlCharacters.escaped(text))'"
         default: "'\(text)'"
         }
     }

@@ -159,7 +159,7 @@ struct IncomingReader {
         var encrypted = encryptedForm
         if let t = try string(member(wrapper, "type")) {
             // The wire format's one table of type names (TypeTag), the one validate reads.
-            guard let named = TypeTag.named(t) else { throw Refusal(StoreRules.recordValueType, field: key, "unknown type '\(ControlCharacters.shown(t))'") }
+            guard let named = TypeTag.named(t) else { throw Refusal(StoreRules.recordValueType, field: key, "unknown type '\(ControlCharacters.escaped(t))'") }
             tag = named
             if named.isEncrypted { encrypted = true }
         }

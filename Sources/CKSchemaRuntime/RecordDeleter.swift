@@ -17,7 +17,7 @@ public enum RecordDeleter {
     public static func delete(names: [String], zone: String, from store: Store, environment env: Environment) throws(InputError) -> Result {
         let schema = try store.schema(env)
         if zone != Zone.defaultZoneName, schema.zone(named: zone) == nil {
-            throw InputError(Diagnostic(rule: RuntimeRules.zoneNotFound, "Zone '\(ControlCharacters.shown(zone))' does not exist in the \(env.rawValue) environment", at: nil,
+            throw InputError(Diagnostic(rule: RuntimeRules.zoneNotFound, "Zone '\(ControlCharacters.escaped(zone))' does not exist in the \(env.rawValue) environment", at: nil,
                                     fix: "zones: " + ([Zone.defaultZoneName] + schema.zones.map(\.name)).joined(separator: ", ")))
         }
         var result = Result()
@@ -34,7 +34,7 @@ public enum RecordDeleter {
                     if store.db.changes == 1 {
                         result.deleted += 1
                     } else {
-                        result.diagnostics.append(Diagnostic(rule: notFound, "Record not found: \(JSONValue.string(name).text) in zone '\(ControlCharacters.shown(zone))'", at: nil,
+                        result.diagnostics.append(Diagnostic(rule: notFound, "Record not found: \(JSONValue.string(name).text) in zone '\(ControlCharacters.escaped(zone))'", at: nil,
                                                          fix: "check the record name and --zone"))
                     }
                 }

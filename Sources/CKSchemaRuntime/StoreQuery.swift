@@ -99,15 +99,15 @@ public enum StoreQuery {
                     ? "run `ckschema migrate apply --env production` (or `ckschema promote --apply PLAN`) to give the store's production a schema"
                     : "run `ckschema migrate apply` to give the store's development a schema"
                 return .failure(QueryRefusal([Diagnostic(rule: RuntimeRules.unknownType,
-                    "Did not find record type: \(ControlCharacters.shown(q.recordType)); the store's \(q.environment.rawValue) schema has no record types: no migration was applied to \(q.environment.rawValue)",
+                    "Did not find record type: \(ControlCharacters.escaped(q.recordType)); the store's \(q.environment.rawValue) schema has no record types: no migration was applied to \(q.environment.rawValue)",
                     at: nil, fix: deploy)]))
             }
-            return .failure(QueryRefusal([Diagnostic(rule: RuntimeRules.unknownType, "Did not find record type: \(ControlCharacters.shown(q.recordType))", at: nil,
+            return .failure(QueryRefusal([Diagnostic(rule: RuntimeRules.unknownType, "Did not find record type: \(ControlCharacters.escaped(q.recordType))", at: nil,
                                     fix: "the \(q.environment.rawValue) schema's record types: " + schema.recordTypes.map(\.name).joined(separator: ", "))]))
         }
         let zone = q.zone ?? type.zone ?? Zone.defaultZoneName
         if zone != Zone.defaultZoneName, schema.zone(named: zone) == nil {
-            return .failure(QueryRefusal([Diagnostic(rule: RuntimeRules.zoneNotFound, "Zone '\(ControlCharacters.shown(zone))' does not exist in the \(q.environment.rawValue) environment", at: nil,
+            return .failure(QueryRefusal([Diagnostic(rule: RuntimeRules.zoneNotFound, "Zone '\(ControlCharacters.escaped(zone))' does not exist in the \(q.environment.rawValue) environment", at: nil,
                                     fix: "zones: " + ([Zone.defaultZoneName] + schema.zones.map(\.name)).joined(separator: ", "))]))
         }
         let start = SourceLocation(file: predicateFile, line: 1, column: 1)
@@ -132,11 +132,11 @@ public enum StoreQuery {
         for s in q.sort {
             let key: PredicateKey
             do { key = try PredicateParser.key(s.field, column: 1) } catch {
-                refusals.append(Diagnostic(rule: RuntimeRules.notSortable, "cannot sort on '\(ControlCharacters.shown(s.field))'", at: nil))
+                refusals.append(Diagnostic(rule: RuntimeRules.notSortable, "cannot sort on '\(ControlCharacters.escaped(s.field))'", at: nil))
                 continue
             }
             guard let r = PredicateChecker.resolve(key, in: type), case let expr? = expression(key, r.type) else {
-                refusals.append(Diagnostic(rule: PredicateRules.unknownField, "'\(type.name)' has no field '\(ControlCharacters.shown(s.field))' to sort on"
+                refusals.append(Diagnostic(rule: PredicateRules.unknownField, "'\(type.name)' has no field '\(ControlCharacters.escaped(s.field))' to sort on"
                                        + Suggest.phrase(for: s.field, in: type.fields.map(\.name)), at: nil))
                 continue
             }

@@ -26,7 +26,7 @@ public enum ZoneChanges {
                                     fix: "move the record types whose changes the app fetches into a custom zone with the fetchChanges capability")])
         }
         guard let z = schema.zone(named: zone) else {
-            return .refused([Diagnostic(rule: RuntimeRules.zoneNotFound, "Zone '\(ControlCharacters.shown(zone))' does not exist in the \(env.rawValue) environment", at: nil,
+            return .refused([Diagnostic(rule: RuntimeRules.zoneNotFound, "Zone '\(ControlCharacters.escaped(zone))' does not exist in the \(env.rawValue) environment", at: nil,
                                     fix: "zones: " + schema.zones.map(\.name).joined(separator: ", "))])
         }
         guard z.capabilities.contains(.fetchChanges) else {
@@ -115,7 +115,7 @@ public enum ZoneChanges {
         let p = Position(seq: numbers[0], recordID: numbers[1])
         guard fields[0] == storeID else { throw refuse("was issued by another store") }
         // What the token says is escaped as JSON: a crafted token cannot put control characters in a log.
-        func shown(_ s: Substring) -> String { JSONValue.string(String(s)).text }
+        func shown(_ s: Substring) -> String { "\"" + ControlCharacters.escaped(String(s)) + "\"" }
         guard fields[1] == env.rawValue else { throw refuse("was issued for the environment \(shown(fields[1])), not \(env.rawValue)") }
         guard fields[3] == zone else { throw refuse("was issued for zone \(shown(fields[3])), not \"\(zone)\"") }
         guard p.seq <= last.seq, p.recordID <= last.recordID else { throw refuse("is newer than this store's changes (was the store replaced?)") }

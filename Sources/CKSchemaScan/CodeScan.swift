@@ -30,7 +30,7 @@ public enum CodeScan {
         for path in paths {
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
-                errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.shown(path))' does not exist", at: SourceLocation(file: path, line: 1, column: 1), fix: "give a Swift file or a folder of Swift sources"))
+                errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.escaped(path))' does not exist", at: SourceLocation(file: path, line: 1, column: 1), fix: "give a Swift file or a folder of Swift sources"))
                 continue
             }
             if !isDir.boolValue { files.append(path); continue }
@@ -43,7 +43,7 @@ public enum CodeScan {
                 }
             }
             if found.isEmpty {
-                errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.shown(path))' holds no Swift file", at: SourceLocation(file: path, line: 1, column: 1), fix: "give the folder of the app's Swift sources"))
+                errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.escaped(path))' holds no Swift file", at: SourceLocation(file: path, line: 1, column: 1), fix: "give the folder of the app's Swift sources"))
             }
             files += found.sorted()
         }

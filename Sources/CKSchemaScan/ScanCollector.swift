@@ -343,7 +343,7 @@ struct ScanCollector {
         return p
     }
 
-    private func shown(_ s: String) -> String { ControlCharacters.shown(s) }
+    private func shown(_ s: String) -> String { ControlCharacters.escaped(s) }
 
     private mutating func report(_ rule: RuleInfo, _ message: String, _ loc: SourceLocation, fix: String?) {
         diagnostics.append(Diagnostic(rule: rule, message, at: loc, fix: fix))
@@ -372,7 +372,7 @@ struct ScanCollector {
     func unusedDeclared(_ schema: Schema) -> [Diagnostic] {
         let run = Set(queries.map(\.query.recordType))
         return schema.queries.filter { !run.contains($0.recordType) }.map { q in
-            Diagnostic(rule: ScanRules.declaredUnused, "declared query \(ControlCharacters.shown(q.label)) is run by no scanned code; keep it if a server script or another platform runs it", at: q.origin.location ?? SourceLocation(file: "", line: 1, column: 1))
+            Diagnostic(rule: ScanRules.declaredUnused, "declared query \(ControlCharacters.escaped(q.label)) is run by no scanned code; keep it if a server script or another platform runs it", at: q.origin.location ?? SourceLocation(file: "", line: 1, column: 1))
         }
     }
 }

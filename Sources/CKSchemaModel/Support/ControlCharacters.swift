@@ -70,11 +70,4 @@ public enum ControlCharacters {
         default: "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
         }
     }
-
-    /// A name or value from the command line or a predicate as a message shows it: control
-    /// characters escaped as in JSON, so that they never reach a terminal or a CI log raw.
-    package static func shown(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) else { return s }
-        return String(JSONValue.string(s).text.dropFirst().dropLast())
-    }
 }

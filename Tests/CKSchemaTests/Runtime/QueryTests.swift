@@ -100,7 +100,7 @@ import Testing
             guard case .failure(let r) = try sb.names(q) else { Issue.record("not refused"); continue }
             let text = r.diagnostics.map(\.message).joined()
             #expect(!text.unicodeScalars.contains { $0.value < 0x20 }, "\(text)")
-            #expect(text.contains("\\u001b") || text.contains("\\u0007"), "\(text)")
+            #expect(text.contains("\\u{1B}") || text.contains("\\u{7}"), "\(text)")
         }
     }
 
