@@ -1,9 +1,10 @@
 import CKSchema
 
-/// One option of a command, typed: its declaration (`spec`, which parsing, `--help`,
-/// completions and the man page read) and how its text becomes a `Value`, with the message
-/// for a value it refuses. An options struct reads it with `arguments.value(option)`, so
-/// every value is converted and checked before the command runs.
+/// One option of a command, typed: its declaration (`spec`, which parsing, `--help`, the
+/// usage line, completions and the man page read) and how its text becomes a `Value`, with
+/// the message for a value it refuses. An options struct declares it once, as a property
+/// `@Opt(option) var name: Value` (Declared.swift), so every value is converted and checked
+/// before the command runs.
 struct Option<Value: Sendable>: Sendable {
     var spec: OptionSpec
     /// The value when the option is not given (nil when `Value` is optional).
@@ -18,9 +19,31 @@ struct Flag: Sendable {
     init(_ name: String, short: Character? = nil, help: String) {
         spec = OptionSpec(name: name, short: short, takesValue: false, help: help)
     }
+
+    /// The same flag, shown in usage inside `option`'s brackets: it applies only with it.
+    func within(_ option: String) -> Flag {
+        var f = self
+        f.spec.within = option
+        return f
+    }
 }
 
 extension Option {
+    /// The same option, shown in usage without brackets; the command's `validate()` refuses
+    /// to run without it, in its own words.
+    func required() -> Option {
+        var o = self
+        o.spec.required = true
+        return o
+    }
+
+    /// The same option, shown in usage inside `option`'s brackets: it applies only with it.
+    func within(_ option: String) -> Option {
+        var o = self
+        o.spec.within = option
+        return o
+    }
+
     /// The same option with a value when it is not given.
     func or<T: Sendable>(_ value: T) -> Option<T> where Value == T? {
         let convert = self.convert
@@ -75,21 +98,21 @@ extension Option {
 extension ParsedArguments {
     /// The option's value, converted, or its default when it is not given.
     func value<V>(_ option: Option<V>) throws(UsageError) -> V {
-        precondition(declared.contains(option.spec.name), "--\(option.spec.name) is read but not declared in the command's specs")
+        precondition(declared.contains(option.spec.name), "--\(option.spec.name) is read but not declared by the command's options")
         guard let text = value(option.spec.name) else { return option.defaultValue }
         return try option.convert(text)
     }
 
     /// Every value of a repeatable option, converted, in the order given.
     func all<T>(_ option: Option<T?>) throws(UsageError) -> [T] {
-        precondition(declared.contains(option.spec.name), "--\(option.spec.name) is read but not declared in the command's specs")
+        precondition(declared.contains(option.spec.name), "--\(option.spec.name) is read but not declared by the command's options")
         var out: [T] = []
         for text in all(option.spec.name) { if let v = try option.convert(text) { out.append(v) } }
         return out
     }
 
     func flag(_ flag: Flag) -> Bool {
-        precondition(declared.contains(flag.spec.name), "--\(flag.spec.name) is read but not declared in the command's specs")
+        precondition(declared.contains(flag.spec.name), "--\(flag.spec.name) is read but not declared by the command's options")
         return self.flag(flag.spec.name)
     }
 }

@@ -6,7 +6,6 @@ import Foundation
 enum PushCommand: OptionsCommand {
     static let name = "push"
     static let summary = "Send the development schema to CloudKit's development environment through cktool (the server validates first)."
-    static let usage = "ckschema push [SCHEMA] [--dry-run [--offline]] [--yes] [--team-id T] [--container-id C] [--token-env NAME] [--cktool PATH] [--timeout S]"
     static let help = """
         SCHEMA is any schema source (default: the development schema in ckschema.yaml). In
         order: lint and the production gate against the committed production schema (a

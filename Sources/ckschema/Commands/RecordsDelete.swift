@@ -3,7 +3,7 @@ import CKSchema
 /// `ckschema records delete RECORDNAME...`: records of one zone deleted in one transaction.
 enum RecordsDelete: Subcommand {
     static let name = "delete"
-    static let synopsis = "delete RECORDNAME..."
+    static let arguments: [Positional] = [.many("RECORDNAME")]
     static let summary = "delete the named records of one zone (--zone) in one transaction"
     static let accepts: Set<String>? = ["config", "format", "env", "store", "zone"]
 

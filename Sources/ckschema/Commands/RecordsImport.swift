@@ -3,7 +3,7 @@ import CKSchema
 /// `ckschema records import FILE...`: records checked and saved as CloudKit saves them.
 enum RecordsImport: Subcommand {
     static let name = "import"
-    static let synopsis = "import FILE..."
+    static let arguments: [Positional] = [.many("FILE")]
     static let summary = "check NDJSON records and save them to the store, in batches as CloudKit does"
     static let accepts: Set<String>? = ["config", "format", "env", "save-policy", "store"]
 

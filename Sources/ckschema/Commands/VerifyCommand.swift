@@ -5,7 +5,6 @@ import CKSchema
 enum VerifyCommand: OptionsCommand {
     static let name = "verify"
     static let summary = "After the Console deploy, check through cktool that production has every change of the plan."
-    static let usage = "ckschema verify [SCHEMA] [--env production|development] [--plan PLAN] [--update] [--team-id T] [--container-id C] [--token-env NAME] [--cktool PATH] [--timeout S]"
     static let help = """
         Pulls the environment's live schema ('cktool export-schema') and checks each change of
         the plan (--plan, else the plan from ckschema.yaml's production schema to SCHEMA, the
