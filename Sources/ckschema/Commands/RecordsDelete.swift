@@ -10,8 +10,8 @@ enum RecordsDelete: Subcommand {
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let o = options.records
         let result = try RecordDeleter.delete(names: o.arguments, zone: o.zone, from: try o.store(), environment: o.environment)
-        io.report(result.diagnostics, format: o.report.format, command: "records delete")
-        if o.report.format == .text { io.write("deleted \(result.deleted) record\(result.deleted == 1 ? "" : "s") from \(o.environment.rawValue)\n") }
+        io.report(result.diagnostics, format: o.format, command: "records delete")
+        if o.format == .text { io.write("deleted \(result.deleted) record\(result.deleted == 1 ? "" : "s") from \(o.environment.rawValue)\n") }
         return result.diagnostics.isEmpty ? .success : .findings
     }
 

@@ -10,8 +10,8 @@ enum RecordsImport: Subcommand {
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let o = options.records, env = o.environment
         let result = try RecordImporter.importFiles(o.arguments, into: try o.store(), options: .init(environment: env, savePolicy: o.savePolicy))
-        io.report(result.diagnostics, format: o.report.format, command: "records import")
-        if o.report.format == .text {
+        io.report(result.diagnostics, format: o.format, command: "records import")
+        if o.format == .text {
             io.write("saved \(result.saved) record\(result.saved == 1 ? "" : "s") to \(env.rawValue) in \(result.batches) batch\(result.batches == 1 ? "" : "es")"
                      + (result.failed > 0 ? "; \(result.failed) failed" : "") + "\n")
         }

@@ -3,7 +3,9 @@ import CKSchema
 extension RecordsCommand {
     /// The options records' subcommands share, all checked whichever subcommand runs.
     struct Options: ParsableOptions {
-        @Group var report: ReportOptions
+        // --format and --config, not ReportOptions: no records subcommand has a --fail-on.
+        @Opt(CommonOptions.format) var format: OutputFormat
+        @Opt(CommonOptions.config) var configPath: String?
         @Opt(CommonOptions.environment) var environment: Environment
         @Opt(Option.choice("save-policy", help: "how a record that exists is saved", values: RecordImporter.SavePolicy.allCases,
                            default: "ifServerRecordUnchanged", noun: "a save policy", suggest: true).or(RecordImporter.SavePolicy.ifServerRecordUnchanged))
@@ -17,7 +19,7 @@ extension RecordsCommand {
 
         /// The store named by `--store`, else ckschema.yaml's, else the default.
         func store(access: Store.Access = .write) throws -> Store {
-            try Store(path: Configuration.storePath(storePath, config: report.configuration()), access: access)
+            try Store(path: Configuration.storePath(storePath, config: CommonOptions.configuration(configPath)), access: access)
         }
 
         /// These options, when the words after the subcommand's are as `valid` wants.
