@@ -3,22 +3,16 @@ import CKSchema
 extension VerifyCommand {
     /// verify's options: the environment, the plan, the baseline refresh, how to reach CloudKit.
     struct Options: ParsableOptions {
-        @Positionals(.optional("SCHEMA")) var schemas: [String]
         @Opt(Option.choice("env", help: "the CloudKit environment to check", values: [Environment.production, .development],
                            default: "production", noun: "an environment").or(Environment.production)) var environment: Environment
         @Opt(.path("plan", help: "the plan the deploy carried out (promote --plan); refused when stale",
                    default: "the plan from ckschema.yaml's production schema to the development schema")) var plan: String?
         @Opt(Flag("update", help: "when production has every planned change, write its export over ckschema.yaml's production schema (a .ckdb file)"))
         var update: Bool
-        @Opt(CommonOptions.format) var format: OutputFormat
-        @Opt(CommonOptions.config) var configPath: String?
-        @Group var target: PullOptions
-        @Group var model: ModelOptions
-
-        var schema: String? { schemas.first }
+        @Group var deploy: DeployOptions
 
         func validate() throws(UsageError) {
-            if schemas.count > 1 { throw UsageError("verify takes one schema, the development schema; got \(schemas.count)") }
+            if deploy.schemas.count > 1 { throw UsageError("verify takes one schema, the development schema; got \(deploy.schemas.count)") }
             if update && environment != .production { throw UsageError("--update refreshes the production baseline; it needs --env production") }
         }
     }
