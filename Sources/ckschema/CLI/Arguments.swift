@@ -21,6 +21,9 @@ struct OptionSpec: Sendable {
     var required = false
     /// The option it applies with (`--offline` with `--dry-run`): usage shows it inside that one's brackets.
     var within: String?
+    /// The option it cannot be given with (`--write` with `--check`): usage shows the two as
+    /// one choice, `[--check | -w]`, and decoding refuses both.
+    var excludes: String?
 
     /// `--format text|json`, `--store PATH`, `-o, --output FILE` or `--force`.
     var synopsis: String {

@@ -149,6 +149,12 @@ extension ParsableOptions {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let decoded = ParsedArguments.$decoding.withValue(arguments) { Self() }
         if let error = decoded.parts.lazy.compactMap(\.error).first { throw error }
+        let given = Set(arguments.values.keys).union(arguments.flags)
+        for spec in decoded.parts.flatMap(\.specs) {
+            if let other = spec.excludes, given.contains(spec.name), given.contains(other) {
+                throw UsageError("--\(other) and --\(spec.name) cannot be used together")
+            }
+        }
         try decoded.validate()
         self = decoded
     }

@@ -26,6 +26,13 @@ struct Flag: Sendable {
         f.spec.within = option
         return f
     }
+
+    /// The same flag, refused with `option` and shown in usage as the other choice: `[--check | -w]`.
+    func excluding(_ option: String) -> Flag {
+        var f = self
+        f.spec.excludes = option
+        return f
+    }
 }
 
 extension Option {

@@ -10,9 +10,16 @@ enum Usage {
     /// Each option's usage word; an option declared `within` another stands inside its brackets.
     static func options(_ options: [OptionSpec]) -> [String] {
         let names = Set(options.map(\.name))
+        let alternatives = options.filter { $0.excludes.map(names.contains) ?? false }
         func words(within parent: String?) -> [String] {
-            options.filter { $0.within.flatMap { names.contains($0) ? $0 : nil } == parent }
-                .map { $0.usage(words(within: $0.name)) }
+            options.filter { $0.within.flatMap { names.contains($0) ? $0 : nil } == parent && !alternatives.map(\.name).contains($0.name) }
+                .map { spec in
+                    let others = alternatives.filter { $0.excludes == spec.name }
+                    guard !others.isEmpty else { return spec.usage(words(within: spec.name)) }
+                    // `[--check | -w]`: one bracket, the choices inside.
+                    let choices = ([spec] + others).map { o in String(o.usage(words(within: o.name)).dropFirst().dropLast()) }
+                    return "[" + choices.joined(separator: " | ") + "]"
+                }
         }
         return words(within: nil)
     }

@@ -5,12 +5,8 @@ extension FmtCommand {
     struct Options: ParsableOptions {
         @Positionals(.any("FILE|FOLDER")) var sources: [String]
         @Opt(Flag("check", help: "exit 1 and name each file that is not formatted; change nothing")) var check: Bool
-        @Opt(Flag("write", short: "w", help: "rewrite the files in place")) var write: Bool
+        @Opt(Flag("write", short: "w", help: "rewrite the files in place").excluding("check")) var write: Bool
         @Opt(CommonOptions.format) var format: OutputFormat
         @Opt(CommonOptions.config) var configPath: String?
-
-        func validate() throws(UsageError) {
-            if check && write { throw UsageError("--check and --write cannot be used together") }
-        }
     }
 }

@@ -222,6 +222,8 @@ import Testing
         #expect(try runCLI(["changes", "--help"]).stdout.hasPrefix("usage: ckschema changes --zone Z [--since TOKEN] "))
         #expect(try runCLI(["query", "--help"]).stdout.hasPrefix("usage: ckschema query TYPE [--predicate P] [--sort FIELD[:desc]]... "))
         #expect(try runCLI(["completion", "--help"]).stdout.hasPrefix("usage: ckschema completion bash|zsh|fish\n"))
+        // Two options that cannot be given together are one choice.
+        #expect(try runCLI(["fmt", "--help"]).stdout.hasPrefix("usage: ckschema fmt [FILE|FOLDER...] [--check | -w] [--format "))
     }
 
     /// Each command's subcommands, as its `--help` lists them under `subcommands:`.
