@@ -28,6 +28,8 @@ enum Usage {
     /// none takes an option or a word after its own, one line (`ckschema completion bash|zsh|fish`).
     static func group(_ command: String, options: [OptionSpec], subcommands: [any Subcommand.Type]) -> String {
         let lines = subcommands.map { sub -> (word: String, rest: String) in
+            let unknown = (sub.accepts ?? []).subtracting(options.map(\.name))
+            precondition(unknown.isEmpty, "\(command) \(sub.name) accepts \(unknown.sorted()), which \(command) does not declare")
             let taken = options.filter { sub.accepts?.contains($0.name) ?? true }
             return (sub.name, line(sub.name, positionals: sub.arguments, options: taken))
         }
