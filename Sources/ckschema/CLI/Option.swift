@@ -20,37 +20,34 @@ struct Flag: Sendable {
         spec = OptionSpec(name: name, short: short, takesValue: false, help: help)
     }
 
-    /// The same flag, shown in usage inside `option`'s brackets: it applies only with it.
-    func within(_ option: String) -> Flag {
-        var f = self
-        f.spec.within = option
-        return f
-    }
-
-    /// The same flag, refused with `option` and shown in usage as the other choice: `[--check | -w]`.
-    func excluding(_ option: String) -> Flag {
-        var f = self
-        f.spec.excludes = option
-        return f
-    }
 }
 
+/// A declaration whose `OptionSpec` can be marked for usage (`Option`, `Flag`).
+protocol SpecMarkable {
+    var spec: OptionSpec { get set }
+}
+
+extension SpecMarkable {
+    /// The same declaration with its spec changed.
+    private func marked(_ change: (inout OptionSpec) -> Void) -> Self {
+        var d = self
+        change(&d.spec)
+        return d
+    }
+
+    /// Shown in usage inside `option`'s brackets: it applies only with it.
+    func within(_ option: String) -> Self { marked { $0.within = option } }
+    /// Refused with `option`, and shown in usage as the other choice: `[--check | -w]`.
+    func excluding(_ option: String) -> Self { marked { $0.excludes = option } }
+    /// Shown in usage without brackets; the command's `validate()` refuses to run without it,
+    /// in its own words.
+    func required() -> Self { marked { $0.required = true } }
+}
+
+extension Flag: SpecMarkable {}
+extension Option: SpecMarkable {}
+
 extension Option {
-    /// The same option, shown in usage without brackets; the command's `validate()` refuses
-    /// to run without it, in its own words.
-    func required() -> Option {
-        var o = self
-        o.spec.required = true
-        return o
-    }
-
-    /// The same option, shown in usage inside `option`'s brackets: it applies only with it.
-    func within(_ option: String) -> Option {
-        var o = self
-        o.spec.within = option
-        return o
-    }
-
     /// The same option with a value when it is not given.
     func or<T: Sendable>(_ value: T) -> Option<T> where Value == T? {
         let convert = self.convert
