@@ -17,6 +17,13 @@ struct OptionSpec: Sendable {
     var defaultValue: String?
     /// Its value is a path (completions offer files).
     var isPath = false
+    /// The command refuses to run without it: usage shows it without brackets.
+    var required = false
+    /// The option it applies with (`--offline` with `--dry-run`): usage shows it inside that one's brackets.
+    var within: String?
+    /// The option it cannot be given with (`--write` with `--check`): usage shows the two as
+    /// one choice, `[--check | -w]`, and decoding refuses both.
+    var excludes: String?
 
     /// `--format text|json`, `--store PATH`, `-o, --output FILE` or `--force`.
     var synopsis: String {
@@ -24,6 +31,16 @@ struct OptionSpec: Sendable {
         s += "--" + name
         if takesValue { s += " " + valueSyntax }
         return s
+    }
+
+    /// `[--format text|json]`, `[-o FILE]`, `--zone Z`, `[--sort FIELD]...`: how a usage line shows it
+    /// (the short name when it has one, with the options that apply only with it inside its brackets).
+    func usage(_ inner: [String] = []) -> String {
+        var word = short.map { "-\($0)" } ?? "--" + name
+        if takesValue { word += " " + valueSyntax }
+        word = ([word] + inner).joined(separator: " ")
+        if !required { word = "[\(word)]" }
+        return repeatable ? word + "..." : word
     }
 
     /// `text|json|github` for a value list, else the placeholder.
@@ -35,7 +52,7 @@ struct OptionSpec: Sendable {
 
 /// The arguments of one command, split by their dashes as swift-argument-parser's
 /// `SplitArguments` does: options by name, `--` ends options, `-` alone is a positional.
-struct ParsedArguments {
+struct ParsedArguments: Sendable {
     var values: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []

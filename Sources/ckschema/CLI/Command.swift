@@ -20,7 +20,7 @@ protocol Command: Sendable {
     static var name: String { get }
     /// One line for the command list.
     static var summary: String { get }
-    /// `ckschema lint [SCHEMA] [--format F]`
+    /// `ckschema lint [SCHEMA...] [--format F] ...`, generated from the declarations (`Usage`).
     static var usage: String { get }
     /// The rest of `--help`: what it does, an example. Options and subcommands are added from their declarations.
     static var help: String { get }
@@ -38,9 +38,15 @@ protocol ArgumentsDecodable: Sendable {
     init(_ arguments: ParsedArguments) throws(UsageError)
 }
 
-/// Options that also declare what they read: the one list parsing and help use.
+/// Options declared once, as `@Opt`, `@Group` and `@Positionals` properties (Declared.swift):
+/// the declarations parsing, help, usage, completions and the man page read are found by
+/// reflecting `init()`'s instance, and `init(_ arguments:)` decodes them, then `validate()`s.
 protocol ParsableOptions: ArgumentsDecodable {
-    static var specs: [OptionSpec] { get }
+    /// An instance with every option at its default (synthesized: every property is declared).
+    init()
+    /// Checks that need several values or the positionals, worded for the command; runs after
+    /// every option is decoded.
+    func validate() throws(UsageError)
 }
 
 /// A command that runs on its typed options.
@@ -51,6 +57,7 @@ protocol OptionsCommand: Command {
 
 extension OptionsCommand {
     static var options: [OptionSpec] { Options.specs }
+    static var usage: String { Usage.line("ckschema " + name, positionals: Options.positionals, options: options) }
     static var subcommands: [any Subcommand.Type] { [] }
     static func execute(_ arguments: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         try run(try Options(arguments), &io)
@@ -69,6 +76,7 @@ protocol CommandGroup: Command {
 
 extension CommandGroup {
     static var options: [OptionSpec] { Options.specs }
+    static var usage: String { Usage.group(name, options: options, subcommands: subcommandTypes) }
     static var subcommands: [any Subcommand.Type] { subcommandTypes }
     static func missingSubcommand() -> UsageError {
         UsageError("\(name) needs a subcommand: \(UsageError.list(subcommandTypes.map { $0.name }))")
@@ -100,8 +108,8 @@ extension CommandGroup {
 protocol Subcommand: Sendable {
     associatedtype Options: ArgumentsDecodable
     static var name: String { get }
-    /// `new NAME`: its word and what follows it, for the help's subcommand list.
-    static var synopsis: String { get }
+    /// The words after its own (`new NAME`'s NAME), for usage and the help's subcommand list.
+    static var arguments: [Positional] { get }
     static var summary: String { get }
     /// The group's options this subcommand reads (names without dashes); nil: all of them.
     /// Any other option given with it is refused before anything runs.
@@ -110,15 +118,16 @@ protocol Subcommand: Sendable {
 }
 
 extension Subcommand {
-    static var synopsis: String { name }
+    static var arguments: [Positional] { [] }
+    /// `new NAME`: its word and what follows it.
+    static var synopsis: String { ([name] + arguments.map(\.usage)).joined(separator: " ") }
     static var accepts: Set<String>? { nil }
     static func execute(_ arguments: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         try run(try Options(arguments), &io)
     }
 }
 
-/// A command without options or positionals (`ckschema man`).
+/// A group without options of its own (`ckschema completion`).
 struct NoOptions: ParsableOptions {
-    static let specs: [OptionSpec] = []
-    init(_ arguments: ParsedArguments) throws(UsageError) {}
+    @Positionals() var words: [String]
 }

@@ -28,16 +28,9 @@ enum CommonOptions {
 
 /// `--format`, `--fail-on` and `--config`: what every reporting command takes.
 struct ReportOptions: ParsableOptions {
-    static let specs = [CommonOptions.format.spec, CommonOptions.failOn.spec, CommonOptions.config.spec]
-    var format: OutputFormat
-    var failOn: Severity?
-    var configPath: String?
-
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        format = try arguments.value(CommonOptions.format)
-        failOn = try arguments.value(CommonOptions.failOn)
-        configPath = try arguments.value(CommonOptions.config)
-    }
+    @Opt(CommonOptions.format) var format: OutputFormat
+    @Opt(CommonOptions.failOn) var failOn: Severity?
+    @Opt(CommonOptions.config) var configPath: String?
 
     func configuration() throws(InputError) -> Configuration? { try CommonOptions.configuration(configPath) }
     /// The given severity, else ckschema.yaml's `lint.failOn`, else error.
@@ -47,14 +40,8 @@ struct ReportOptions: ParsableOptions {
 /// `--model-version` and `--configuration`: which version and configuration of a Core
 /// Data model (`.xcdatamodeld`) a command reads; ckschema.yaml's `coreData:` is the default.
 struct ModelOptions: ParsableOptions {
-    static let specs = [CommonOptions.modelVersion.spec, CommonOptions.modelConfiguration.spec]
-    var version: String?
-    var configuration: String?
-
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        version = try arguments.value(CommonOptions.modelVersion)
-        configuration = try arguments.value(CommonOptions.modelConfiguration)
-    }
+    @Opt(CommonOptions.modelVersion) var version: String?
+    @Opt(CommonOptions.modelConfiguration) var configuration: String?
 
     /// The flags, with what they leave unset taken from ckschema.yaml.
     func selection(_ config: Configuration?) -> ModelSelection {

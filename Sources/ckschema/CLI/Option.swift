@@ -1,9 +1,10 @@
 import CKSchema
 
-/// One option of a command, typed: its declaration (`spec`, which parsing, `--help`,
-/// completions and the man page read) and how its text becomes a `Value`, with the message
-/// for a value it refuses. An options struct reads it with `arguments.value(option)`, so
-/// every value is converted and checked before the command runs.
+/// One option of a command, typed: its declaration (`spec`, which parsing, `--help`, the
+/// usage line, completions and the man page read) and how its text becomes a `Value`, with
+/// the message for a value it refuses. An options struct declares it once, as a property
+/// `@Opt(option) var name: Value` (Declared.swift), so every value is converted and checked
+/// before the command runs.
 struct Option<Value: Sendable>: Sendable {
     var spec: OptionSpec
     /// The value when the option is not given (nil when `Value` is optional).
@@ -18,7 +19,33 @@ struct Flag: Sendable {
     init(_ name: String, short: Character? = nil, help: String) {
         spec = OptionSpec(name: name, short: short, takesValue: false, help: help)
     }
+
 }
+
+/// A declaration whose `OptionSpec` can be marked for usage (`Option`, `Flag`).
+protocol SpecMarkable {
+    var spec: OptionSpec { get set }
+}
+
+extension SpecMarkable {
+    /// The same declaration with its spec changed.
+    private func marked(_ change: (inout OptionSpec) -> Void) -> Self {
+        var d = self
+        change(&d.spec)
+        return d
+    }
+
+    /// Shown in usage inside `option`'s brackets: it applies only with it.
+    func within(_ option: String) -> Self { marked { $0.within = option } }
+    /// Refused with `option`, and shown in usage as the other choice: `[--check | -w]`.
+    func excluding(_ option: String) -> Self { marked { $0.excludes = option } }
+    /// Shown in usage without brackets; the command's `validate()` refuses to run without it,
+    /// in its own words.
+    func required() -> Self { marked { $0.required = true } }
+}
+
+extension Flag: SpecMarkable {}
+extension Option: SpecMarkable {}
 
 extension Option {
     /// The same option with a value when it is not given.
@@ -75,21 +102,21 @@ extension Option {
 extension ParsedArguments {
     /// The option's value, converted, or its default when it is not given.
     func value<V>(_ option: Option<V>) throws(UsageError) -> V {
-        precondition(declared.contains(option.spec.name), "--\(option.spec.name) is read but not declared in the command's specs")
+        precondition(declared.contains(option.spec.name), "--\(option.spec.name) is read but not declared by the command's options")
         guard let text = value(option.spec.name) else { return option.defaultValue }
         return try option.convert(text)
     }
 
     /// Every value of a repeatable option, converted, in the order given.
     func all<T>(_ option: Option<T?>) throws(UsageError) -> [T] {
-        precondition(declared.contains(option.spec.name), "--\(option.spec.name) is read but not declared in the command's specs")
+        precondition(declared.contains(option.spec.name), "--\(option.spec.name) is read but not declared by the command's options")
         var out: [T] = []
         for text in all(option.spec.name) { if let v = try option.convert(text) { out.append(v) } }
         return out
     }
 
     func flag(_ flag: Flag) -> Bool {
-        precondition(declared.contains(flag.spec.name), "--\(flag.spec.name) is read but not declared in the command's specs")
+        precondition(declared.contains(flag.spec.name), "--\(flag.spec.name) is read but not declared by the command's options")
         return self.flag(flag.spec.name)
     }
 }

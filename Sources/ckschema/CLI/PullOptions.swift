@@ -4,31 +4,18 @@ import Foundation
 /// What `pull`, `push`, `reset`, `verify` and `check --pull` need to run cktool: team,
 /// container, the tool and where the management token is.
 struct PullOptions: ParsableOptions {
-    static let teamID = Option.text("team-id", help: "the Apple developer team", valueName: "T", default: "ckschema.yaml's team, else $CLOUDKIT_TEAM_ID")
-    static let containerID = Option.text("container-id", help: "the iCloud container", valueName: "C",
-                                         default: "ckschema.yaml's container, else the development schema's")
-    static let cktool = Option.path("cktool", help: "run this executable with cktool's arguments instead of 'xcrun cktool'",
-                                    default: "$CKSCHEMA_CKTOOL, else xcrun cktool")
-    static let tokenEnv = Option.text("token-env", help: "read the CloudKit management token from this environment variable; it reaches cktool only through its environment, never its arguments",
-                                      valueName: "NAME", default: "CLOUDKIT_MANAGEMENT_TOKEN, else the token cktool saved in the keychain")
-    static let timeout = Option.number("timeout", help: "stop cktool after S seconds", valueName: "S",
-                                       default: String(format: "%g", SchemaPuller.defaultTimeout),
-                                       valid: { (s: Double) in s > 0 && s <= 86_400 },
-                                       message: { "--timeout needs a number of seconds from 0 to 86400, not '\($0)'" })
-    static let specs = [teamID.spec, containerID.spec, cktool.spec, timeout.spec, tokenEnv.spec]
+    @Opt(.text("team-id", help: "the Apple developer team", valueName: "T", default: "ckschema.yaml's team, else $CLOUDKIT_TEAM_ID"))
     var team: String?
+    @Opt(.text("container-id", help: "the iCloud container", valueName: "C", default: "ckschema.yaml's container, else the development schema's"))
     var container: String?
+    @Opt(.path("cktool", help: "run this executable with cktool's arguments instead of 'xcrun cktool'", default: "$CKSCHEMA_CKTOOL, else xcrun cktool"))
     var tool: String?
-    var tokenVariable: String?
+    @Opt(.number("timeout", help: "stop cktool after S seconds", valueName: "S", default: String(format: "%g", SchemaPuller.defaultTimeout),
+                 valid: { (s: Double) in s > 0 && s <= 86_400 }, message: { "--timeout needs a number of seconds from 0 to 86400, not '\($0)'" }))
     var seconds: Double?
-
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        team = try arguments.value(Self.teamID)
-        container = try arguments.value(Self.containerID)
-        tool = try arguments.value(Self.cktool)
-        tokenVariable = try arguments.value(Self.tokenEnv)
-        seconds = try arguments.value(Self.timeout)
-    }
+    @Opt(.text("token-env", help: "read the CloudKit management token from this environment variable; it reaches cktool only through its environment, never its arguments",
+               valueName: "NAME", default: "CLOUDKIT_MANAGEMENT_TOKEN, else the token cktool saved in the keychain"))
+    var tokenVariable: String?
 
     /// cktool for the container: team, container, tool and token from the options, ckschema.yaml
     /// and the environment (`CLOUDKIT_TEAM_ID`, `CKSCHEMA_CKTOOL`, the token's variable).

@@ -3,17 +3,14 @@ import CKSchema
 /// `[FROM] [TO]` of `diff` and `promote`: two schema sources, else the production and
 /// development schemas of ckschema.yaml.
 struct SchemaPairOptions: ParsableOptions {
-    static let specs = ModelOptions.specs
-    var from: String?
-    var to: String?
-    var model: ModelOptions
+    @Positionals(.optional("FROM"), .optional("TO")) var schemas: [String]
+    @Group var model: ModelOptions
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        let p = arguments.positionals
-        if p.count > 2 { throw UsageError("expected at most two schemas, FROM and TO; got \(p.count)") }
-        from = p.first
-        to = p.count > 1 ? p[1] : nil
-        model = try ModelOptions(arguments)
+    var from: String? { schemas.first }
+    var to: String? { schemas.count > 1 ? schemas[1] : nil }
+
+    func validate() throws(UsageError) {
+        if schemas.count > 2 { throw UsageError("expected at most two schemas, FROM and TO; got \(schemas.count)") }
     }
 
     /// Both schemas, loaded at once.

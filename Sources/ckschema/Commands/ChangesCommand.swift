@@ -4,7 +4,6 @@ import CKSchema
 enum ChangesCommand: OptionsCommand {
     static let name = "changes"
     static let summary = "Fetch a zone's changed and deleted records since a change token, with a new token."
-    static let usage = "ckschema changes --zone Z [--since TOKEN] [--env E] [--format ndjson|text]"
     static let help = """
         Prints the zone's records changed since TOKEN (every record without --since) in the Web
         Services shape, encrypted values left out, then one line for each record deleted since

@@ -5,7 +5,6 @@ import CKSchema
 enum CheckCommand: OptionsCommand {
     static let name = "check"
     static let summary = "The CI gate: run every configured check (lint, promote, validate, migrate status)."
-    static let usage = "ckschema check [--pull [--team-id T] [--container-id C] [--cktool PATH] [--timeout S]] [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH]"
     static let help = """
         Runs, in order, each check that ckschema.yaml configures (its 'check:' list, or
         every check whose inputs it names) and exits with the worst result: 0 clean,

@@ -5,7 +5,6 @@ enum CompletionCommand: CommandGroup {
     typealias Options = NoOptions
     static let name = "completion"
     static let summary = "Print a shell completion script (bash, zsh or fish)."
-    static let usage = "ckschema completion bash|zsh|fish"
     static let subcommandTypes: [any Subcommand.Type] = [BashCompletion.self, ZshCompletion.self, FishCompletion.self]
     static let help = """
         The script completes every command, its options, and the values of options that take

@@ -4,7 +4,6 @@ import CKSchema
 enum DiffCommand: OptionsCommand {
     static let name = "diff"
     static let summary = "Show what changed between two schemas (production -> development), grouped by record type."
-    static let usage = "ckschema diff [FROM] [TO] [--format text|json|markdown] [--exit-code] [--config PATH]"
     static let help = """
         FROM and TO are schema sources (a YAML file, a folder of YAML files, a .ckdb file, a
         Core Data model; two versions of one model are its .xcdatamodel folders).

@@ -5,7 +5,6 @@ import Foundation
 enum ExportCommand: OptionsCommand {
     static let name = "export"
     static let summary = "Write the schema as .ckdb (cktool import-schema), canonical YAML, or JSON Schema for records."
-    static let usage = "ckschema export [SCHEMA] [--format ckdb|yaml|jsonschema] [-o FILE] [--fail-on warning|error]"
     static let help = """
         SCHEMA is a YAML file, a folder of YAML files, a .ckdb file or a Core Data model
         (.xcdatamodeld, .xcdatamodel); without one, the

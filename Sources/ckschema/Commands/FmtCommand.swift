@@ -5,7 +5,6 @@ import Foundation
 enum FmtCommand: OptionsCommand {
     static let name = "fmt"
     static let summary = "Format YAML schema files canonically (stable key order, shorthand, comments kept)."
-    static let usage = "ckschema fmt [--check | --write] [FILE|FOLDER...] [--format text|json|github|sarif|markdown]"
     static let help = """
         Without FILE, formats the YAML files of the schemas named in ckschema.yaml.
         With neither --check nor --write, prints the formatted text to standard output.

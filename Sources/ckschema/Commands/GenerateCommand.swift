@@ -4,7 +4,6 @@ import CKSchema
 enum GenerateCommand: CommandGroup {
     static let name = "generate"
     static let summary = "Generate typed Swift (records, keys, queries, zones, subscriptions) from the schema."
-    static let usage = "ckschema generate swift [SCHEMA] [-o DIR] [--namespace NAME] [--access public|internal] [--single-file] [--format F] [--fail-on S]"
     static let subcommandTypes: [any Subcommand.Type] = [GenerateSwift.self]
     static let help = """
         SCHEMA is any schema source (a YAML file or folder, a .ckdb file, a Core Data model);
@@ -25,7 +24,7 @@ enum GenerateCommand: CommandGroup {
 /// `ckschema generate swift`.
 enum GenerateSwift: Subcommand {
     static let name = "swift"
-    static let synopsis = "swift [SCHEMA]"
+    static let arguments: [Positional] = [.optional("SCHEMA")]
     static let summary = "write Swift for the schema into DIR"
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {

@@ -5,7 +5,6 @@ import Foundation
 enum ImportCommand: OptionsCommand {
     static let name = "import"
     static let summary = "Convert a .ckdb schema (cktool export-schema), a Core Data model or SwiftData sources to the canonical YAML form."
-    static let usage = "ckschema import FILE.ckdb|MODEL.xcdatamodeld|SOURCES [-o FILE.yaml] [--force] [--model-version NAME] [--configuration NAME]"
     static let help = """
         Reads a schema in Apple's CloudKit Schema Language (what 'xcrun cktool export-schema'
         writes, or a hand-written .ckdb file) and writes it in the canonical YAML form that

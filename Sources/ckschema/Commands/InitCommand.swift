@@ -5,7 +5,6 @@ import Foundation
 enum InitCommand: OptionsCommand {
     static let name = "init"
     static let summary = "Write ckschema.yaml, Schemas/ and Migrations/ for a new repository."
-    static let usage = "ckschema init [FOLDER] [--container iCloud.com.example.App] [--from-production SCHEMA] [--force]"
     static let help = """
         Writes into FOLDER (default: the current folder): ckschema.yaml, the development
         schema (YAML), the production schema as Schemas/production.ckdb (what 'ckschema pull'

@@ -4,7 +4,6 @@ import CKSchema
 enum JSONSchemaCommand: OptionsCommand {
     static let name = "json-schema"
     static let summary = "Print the JSON Schema (2020-12) of the YAML schema format and ckschema.yaml, for editors."
-    static let usage = "ckschema json-schema [-o FILE]"
     static let help = """
         Every key, field type, index kind, capability and permission, with its description;
         unknown keys and misspelled types are invalid. 'ckschema init' writes it beside the

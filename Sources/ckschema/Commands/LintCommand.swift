@@ -4,7 +4,6 @@ import CKSchema
 enum LintCommand: OptionsCommand {
     static let name = "lint"
     static let summary = "Check a schema against CloudKit's rules (names, indexes, encryption, queries, zones)."
-    static let usage = "ckschema lint [SCHEMA...] [--format text|json|github|sarif|markdown] [--fail-on warning|error]"
     static let help = """
         SCHEMA is a YAML file, a folder of YAML files, a .ckdb file, or a Core Data model
         (.xcdatamodeld, .xcdatamodel: its CloudKit mirror, and CK610-CK617); without one,

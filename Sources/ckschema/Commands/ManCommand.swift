@@ -4,7 +4,6 @@ import CKSchema
 enum ManCommand: OptionsCommand {
     static let name = "man"
     static let summary = "Print the ckschema(1) man page (roff)."
-    static let usage = "ckschema man"
     static let help = """
         Every command's usage, description, options and examples, as --help prints them.
 

@@ -4,6 +4,7 @@ import CKSchema
 enum MigrateBaseline: Subcommand {
     static let name = "baseline"
     static let summary = "adopt an app already in production: write Migrations/0001_baseline.yaml that builds the production schema (default: ckschema.yaml's), and record it as applied to the store's production and development"
+    static let accepts: Set<String>? = ["config", "migrations", "store", "from", "force"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let o = options.migrate

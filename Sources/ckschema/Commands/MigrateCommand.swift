@@ -4,7 +4,6 @@ import CKSchema
 enum MigrateCommand: CommandGroup {
     static let name = "migrate"
     static let summary = "Write, apply and check versioned migrations of the local store."
-    static let usage = "ckschema migrate new NAME | apply [--env development|production] [--to VERSION] [--dry-run] [--lock-timeout S] | status [--env ENV] | hash | baseline [--from SCHEMA] [--force]"
     static let subcommandTypes: [any Subcommand.Type] = [MigrateNew.self, MigrateApply.self, MigrateStatus.self, MigrateHash.self, MigrateBaseline.self]
     static let help = """
         Every subcommand refuses to run when Migrations/ckschema.sum does not match the files

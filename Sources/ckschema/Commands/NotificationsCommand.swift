@@ -4,7 +4,6 @@ import CKSchema
 enum NotificationsCommand: OptionsCommand {
     static let name = "notifications"
     static let summary = "Print the notifications the environment's subscriptions produced, oldest first."
-    static let usage = "ckschema notifications [--since N] [--env E] [--format ndjson|text]"
     static let help = """
         Saving and deleting records through the store (records import, records delete, migrations'
         data steps) evaluates the environment's subscriptions. Each query notification is shaped

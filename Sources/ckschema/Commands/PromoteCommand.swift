@@ -4,7 +4,6 @@ import CKSchema
 enum PromoteCommand: OptionsCommand {
     static let name = "promote"
     static let summary = "Plan the promotion to production: each change safe, review or forbidden, with the fix."
-    static let usage = "ckschema promote [FROM] [TO] [--check] [--plan PATH] [--verify-plan PATH] [--apply PLAN [--store PATH]] [--fail-on warning|error] [--format text|json|github|sarif|markdown]"
     static let help = """
         FROM and TO are schema sources, as for 'ckschema diff' (default: the production and
         development schemas named in ckschema.yaml). The development schema is linted and

@@ -4,7 +4,6 @@ import CKSchema
 enum PullCommand: OptionsCommand {
     static let name = "pull"
     static let summary = "Get an environment's live schema from CloudKit through cktool, as .ckdb."
-    static let usage = "ckschema pull [--env production|development] [--team-id T] [--container-id C] [-o FILE] [--cktool PATH] [--timeout S]"
     static let help = """
         Runs 'xcrun cktool export-schema --team-id T --container-id C --environment E
         --output-file TMP', checks that the export parses, and writes it verbatim. The file

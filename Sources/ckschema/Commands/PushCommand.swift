@@ -6,7 +6,6 @@ import Foundation
 enum PushCommand: OptionsCommand {
     static let name = "push"
     static let summary = "Send the development schema to CloudKit's development environment through cktool (the server validates first)."
-    static let usage = "ckschema push [SCHEMA] [--dry-run [--offline]] [--yes] [--team-id T] [--container-id C] [--token-env NAME] [--cktool PATH] [--timeout S]"
     static let help = """
         SCHEMA is any schema source (default: the development schema in ckschema.yaml). In
         order: lint and the production gate against the committed production schema (a
@@ -26,15 +25,14 @@ enum PushCommand: OptionsCommand {
         """
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
-        let config = try CommonOptions.configuration(options.configPath)
-        let devPath = try SchemaArguments.development(options.schema, config: config)
+        let (config, devPath) = try options.deploy.development()
         let prodPath = try SchemaArguments.production(nil, config: config)
         let interactive = isatty(0) == 1 && isatty(2) == 1
         if !options.dryRun && !options.yes && !interactive {
             throw UsageError("push imports into development, and asks first; with no terminal (CI) pass --yes, or --dry-run to stop after validation")
         }
-        let (production, development) = try SchemaSource.loadPair(from: prodPath, to: devPath, model: options.model.selection(config))
-        let session = options.offline ? nil : try options.target.session(config: config)
+        let (production, development) = try SchemaSource.loadPair(from: prodPath, to: devPath, model: options.deploy.model.selection(config))
+        let session = options.offline ? nil : try options.deploy.target.session(config: config)
         let request = SchemaPusher.Request(development: development, production: production, lint: config?.lint ?? LintConfiguration(),
                                            promote: config?.promote ?? LintConfiguration(), session: session, dryRun: options.dryRun)
         let container = ControlCharacters.escaped(session?.container ?? "")
@@ -51,7 +49,7 @@ enum PushCommand: OptionsCommand {
         }
         switch result.stage {
         case .gateRefused, .serverRefused:
-            io.conclude(result.findings, format: options.format, command: name, failed: true,
+            io.conclude(result.findings, format: options.deploy.format, command: name, failed: true,
                         steps: result.stage == .gateRefused ? ["lint", "promote"] : ["lint", "promote", "cktool"])
             return .findings
         case .checkedOffline:

@@ -4,7 +4,6 @@ import CKSchema
 enum QueryCommand: OptionsCommand {
     static let name = "query"
     static let summary = "Query the local store's records with a CloudKit predicate, refused where CloudKit refuses it."
-    static let usage = "ckschema query TYPE [--predicate P] [--sort FIELD[:desc]]... [--zone Z] [--env E] [--limit N] [--format ndjson|text]"
     static let help = """
         Runs a CKQuery over the store: the predicate is CloudKit's NSPredicate subset (see
         docs/runtime.md), each field it filters on must be queryable and each sort field sortable,

@@ -4,7 +4,6 @@ import CKSchema
 enum RecordsCommand: CommandGroup {
     static let name = "records"
     static let summary = "Import NDJSON records into the local store, export them, or delete them."
-    static let usage = "ckschema records import [--env development|production] [--save-policy ifServerRecordUnchanged|changedKeys|allKeys] FILE... | export [--env development|production] [--type T] [-o FILE] | delete [--env development|production] [--zone Z] RECORDNAME..."
     static let subcommandTypes: [any Subcommand.Type] = [RecordsImport.self, RecordsExport.self, RecordsDelete.self]
     static let help = """
         import reads records in the CloudKit Web Services shape, one JSON object a line:

@@ -4,7 +4,6 @@ import CKSchema
 enum ResetCommand: OptionsCommand {
     static let name = "reset"
     static let summary = "Reset CloudKit's development environment to production through cktool (deletes every development record)."
-    static let usage = "ckschema reset --env development --yes [--team-id T] [--container-id C] [--token-env NAME] [--cktool PATH] [--timeout S]"
     static let help = """
         Runs 'xcrun cktool reset-schema --team-id T --container-id C': the development schema
         becomes production's and every record in development is deleted. It says so first,

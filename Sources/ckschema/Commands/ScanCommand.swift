@@ -4,7 +4,6 @@ import CKSchema
 enum ScanCommand: OptionsCommand {
     static let name = "scan"
     static let summary = "Check the app's CloudKit calls (records, fields, queries, zones, subscriptions) against the production schema."
-    static let usage = "ckschema scan [PATH...] [--schema SCHEMA] [--env production|development] [--verbose] [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH]"
     static let help = """
         PATH is a Swift file or a folder of Swift sources (recursive; .build, DerivedData and
         Pods are skipped); without one, ckschema.yaml's 'code:' list. Each CloudKit call the

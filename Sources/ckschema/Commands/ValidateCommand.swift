@@ -5,7 +5,6 @@ import CKSchema
 enum ValidateCommand: OptionsCommand {
     static let name = "validate"
     static let summary = "Check records (NDJSON, JSON, YAML) against a schema the way CloudKit's server would."
-    static let usage = "ckschema validate [--schema SCHEMA] [--env production|development] [--batch N] [--max-errors N] [--infer] [--jobs N] [--format text|json|github|sarif|markdown] FILE..."
     static let help = """
         FILE is an NDJSON file (one record a line), a JSON array of records, or YAML;
         '-' reads standard input. Records are in the CloudKit Web Services shape

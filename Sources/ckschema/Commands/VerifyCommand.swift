@@ -5,7 +5,6 @@ import CKSchema
 enum VerifyCommand: OptionsCommand {
     static let name = "verify"
     static let summary = "After the Console deploy, check through cktool that production has every change of the plan."
-    static let usage = "ckschema verify [SCHEMA] [--env production|development] [--plan PLAN] [--update] [--team-id T] [--container-id C] [--token-env NAME] [--cktool PATH] [--timeout S]"
     static let help = """
         Pulls the environment's live schema ('cktool export-schema') and checks each change of
         the plan (--plan, else the plan from ckschema.yaml's production schema to SCHEMA, the
@@ -21,13 +20,12 @@ enum VerifyCommand: OptionsCommand {
         """
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
-        let config = try CommonOptions.configuration(options.configPath)
-        let devPath = try SchemaArguments.development(options.schema, config: config)
+        let (config, devPath) = try options.deploy.development()
         let baselinePath = try SchemaArguments.production(nil, config: config)
         if options.update && !baselinePath.lowercased().hasSuffix(".ckdb") {
             throw UsageError("--update writes what CloudKit exports verbatim, and ckschema.yaml's production schema '\(baselinePath)' is not a .ckdb file")
         }
-        let (baseline, development) = try SchemaSource.loadPair(from: baselinePath, to: devPath, model: options.model.selection(config))
+        let (baseline, development) = try SchemaSource.loadPair(from: baselinePath, to: devPath, model: options.deploy.model.selection(config))
         let plan: PromotionPlan
         if let path = options.plan {
             plan = try PromotionPlan.load(path: path)
@@ -35,12 +33,12 @@ enum VerifyCommand: OptionsCommand {
         } else {
             plan = PromotionPlan.compute(from: baseline, to: development, hashing: false)
         }
-        let session = try options.target.session(config: config)
+        let session = try options.deploy.target.session(config: config)
         let live = try session.export(environment: options.environment)
         let result = ProductionVerifier.verify(steps: plan.steps, development: development, live: live.schema)
         let env = options.environment.rawValue, container = ControlCharacters.escaped(session.container)
         guard result.missing.isEmpty else {
-            io.conclude(result.missing, format: options.format, command: name, failed: true)
+            io.conclude(result.missing, format: options.deploy.format, command: name, failed: true)
             return .findings
         }
         io.write("the \(env) environment of \(container) has every planned change (\(result.checked) checked"

@@ -3,19 +3,17 @@ import CKSchema
 extension ChangesCommand {
     /// changes' options: the zone (required) and the token.
     struct Options: ParsableOptions {
-        static let zoneOption = Option.text("zone", help: "the custom zone (required)", valueName: "Z")
-        static let sinceOption = Option.text("since", help: "the serverChangeToken of an earlier run", valueName: "TOKEN")
-        static let specs = [zoneOption.spec, sinceOption.spec] + RuntimeOptions.specs
-        var zone: String
-        var since: String?
-        var runtime: RuntimeOptions
+        @Opt(Option.text("zone", help: "the custom zone (required)", valueName: "Z").required()) var zoneName: String?
+        @Opt(.text("since", help: "the serverChangeToken of an earlier run", valueName: "TOKEN")) var since: String?
+        @Group var runtime: RuntimeOptions
+        @Positionals() var words: [String]
 
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            guard arguments.positionals.isEmpty else { throw UsageError("changes takes no positional argument; name the zone with --zone") }
-            guard let zone = try arguments.value(Self.zoneOption) else { throw UsageError("changes needs --zone Z") }
-            self.zone = zone
-            since = try arguments.value(Self.sinceOption)
-            runtime = try RuntimeOptions(arguments)
+        /// The zone, which `validate()` has checked is given.
+        var zone: String { zoneName ?? "" }
+
+        func validate() throws(UsageError) {
+            guard words.isEmpty else { throw UsageError("changes takes no positional argument; name the zone with --zone") }
+            guard zoneName != nil else { throw UsageError("changes needs --zone Z") }
         }
     }
 }

@@ -3,16 +3,16 @@ import CKSchema
 extension CheckCommand {
     /// check's options: the report, and whether to pull production first.
     struct Options: ParsableOptions {
-        static let pull = Flag("pull", help: "first refresh the production schema from CloudKit, as 'ckschema pull' does, then gate against it")
-        static let specs = ReportOptions.specs + [pull.spec] + PullOptions.specs
-        var report: ReportOptions
-        var pull: PullOptions?
+        @Group var report: ReportOptions
+        @Opt(Flag("pull", help: "first refresh the production schema from CloudKit, as 'ckschema pull' does, then gate against it")) var pullFlag: Bool
+        @Group(within: "pull") var target: PullOptions
+        @Positionals() var words: [String]
 
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            report = try ReportOptions(arguments)
-            let target = try PullOptions(arguments)
-            pull = arguments.flag(Self.pull) ? target : nil
-            if !arguments.positionals.isEmpty { throw UsageError("check takes no positional arguments; it reads ckschema.yaml") }
+        /// How to reach CloudKit, when --pull is given.
+        var pull: PullOptions? { pullFlag ? target : nil }
+
+        func validate() throws(UsageError) {
+            if !words.isEmpty { throw UsageError("check takes no positional arguments; it reads ckschema.yaml") }
         }
     }
 }

@@ -3,7 +3,11 @@ import CKSchema
 extension DiffCommand {
     /// diff's options: the output format (text, json or markdown), the exit code, FROM and TO.
     struct Options: ParsableOptions {
-        static let exitCodeFlag = Flag("exit-code", help: "exit 1 when the schemas differ, 0 when they do not")
+        @Opt(Flag("exit-code", help: "exit 1 when the schemas differ, 0 when they do not")) var exitCode: Bool
+        @Opt(Options.formatOption) var format: OutputFormat
+        @Opt(CommonOptions.config) var configPath: String?
+        @Group var schemas: SchemaPairOptions
+
         /// text, json or markdown; a report format (github, sarif) is refused with a pointer to promote.
         static let formatOption: Option<OutputFormat> = {
             var o = CommonOptions.format
@@ -19,18 +23,5 @@ extension DiffCommand {
             }
             return o
         }()
-        static let specs = [exitCodeFlag.spec, formatOption.spec, CommonOptions.config.spec] + SchemaPairOptions.specs
-
-        var exitCode: Bool
-        var format: OutputFormat
-        var configPath: String?
-        var schemas: SchemaPairOptions
-
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            format = try arguments.value(Self.formatOption)
-            schemas = try SchemaPairOptions(arguments)
-            configPath = try arguments.value(CommonOptions.config)
-            exitCode = arguments.flag(Self.exitCodeFlag)
-        }
     }
 }

@@ -3,22 +3,16 @@ import CKSchema
 extension ImportCommand {
     /// import's options: the one file to read, where to write, and the Core Data model.
     struct Options: ParsableOptions {
-        static let outputOption = Option.path("output", short: "o", help: "write the YAML to FILE instead of standard output", valueName: "FILE")
-        static let forceFlag = Flag("force", help: "replace FILE.yaml wholesale instead of merging into it")
-        static let specs = [outputOption.spec, forceFlag.spec] + ModelOptions.specs
-        var path: String
-        var output: String?
-        var force: Bool
-        var model: ModelOptions
+        @Positionals(.one("FILE.ckdb|MODEL.xcdatamodeld|SOURCES")) var paths: [String]
+        @Opt(.path("output", short: "o", help: "write the YAML to FILE instead of standard output", valueName: "FILE")) var output: String?
+        @Opt(Flag("force", help: "replace FILE.yaml wholesale instead of merging into it")) var force: Bool
+        @Group var model: ModelOptions
 
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-                throw UsageError(arguments.positionals.isEmpty ? "no .ckdb file given" : "give exactly one .ckdb file")
-            }
-            self.path = path
-            output = try arguments.value(Self.outputOption)
-            force = arguments.flag(Self.forceFlag)
-            model = try ModelOptions(arguments)
+        /// The one file, which `validate()` has checked is given.
+        var path: String { paths.first ?? "" }
+
+        func validate() throws(UsageError) {
+            guard paths.count == 1 else { throw UsageError(paths.isEmpty ? "no .ckdb file given" : "give exactly one .ckdb file") }
         }
     }
 }

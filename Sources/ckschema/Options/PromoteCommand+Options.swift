@@ -3,12 +3,19 @@ import CKSchema
 extension PromoteCommand {
     /// promote's options: the plan files, the gate's class, FROM and TO.
     struct Options: ParsableOptions {
-        static let checkFlag = Flag("check", help: "the CI gate: exit 1 on a lint error or a forbidden change (or, with --fail-on warning, one that needs review); reports only errors and warnings")
-        static let planOption = Option.path("plan", help: "write the plan as JSON (with both schemas' SHA-256)")
-        static let verifyPlanOption = Option.path("verify-plan", help: "refuse a plan file that is not JSON, is from another format version, or was computed from other schemas (exit 2), or whose steps are not the steps its schemas give (exit 1, naming the first)")
-        static let applyOption = Option.path("apply", help: "deploy the development schema to the local store's production environment, as the CloudKit Console does: schema only, no records; refused when PLAN is stale or the store's production schema is not FROM (exit 2), or PLAN's steps differ from what the schemas give or one is forbidden (exit 1)",
-                                             valueName: "PLAN")
-        static let storeOption = Option.path("store", help: "the store for --apply", default: "ckschema.yaml's store")
+        @Opt(Flag("check", help: "the CI gate: exit 1 on a lint error or a forbidden change (or, with --fail-on warning, one that needs review); reports only errors and warnings"))
+        var check: Bool
+        @Opt(.path("plan", help: "write the plan as JSON (with both schemas' SHA-256)")) var plan: String?
+        @Opt(.path("verify-plan", help: "refuse a plan file that is not JSON, is from another format version, or was computed from other schemas (exit 2), or whose steps are not the steps its schemas give (exit 1, naming the first)"))
+        var verifyPlan: String?
+        @Opt(.path("apply", help: "deploy the development schema to the local store's production environment, as the CloudKit Console does: schema only, no records; refused when PLAN is stale or the store's production schema is not FROM (exit 2), or PLAN's steps differ from what the schemas give or one is forbidden (exit 1)",
+                   valueName: "PLAN")) var apply: String?
+        @Opt(Option.path("store", help: "the store for --apply", default: "ckschema.yaml's store").within("apply")) var store: String?
+        @Opt(CommonOptions.format) var format: OutputFormat
+        @Opt(Options.failOnOption) var failOn: ChangeClass?
+        @Opt(CommonOptions.config) var configPath: String?
+        @Group var schemas: SchemaPairOptions
+
         /// The words every command's --fail-on takes (severities); a plan's classes are
         /// accepted as the severities they report with (review: warning, forbidden: error).
         static let failOnOption = Option<ChangeClass?>(
@@ -22,25 +29,5 @@ extension PromoteCommand {
                 default: throw UsageError("'\(text)' is not a severity for --fail-on; use warning or error")
                 }
             }
-        static let specs = [checkFlag.spec, planOption.spec, verifyPlanOption.spec, applyOption.spec, storeOption.spec,
-                            CommonOptions.format.spec, failOnOption.spec, CommonOptions.config.spec] + SchemaPairOptions.specs
-
-        var check: Bool
-        var plan, verifyPlan, apply, store, configPath: String?
-        var format: OutputFormat
-        var failOn: ChangeClass?
-        var schemas: SchemaPairOptions
-
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            format = try arguments.value(CommonOptions.format)
-            configPath = try arguments.value(CommonOptions.config)
-            failOn = try arguments.value(Self.failOnOption)
-            schemas = try SchemaPairOptions(arguments)
-            check = arguments.flag(Self.checkFlag)
-            plan = try arguments.value(Self.planOption)
-            verifyPlan = try arguments.value(Self.verifyPlanOption)
-            apply = try arguments.value(Self.applyOption)
-            store = try arguments.value(Self.storeOption)
-        }
     }
 }

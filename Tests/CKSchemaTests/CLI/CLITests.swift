@@ -127,5 +127,5 @@ import Testing
 
 /// The lint usage line as the binary prints it.
 enum LintCommandUsage {
-    static let text = "ckschema lint [SCHEMA...] [--format text|json|github|sarif|markdown] [--fail-on warning|error]"
+    static let text = "ckschema lint [SCHEMA...] [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH] [--model-version NAME] [--configuration NAME]"
 }

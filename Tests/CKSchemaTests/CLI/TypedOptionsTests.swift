@@ -137,6 +137,95 @@ import Testing
         }
     }
 
+    /// Every name an `options:` section of `--help` declares, short ones included, in order
+    /// (`  -o, --output FILE` gives `-o` and `--output`).
+    static func names(inHelp help: String) -> [String] {
+        let section = help.components(separatedBy: "\noptions:\n").dropFirst().first ?? ""
+        return section.split(separator: "\n").filter { $0.hasPrefix("  -") }.flatMap { line in
+            line.dropFirst(2).split(separator: " ", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+                .filter { $0.hasPrefix("-") }.map { String($0.hasSuffix(",") ? $0.dropLast() : $0) }
+        }
+    }
+
+    /// The names given more than once, each once, in order.
+    static func duplicates(_ names: [String]) -> [String] {
+        var seen: Set<String> = [], twice: [String] = []
+        for n in names where !seen.insert(n).inserted && !twice.contains(n) { twice.append(n) }
+        return twice
+    }
+
+    /// The lines of a command's usage (a group has one per subcommand), without `usage: `.
+    static func usageLines(_ help: String) -> [String] {
+        help.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+            .map { String($0.drop { $0 == " " }.replacingOccurrences(of: "usage: ", with: "")) }
+    }
+
+    /// The options a usage line names, long names for short ones (`-o` is `--output`).
+    static func usageOptions(_ line: String, help: String) -> [String] {
+        let names = Self.names(inHelp: help)
+        return line.split(whereSeparator: { " [|]".contains($0) }).map(String.init).filter { $0.hasPrefix("-") && !$0.hasPrefix("---") }
+            .map { word in
+                guard !word.hasPrefix("--"), let i = names.firstIndex(of: word), i + 1 < names.count else { return word }
+                return names[i + 1]
+            }
+    }
+
+    /// Issue 18: an option name (long or short) declared twice in one command is refused. The
+    /// check is proved on a help text that has both mistakes, then run on every command.
+    @Test func noCommandDeclaresAnOptionNameTwice() throws {
+        let sample = "usage: x\n\noptions:\n  -o, --output FILE  one\n  --force            two\n  -o, --other X      three\n  --output PATH      four\n"
+        #expect(Self.names(inHelp: sample) == ["-o", "--output", "--force", "-o", "--other", "--output"])
+        #expect(Self.duplicates(Self.names(inHelp: sample)) == ["-o", "--output"])
+        for (command, options) in try ShellIntegrationTests.declared() {
+            let names = Self.names(inHelp: try runCLI([command, "--help"]).stdout)
+            #expect(names.filter { $0.hasPrefix("--") } == options, "\(command): \(names)")
+            #expect(Self.duplicates(names).isEmpty, "\(command) declares \(Self.duplicates(names)) twice")
+        }
+    }
+
+    /// Issue 18: usage lines are generated from the declarations, so each names every option its
+    /// command takes (validate's hand-written one named 7 of 12) and no other; a subcommand's
+    /// line names exactly the options it takes, the ones its refusal lists.
+    @Test func usageNamesEveryDeclaredOptionAndOnlyThose() throws {
+        for (command, options) in try ShellIntegrationTests.declared() {
+            let help = try runCLI([command, "--help"]).stdout
+            let lines = Self.usageLines(help)
+            let named = lines.flatMap { Self.usageOptions($0, help: help) }
+            #expect(Set(named) == Set(options), "\(command): usage names \(named.sorted()), it declares \(options.sorted())")
+            for line in lines {
+                let words = Self.usageOptions(line, help: help)
+                #expect(Self.duplicates(words).isEmpty, "\(line)")
+                guard lines.count > 1, let other = options.first(where: { !words.contains($0) }) else { continue }
+                // `migrate hash --dry-run`: refused, naming what the line names.
+                let sub = String(line.split(separator: " ")[2])
+                // An option that takes a value stands as `[--to VERSION]` in some line: give it one.
+                let takesValue = lines.contains { $0.split(separator: " ").contains { $0 == "[" + other || $0 == other } }
+                let r = try runCLI([command, sub, other] + (takesValue ? ["x"] : []))
+                let list = words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
+                #expect(r.code == 2 && r.stderr.hasPrefix("ckschema \(command): error: \(command) \(sub) does not take \(other); it takes \(list)\n"),
+                        "\(line): \(r.stderr)")
+            }
+        }
+        let validate = try runCLI(["validate", "--help"]).stdout
+        #expect(Self.usageLines(validate) == ["ckschema validate FILE... [--schema SCHEMA] [--env production|development] [--batch N] [--max-errors N] [--infer] [-j N] [--input-format ndjson|json|yaml] [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH] [--model-version NAME] [--configuration NAME]"])
+        let migrate = try runCLI(["migrate", "--help"]).stdout
+        #expect(Self.usageLines(migrate) == [
+            "ckschema migrate new NAME [--config PATH] [--store PATH] [--migrations PATH] [--schema PATH]",
+            "ckschema migrate apply [--config PATH] [--env development|production] [--to VERSION] [--dry-run] [--lock-timeout S] [--store PATH] [--migrations PATH]",
+            "ckschema migrate status [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH] [--env development|production] [--store PATH] [--migrations PATH] [--schema PATH]",
+            "ckschema migrate hash [--config PATH] [--migrations PATH]",
+            "ckschema migrate baseline [--config PATH] [--store PATH] [--migrations PATH] [--from SCHEMA] [--force]",
+        ])
+        // Options that apply only with another stand inside its brackets; a required one has none.
+        #expect(try runCLI(["check", "--help"]).stdout.hasPrefix("usage: ckschema check [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH] [--pull [--team-id T] [--container-id C] [--cktool PATH] [--timeout S] [--token-env NAME]]\n"))
+        #expect(try runCLI(["push", "--help"]).stdout.hasPrefix("usage: ckschema push [SCHEMA] [--dry-run [--offline]] [-y] "))
+        #expect(try runCLI(["changes", "--help"]).stdout.hasPrefix("usage: ckschema changes --zone Z [--since TOKEN] "))
+        #expect(try runCLI(["query", "--help"]).stdout.hasPrefix("usage: ckschema query TYPE [--predicate P] [--sort FIELD[:desc]]... "))
+        #expect(try runCLI(["completion", "--help"]).stdout.hasPrefix("usage: ckschema completion bash|zsh|fish\n"))
+        // Two options that cannot be given together are one choice.
+        #expect(try runCLI(["fmt", "--help"]).stdout.hasPrefix("usage: ckschema fmt [FILE|FOLDER...] [--check | -w] [--format "))
+    }
+
     /// Each command's subcommands, as its `--help` lists them under `subcommands:`.
     static func declaredSubcommands() throws -> [(command: String, subcommands: [String])] {
         try ShellIntegrationTests.declared().map { command, _ in
