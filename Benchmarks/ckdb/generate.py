@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
 """Writes a large .ckdb schema in cktool's export form: N record types, F fields each.
 
-usage: generate.py TYPES FIELDS OUT.ckdb   (2000 37 gives about 5 MB)
+usage: generate.py TYPES FIELDS OUT.ckdb [indexed]   (2000 37 gives about 5 MB)
 Deterministic (fixed seed), so runs compare.
+
+The default shape mixes every type, index and grant form. `indexed` writes the shape of a
+production export of an app whose every field is indexed (issue 18's "export-shaped, 2,000 types
+x 45 indexed fields"): only indexable types, each field with every index its type allows, as
+CloudKit's schema export lists them (see the moolah-native production baseline in
+/work/shared/corpus/ckdb), with the system fields, cktool's column alignment and grants.
 """
 import random
 import sys
 
 types_n, fields_n, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+indexed = len(sys.argv) > 4 and sys.argv[4] == "indexed"
 rng = random.Random(2026)
 TYPES = [
     ("STRING", ["QUERYABLE SEARCHABLE SORTABLE", "QUERYABLE", "SORTABLE", ""]),
@@ -24,6 +31,18 @@ TYPES = [
     ("ENCRYPTED INT64", [""]),
     ("NUMBER PREFERRED AS DOUBLE", [""]),
 ]
+INDEXED = [
+    ("STRING", ["QUERYABLE SEARCHABLE SORTABLE"]),
+    ("INT64", ["QUERYABLE SORTABLE"]),
+    ("DOUBLE", ["QUERYABLE SORTABLE"]),
+    ("TIMESTAMP", ["QUERYABLE SORTABLE"]),
+    ("REFERENCE", ["QUERYABLE"]),
+    ("LOCATION", ["QUERYABLE"]),
+    ("LIST<STRING>", ["QUERYABLE SEARCHABLE"]),
+    ("LIST<INT64>", ["QUERYABLE"]),
+]
+if indexed:
+    TYPES = INDEXED
 WORDS = ["account", "amount", "budget", "category", "created", "date", "device", "entity", "flag", "group",
          "hidden", "identifier", "instrument", "kind", "label", "modified", "name", "note", "order", "owner",
          "payload", "position", "profile", "quantity", "rating", "reference", "score", "session", "status",
@@ -47,7 +66,7 @@ with open(out, "w") as f:
         width = max(len(n) for n, _ in lines)
         body = ["        %s %s" % (n.ljust(width), rest) for n, rest in lines]
         body += ['        GRANT WRITE TO "_creator"', '        GRANT CREATE TO "_icloud"', '        GRANT READ TO "_world"']
-        if t % 10 == 0:
+        if t % 10 == 0 and not indexed:
             body.append("        GRANT WRITE TO moderator")
         if t % 50 == 0:
             f.write("    -- record type %d\n" % t)

@@ -22,6 +22,9 @@ package struct JSONToken {
     static let integer: UInt8 = 2
     static let overflow: UInt8 = 4
     static let negative: UInt8 = 8
+    /// Objects: two of its keys may be the same (their hashes met, a key is escaped, or there
+    /// are more keys than `JSONTape.hashedKeys`); `meaningError` compares them exactly.
+    static let maybeDuplicate: UInt8 = 16
 }
 
 /// A JSON syntax error: what and where (byte offset into the parsed bytes).
@@ -37,6 +40,8 @@ final class TokenStorage {
     var capacity: Int
     /// Open containers while parsing (token indexes).
     let stack = UnsafeMutablePointer<Int32>.allocate(capacity: JSONTape.maxDepth + 1)
+    /// The hashes of the keys read so far in each open object: `hashedKeys` per depth.
+    let keyHashes = UnsafeMutablePointer<UInt64>.allocate(capacity: (JSONTape.maxDepth + 1) * JSONTape.hashedKeys)
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -54,6 +59,7 @@ final class TokenStorage {
     deinit {
         base.deallocate()
         stack.deallocate()
+        keyHashes.deallocate()
     }
 }
 
@@ -63,6 +69,9 @@ final class TokenStorage {
 struct JSONTape {
     /// Deeper nesting is refused: a record needs at most 6 levels.
     static let maxDepth = 64
+    /// Keys of one object whose hashes are kept and compared while parsing; an object with
+    /// more keys is checked after the parse (`meaningError`'s set of keys).
+    static let hashedKeys = 32
 
     private let storage = TokenStorage(capacity: 256)
     private(set) var count = 0
@@ -80,6 +89,10 @@ struct JSONTape {
         var count = 0
         var depth = 0
         let stack = storage.stack
+        let hashes = storage.keyHashes
+        // Set when the finished tape needs `meaningError`'s exact pass: an escaped string (a
+        // lone surrogate?) or an object marked `maybeDuplicate`. Most records need neither.
+        var needsMeaning = false
         defer { self.count = count }
         var i = 0
         @inline(__always) func skipWS(_ i: inout Int) {
@@ -114,6 +127,7 @@ struct JSONTape {
                 case UInt8(ascii: "\""):
                     let open = i
                     guard let (end, flags) = Self.scanString(p, n, &i) else { return stringError(p, n, open) }
+                    if flags != 0 { needsMeaning = true }
                     push(JSONToken(kind: .string, flags: flags, start: Int32(open + 1), end: Int32(end), count: 0))
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     if depth >= Self.maxDepth {
@@ -138,6 +152,8 @@ struct JSONTape {
                         tk[count - 1].count = 1
                         let open = i
                         guard let (end, flags) = Self.scanString(p, n, &i) else { return stringError(p, n, open) }
+                        if flags != 0 { needsMeaning = true; tk[count - 1].flags |= JSONToken.maybeDuplicate }
+                        hashes[(depth - 1) * Self.hashedKeys] = Self.keyHash(p, open + 1, end)
                         push(JSONToken(kind: .string, flags: flags, start: Int32(open + 1), end: Int32(end), count: 0))
                         skipWS(&i)
                         guard i < n else { return JSONSyntaxError(offset: i, message: truncated) }
@@ -173,7 +189,7 @@ struct JSONTape {
             guard depth > 0 else {
                 skipWS(&i)
                 if i < n { return JSONSyntaxError(offset: i, message: "unexpected \(describe(p[i])) after the record") }
-                return Self.meaningError(UnsafeBufferPointer(start: tk, count: count), p, n)
+                return needsMeaning ? Self.meaningError(UnsafeBufferPointer(start: tk, count: count), p, n) : nil
             }
             skipWS(&i)
             guard i < n else { return JSONSyntaxError(offset: i, message: truncated) }
@@ -192,6 +208,24 @@ struct JSONTape {
                     tk[top].count += 1
                     let open = i
                     guard let (end, flags) = Self.scanString(p, n, &i) else { return stringError(p, n, open) }
+                    // A duplicate key is found here by comparing the key's hash with those of
+                    // the object's earlier keys (equal hashes mark the object for the exact
+                    // check): comparing the keys' bytes after the parse cost validate 15%.
+                    let keys = Int(tk[top].count)
+                    if flags != 0 || keys > Self.hashedKeys {
+                        needsMeaning = true
+                        tk[top].flags |= JSONToken.maybeDuplicate
+                    } else if tk[top].flags & JSONToken.maybeDuplicate == 0 {
+                        let h = Self.keyHash(p, open + 1, end)
+                        let row = hashes + (depth - 1) * Self.hashedKeys
+                        var k = 0
+                        while k < keys - 1 {
+                            if row[k] == h { needsMeaning = true; tk[top].flags |= JSONToken.maybeDuplicate; break }
+                            k += 1
+                        }
+                        row[keys - 1] = h
+                    }
+                    if flags != 0 { needsMeaning = true }
                     push(JSONToken(kind: .string, flags: flags, start: Int32(open + 1), end: Int32(end), count: 0))
                     skipWS(&i)
                     guard i < n else { return JSONSyntaxError(offset: i, message: truncated) }
@@ -229,7 +263,7 @@ struct JSONTape {
             if t.kind == .string, t.flags & JSONToken.escaped != 0, text(t) == nil {
                 return JSONSyntaxError(offset: Int(t.start) - 1, message: "a string holds a lone surrogate escape (\\uD800-\\uDFFF without its pair), which is not text CloudKit can store")
             }
-            guard t.kind == .object, t.count > 1 else { continue }
+            guard t.kind == .object, t.count > 1, t.flags & JSONToken.maybeDuplicate != 0 else { continue }
             // Most objects are small and their keys plain: compare the keys' bytes pairwise, in
             // place (a Set of copied keys for every object made validate 4x slower).
             if t.count <= 32 {
@@ -269,6 +303,27 @@ struct JSONTape {
             }
         }
         return nil
+    }
+
+    /// A hash of the key `p[start..<end]` (its raw bytes, escapes undecoded), cheap enough to
+    /// take for every key: its length and its first and last eight bytes, which are the whole
+    /// key up to 16 bytes. Equal keys have equal hashes; `meaningError` confirms a match.
+    @inline(__always)
+    static func keyHash(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
+        let length = end - start
+        let raw = UnsafeRawPointer(p)
+        var first: UInt64 = 0, last: UInt64 = 0
+        if length >= 8 {
+            first = raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+            last = raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self)
+        } else if end >= 8 {
+            // The eight bytes ending at the key's end hold it in their top bytes.
+            first = raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) >> UInt64(8 * (8 - length))
+        } else {
+            var k = start
+            while k < end { first = first << 8 | UInt64(p[k]); k += 1 }
+        }
+        return (first &* 0x9E37_79B9_7F4A_7C15) ^ (last &+ UInt64(length)) &* 0xC2B2_AE3D_27D4_EB4F
     }
 
     /// Scans the string whose opening quote is at `i`; on success `i` is past the closing

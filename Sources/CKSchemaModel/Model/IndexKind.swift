@@ -13,9 +13,9 @@ public struct IndexSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral,
 
     public init() {}
     /// The set from its three bits (queryable 1, searchable 2, sortable 4), for packed storage.
-    init(bits: UInt8) { self.bits = bits & 7 }
-    /// The set as three bits, for packed storage.
-    var rawBits: UInt8 { bits }
+    package init(bits: UInt8) { self.bits = bits & 7 }
+    /// The set as three bits, for packed storage (and the emitter's table of index lists).
+    package var rawBits: UInt8 { bits }
     public init(arrayLiteral elements: IndexKind...) { for e in elements { insert(e) } }
     public init<S: Sequence>(_ elements: S) where S.Element == IndexKind { for e in elements { insert(e) } }
 

@@ -73,4 +73,35 @@ import Testing
         }
         #expect(TypeTag.all.count == 78)  // 10 Web Services and 9 cktool types, each plain, list, encrypted, encrypted list; two empty lists
     }
+
+    /// Duplicate keys are found while parsing by the keys' hashes (length and first and last
+    /// eight bytes), then confirmed byte for byte: keys of every length class, keys that share
+    /// their hash but differ in the middle, escaped spellings of one key, objects of more keys
+    /// than are hashed, and the same key at different depths or in sibling objects.
+    @Test(arguments: [
+        (#"{"a":1,"a":2}"#, "'a' appears twice", 7),
+        (#"{"abcdefg":1,"abcdefg":2}"#, "'abcdefg' appears twice", 13),
+        (#"{"abcdefgh":1,"abcdefgh":2}"#, "'abcdefgh' appears twice", 14),
+        (#"{"abcdefghijklmnop":1,"abcdefghijklmnop":2}"#, "'abcdefghijklmnop' appears twice", 22),
+        (#"{"x":0,"abcdefghXijklmnopq":1,"y":{"z":[1,{"k":2}]},"abcdefghXijklmnopq":2}"#, "'abcdefghXijklmnopq' appears twice", 52),
+        (#"{"abcdefghXijklmnopq":1,"abcdefghYijklmnopq":2}"#, nil, 0),
+        (#"{"value":1,"\u0076alue":2}"#, "'value' appears twice", 11),
+        (#"{"v":{"a":1,"b":2},"w":{"a":1,"b":2},"a":{"a":{"a":3}}}"#, nil, 0),
+        (#"{"v":{"a":1,"b":2},"w":{"b":1,"b":2}}"#, "'b' appears twice", 30),
+        ("{" + (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}", nil, 0),
+        ("{" + (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k3\":0}", "'k3' appears twice", 341),
+        ("{" + (0..<32).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k31\":0}", "'k31' appears twice", 269),
+        ("{" + (0..<31).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k30\":0}", "'k30' appears twice", 260),
+    ] as [(String, String?, Int)])
+    func duplicateKeysAreFoundAndOnlyThem(doc: String, says: String?, offset: Int) {
+        var tape = JSONTape()
+        let bytes = Array(doc.utf8)
+        let error = bytes.withUnsafeBufferPointer { tape.parse($0.baseAddress!, $0.count) }
+        if let says {
+            #expect(error?.message.contains(says) == true, "\(error?.message ?? "no error")")
+            #expect(error?.offset == offset, "the second key's opening quote: \(bytes.count)")
+        } else {
+            #expect(error == nil, "\(error?.message ?? "")")
+        }
+    }
 }

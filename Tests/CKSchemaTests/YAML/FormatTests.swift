@@ -76,4 +76,18 @@ import Testing
         #expect(file.schema.recordTypes.first?.description == (text.isEmpty ? nil : text) || text.isEmpty)
         if !text.isEmpty { #expect(file.schema.recordTypes.first?.fields.first?.description == text) }
     }
+
+    /// The emitter writes an index list from a table chosen by the set's bits: each of the eight
+    /// sets comes out as its kinds in `IndexKind.allCases` order, as the word-by-word writer did.
+    @Test func everyIndexSetIsWrittenAsItsKinds() {
+        for bits in UInt8(0)..<8 {
+            let indexes = IndexSet(bits: bits)
+            let field = Field(name: "f", type: FieldType(.string), indexes: indexes)
+            var out: [UInt8] = []
+            withUnsafePointer(to: field) { SchemaEmitter.appendFieldValue($0, to: &out) }
+            let expected = indexes.isEmpty ? "string"
+                : "{ type: string, indexes: [" + indexes.kinds.map(\.rawValue).joined(separator: ", ") + "] }"
+            #expect(String(decoding: out, as: UTF8.self) == expected, "bits \(bits)")
+        }
+    }
 }
