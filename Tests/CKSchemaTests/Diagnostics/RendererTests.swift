@@ -163,7 +163,7 @@ import Testing
         // Quotes stay: the caret is on the scalar, the replacement goes inside them.
         #expect(r.render([at(8, 15, 7, 16, "list<asset>")]).contains("      photos: \"[asset]\"\n              ^~~~~~~~\n               list<asset>\n"))
         // An escaped control character before the caret widens the lead as it is shown.
-        #expect(r.render([at(7, 11, 5)]).contains("      \\u{1B}x: strng\n                  ^~~~~\n                  string\n"))
+        #expect(r.render([at(7, 11, 5)]).contains("      \\u{1B}x: strng\n               ^~~~~\n               string\n"))
         // Without a fix-it the caret stays one character.
         #expect(r.render([.error("CK105", "m", at: SourceLocation(file: path, line: 6, column: 10))]).contains("      n: { type: bytes }\n         ^\n"))
     }
