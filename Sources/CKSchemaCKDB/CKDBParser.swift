@@ -561,6 +561,9 @@ private struct Engine {
         "INT": "INT64", "INTEGER": "INT64", "INT32": "INT64", "LONG": "INT64", "BOOL": "INT64", "BOOLEAN": "INT64",
         "DATE": "TIMESTAMP", "DATETIME": "TIMESTAMP", "TIME": "TIMESTAMP",
         "TEXT": "STRING", "VARCHAR": "STRING", "CHAR": "STRING",
+        // Swift's and Core Data's names, mapped as FieldType.cloudKitSpelling maps them
+        // (mirroring stores URL and UUID as STRING).
+        "URL": "STRING", "UUID": "STRING",
         "DATA": "BYTES", "BLOB": "BYTES", "BINARY": "BYTES", "REF": "REFERENCE", "FILE": "ASSET", "ARRAY": "LIST",
     ]
 

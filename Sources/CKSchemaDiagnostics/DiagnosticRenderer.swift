@@ -37,10 +37,10 @@ public struct DiagnosticRenderer: Sendable {
 
     /// The whole report for a finished run.
     public func render(_ diagnostics: [Diagnostic]) -> String {
-        let sorted = diagnostics.sortedByLocation()
+        var cache = SourceLines()
+        let sorted = diagnostics.sortedByLocation().map { checked($0, cache: &cache) }
         switch format {
         case .text:
-            var cache = SourceLines()
             return sorted.map { text($0, cache: &cache) }.joined()
         case .json: return json(sorted).rendered(pretty: true) + "\n"
         case .github: return sorted.map(github).joined()
@@ -52,30 +52,55 @@ public struct DiagnosticRenderer: Sendable {
     /// One diagnostic in the text format, for streaming commands.
     public func renderText(_ d: Diagnostic) -> String {
         var cache = SourceLines()
-        return text(d, cache: &cache)
+        return text(checked(d, cache: &cache), cache: &cache)
     }
 
-    /// `path:line:col: error: message [CK101]`, then the source line and caret, then the fix.
+    /// `d` with its fix-it checked against the file when it names the text it replaces
+    /// (`FixIt.verified(against:)`): a fix-it whose text the file does not hold there is
+    /// dropped, so no format offers a change that would not apply.
+    func checked(_ d: Diagnostic, cache: inout SourceLines) -> Diagnostic {
+        guard let f = d.fixIt, f.expected != nil else { return d }
+        var d = d
+        d.fixIt = cache.line(f.start.line, of: f.start.file).flatMap { f.verified(against: $0) }
+        return d
+    }
+
+    /// `path:line:col: error: message [CK101]`, then the source line and caret (with a
+    /// fix-it's replacement under it, as clang shows one), then the fix as a
+    /// `path:line:col: note: ...` line of its own, which Xcode and editors attach to the error.
     func text(_ d: Diagnostic, cache: inout SourceLines) -> String {
         // Names, paths and values come from files: no control character reaches the terminal.
         let esc = { (s: String) in ControlCharacters.escaped(s) }
-        var out = ""
-        if let l = d.location { out += "\(esc(l.file)):\(l.line):\(l.column): " } else { out += "ckschema: " }
-        out += "\(d.severity.rawValue): \(esc(d.message)) [\(d.code)]\n"
+        var out = Self.place(d.location, esc) + "\(d.severity.rawValue): \(esc(d.message)) [\(d.code)]\n"
         // Never the source line of a record file (CK4xx): it would print field values,
         // encrypted ones included (docs/records.md, "Encrypted fields").
         if showSource, !d.code.hasPrefix("CK4"), let l = d.location, let src = cache.line(l.line, of: l.file) {
             // Escaped as the message is; the caret counts the escaped characters before the column.
-            var caret = ""
-            for (i, ch) in src.enumerated() where i < l.column - 1 {
-                if ch == "\t" { caret.append("\t"); continue }
-                caret += String(repeating: " ", count: esc(String(ch)).count)
+            // A fix-it on the caret's line underlines what it replaces (`^~~~`, quotes included)
+            // and shows its replacement under it, where it goes.
+            let fixIt = d.fixIt.flatMap { f in f.start.file == l.file && f.start.line == l.line && f.start.column >= l.column ? f : nil }
+            let chars = Array(src)
+            func width(_ ch: Character) -> Int { ch == "\t" ? 1 : esc(String(ch)).count }
+            func lead(to column: Int) -> String {
+                chars.prefix(max(0, column - 1)).map { $0 == "\t" ? "\t" : String(repeating: " ", count: width($0)) }.joined()
+            }
+            var marks = "^"
+            if let f = fixIt, l.column <= chars.count {
+                let covered = chars[(l.column - 1)..<min(chars.count, f.endColumn - 1)].map(width).reduce(0, +)
+                marks += String(repeating: "~", count: max(0, covered - 1))
             }
             out += src.split(separator: "\t", omittingEmptySubsequences: false).map { esc(String($0)) }.joined(separator: "\t") + "\n"
-            out += caret + "^\n"
+            out += lead(to: l.column) + marks + "\n"
+            if let f = fixIt { out += lead(to: f.start.column) + esc(f.replacement) + "\n" }
         }
-        if let fix = d.fix { out += "  fix: \(esc(fix))\n" }
+        if let note = d.noteMessage { out += Self.place(d.noteLocation, esc) + "note: \(esc(note))\n" }
         return out
+    }
+
+    /// `path:line:col: `, or `ckschema: ` for a finding with no place.
+    static func place(_ l: SourceLocation?, _ esc: (String) -> String) -> String {
+        guard let l else { return "ckschema: " }
+        return "\(esc(l.file)):\(l.line):\(l.column): "
     }
 
     /// Counts by severity.
@@ -97,6 +122,18 @@ public struct DiagnosticRenderer: Sendable {
             ("column", d.location.map { .int($0.column) } ?? .null),
             ("message", .string(d.message)),
             ("fix", .optional(d.fix)),
+        ] + (d.fixIt.map { [("fixIt", fixItObject($0))] } ?? []))
+    }
+
+    /// A fix-it in JSON (present only on a diagnostic that has one, docs/output.md).
+    public static func fixItObject(_ f: FixIt) -> JSONValue {
+        .object([
+            ("file", .string(f.start.file)),
+            ("line", .int(f.start.line)),
+            ("column", .int(f.start.column)),
+            ("endLine", .int(f.start.line)),
+            ("endColumn", .int(f.endColumn)),
+            ("replacement", .string(f.replacement)),
         ])
     }
 
@@ -176,6 +213,21 @@ public struct DiagnosticRenderer: Sendable {
                     ])),
                 ])])))
             }
+            // SARIF 2.1.0 §3.55: a fix is a set of artifact changes, each a list of
+            // replacements of a deleted region by inserted content.
+            if let f = d.fixIt {
+                pairs.append(("fixes", .array([.object([
+                    ("description", .object([("text", .string("replace with '\(f.replacement)'"))])),
+                    ("artifactChanges", .array([.object([
+                        ("artifactLocation", .object([("uri", .string(Self.sarifURI(f.start.file)))])),
+                        ("replacements", .array([.object([
+                            ("deletedRegion", .object([("startLine", .int(f.start.line)), ("startColumn", .int(f.start.column)),
+                                                       ("endLine", .int(f.start.line)), ("endColumn", .int(f.endColumn))])),
+                            ("insertedContent", .object([("text", .string(f.replacement))])),
+                        ])])),
+                    ])])),
+                ])])))
+            }
             return .object(pairs)
         }
         return .object([
@@ -187,6 +239,8 @@ public struct DiagnosticRenderer: Sendable {
                     ("version", .string(CKSchemaVersion.current)),
                     ("rules", .array(rules)),
                 ]))])),
+                // Columns here count Unicode scalars, as in every format (SARIF's default is UTF-16).
+                ("columnKind", .string("unicodeCodePoints")),
                 ("results", .array(results)),
             ])])),
         ])
@@ -207,10 +261,12 @@ public struct DiagnosticRenderer: Sendable {
 }
 
 /// Source lines read once per file, for the caret display.
-struct SourceLines {
+package struct SourceLines {
     private var files: [String: [Substring]] = [:]
 
-    mutating func line(_ n: Int, of file: String) -> String? {
+    package init() {}
+
+    package mutating func line(_ n: Int, of file: String) -> String? {
         if files[file] == nil {
             guard let data = FileManager.default.contents(atPath: file), data.count < 64 * 1024 * 1024 else { return nil }
             let text = String(decoding: data, as: UTF8.self)

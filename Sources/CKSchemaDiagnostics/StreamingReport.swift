@@ -19,6 +19,8 @@ public struct StreamingReport: Sendable {
     private var kept: [Diagnostic] = []
     private var dropped = 0
     private let limit: Int
+    /// Lines of the files whose fix-its are checked before they are written.
+    private var sources = SourceLines()
 
     /// - Parameter rules: the rule catalog's lookup, for SARIF's rule list (`RuleCatalog.info`).
     public init(format: OutputFormat, command: String, sarifLimit: Int = StreamingReport.sarifLimit,
@@ -36,6 +38,7 @@ public struct StreamingReport: Sendable {
 
     /// The text for one more diagnostic (empty for SARIF, which keeps it until `end`).
     public mutating func add(_ d: Diagnostic) -> String {
+        let d = renderer.checked(d, cache: &sources)
         switch d.severity { case .error: errors += 1; case .warning: warnings += 1; case .note: notes += 1 }
         count += 1
         guard renderer.format == .json else {
@@ -56,7 +59,11 @@ public struct StreamingReport: Sendable {
         out += "      \"line\": " + (d.location.map { String($0.line) } ?? "null") + ",\n"
         out += "      \"column\": " + (d.location.map { String($0.column) } ?? "null") + ",\n"
         member("message", d.message)
-        member("fix", d.fix, last: true)
+        member("fix", d.fix, last: d.fixIt == nil)
+        if let f = d.fixIt {
+            // Rare (a reader's exact fix), so built as a value and indented to this depth.
+            out += "      \"fixIt\": " + DiagnosticRenderer.fixItObject(f).rendered(pretty: true).replacingOccurrences(of: "\n", with: "\n      ") + "\n"
+        }
         out += "    }"
         return out
     }

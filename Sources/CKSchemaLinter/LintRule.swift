@@ -18,10 +18,13 @@ public struct LintFinding: Sendable {
     public var location: SourceLocation?
     public var message: String
     public var fix: String?
-    public init(_ message: String, at origin: Origin, fix: String? = nil) {
+    /// The fix as a text change (docs/output.md, "Fix-its").
+    public var fixIt: FixIt?
+    public init(_ message: String, at origin: Origin, fix: String? = nil, fixIt: FixIt? = nil) {
         self.location = origin.location
         self.message = message
         self.fix = fix
+        self.fixIt = fixIt
     }
 }
 

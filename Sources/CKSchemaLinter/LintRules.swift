@@ -62,7 +62,7 @@ public struct Linter: Sendable {
             type.init().check(context, into: &findings)
             let severity = configuration.severities[type.info.code] ?? type.info.defaultSeverity
             for f in findings {
-                out.append(Diagnostic(code: type.info.code, severity: severity, location: f.location, message: f.message, fix: f.fix))
+                out.append(Diagnostic(code: type.info.code, severity: severity, location: f.location, message: f.message, fix: f.fix, fixIt: f.fixIt))
             }
         }
         // The comments were found when the files were read: lint reads no file.

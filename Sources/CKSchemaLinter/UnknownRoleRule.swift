@@ -19,8 +19,13 @@ struct UnknownRoleRule: LintRule {
         let known = schema.knownRoles
         for t in schema.recordTypes {
             for g in t.grants where !known.contains(g.role) {
+                // The grant's place is where its role is written (a YAML key, a .ckdb word);
+                // the renderer offers the rename only where the file holds the name there.
+                let rename = Suggest.closest(to: g.role, in: known).flatMap { s in
+                    g.origin.location.map { FixIt(renaming: g.role, at: $0, to: s) }
+                }
                 findings.append(LintFinding("grant on '\(t.name)' names role '\(g.role)', which is not defined\(Suggest.phrase(for: g.role, in: known))",
-                                            at: g.origin, fix: "add '\(g.role)' to 'roles:' or use _world, _icloud or _creator"))
+                                            at: g.origin, fix: "add '\(g.role)' to 'roles:' or use _world, _icloud or _creator", fixIt: rename))
             }
         }
     }

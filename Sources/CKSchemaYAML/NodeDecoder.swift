@@ -10,8 +10,34 @@ public struct NodeDecoder {
 
     public var hasErrors: Bool { diagnostics.contains(atLeast: .error) }
 
-    public mutating func report(_ rule: RuleInfo, _ message: String, at node: YAMLNode, fix: String? = nil) {
-        diagnostics.append(Diagnostic(rule: rule, message, at: node.location(in: file), fix: fix))
+    public mutating func report(_ rule: RuleInfo, _ message: String, at node: YAMLNode, fix: String? = nil, fixIt: FixIt? = nil) {
+        diagnostics.append(Diagnostic(rule: rule, message, at: node.location(in: file), fix: fix, fixIt: fixIt))
+    }
+
+    /// A fix-it that replaces a scalar's text with `replacement`, or nil unless it is exact:
+    /// the file must hold the scalar's text as it is on one line (a plain scalar, or a quoted
+    /// one without escapes, whose quotes stay; libyaml's marks give its width), and the
+    /// replacement must read back as itself there (a word: letters, digits, `_`, `<`, `>`).
+    public func fixIt(replacing node: YAMLNode, with replacement: String) -> FixIt? {
+        guard node.shape == .scalar, let width = node.sourceWidth, let first = replacement.unicodeScalars.first,
+              first.properties.isAlphabetic, first.isASCII,
+              replacement.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_<>".unicodeScalars.contains($0)) })
+        else { return nil }
+        let n = node.text.unicodeScalars.count
+        let start = location(node)
+        switch node.style {
+        case .plain where width == n && n > 0:
+            return FixIt(replacing: n, at: start, with: replacement)
+        case .singleQuoted where width == n + 2, .doubleQuoted where width == n + 2:
+            return FixIt(replacing: n, at: SourceLocation(file: file, line: start.line, column: start.column + 1), with: replacement)
+        default:
+            return nil
+        }
+    }
+
+    /// The fix-it for a did-you-mean: `word` replaced by `suggestion` when there is one.
+    public func fixIt(replacing node: YAMLNode, with suggestion: String?) -> FixIt? {
+        suggestion.flatMap { fixIt(replacing: node, with: $0) }
     }
 
     public mutating func append(_ d: Diagnostic) { diagnostics.append(d) }
@@ -36,8 +62,11 @@ public struct NodeDecoder {
         }
         if let allowed {
             for p in node.pairs where !allowed.contains(p.name) {
+                let suggestion = Suggest.closest(to: p.name, in: allowed)
+                // Renaming the key to one the mapping has already would make a duplicate key.
+                let free = suggestion.flatMap { s in node.pairs.contains { $0.name == s } ? nil : s }
                 report(InputRules.unknownKey, "unknown key '\(p.name)' in \(what())\(Suggest.phrase(for: p.name, in: allowed))", at: p.key,
-                       fix: "allowed keys: " + allowed.joined(separator: ", "))
+                       fix: "allowed keys: " + allowed.joined(separator: ", "), fixIt: fixIt(replacing: p.key, with: free))
             }
         }
         return node.pairs
@@ -91,7 +120,7 @@ public struct NodeDecoder {
         if let v = E(rawValue: s) { return v }
         let names = E.allCases.map(\.rawValue)
         report(InputRules.invalidValue, "'\(s)' is not a valid \(what())\(Suggest.phrase(for: s, in: names))", at: node,
-               fix: "use one of: " + names.joined(separator: ", "))
+               fix: "use one of: " + names.joined(separator: ", "), fixIt: fixIt(replacing: node, with: Suggest.closest(to: s, in: names)))
         return nil
     }
 
@@ -103,7 +132,7 @@ public struct NodeDecoder {
             if let v = E(rawValue: name) { out.insert(v); continue }
             let all = E.allCases.map(\.rawValue)
             report(InputRules.invalidValue, "'\(name)' is not a \(what())\(Suggest.phrase(for: name, in: all))", at: item,
-                   fix: "use one of: " + all.joined(separator: ", "))
+                   fix: "use one of: " + all.joined(separator: ", "), fixIt: fixIt(replacing: item, with: Suggest.closest(to: name, in: all)))
         }
         return out
     }

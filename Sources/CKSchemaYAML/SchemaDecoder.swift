@@ -173,8 +173,10 @@ package struct SchemaDecoder {
             case "action": field.referenceAction = d.enumValue(q.value, what: "reference action", as: ReferenceAction.self)
             case "description": field.description = d.string(q.value, what: "'description'")
             default:
+                // Renaming the key to one the field has already would make a duplicate key.
+                let free = Suggest.closest(to: q.name, in: Self.fieldKeys).flatMap { k in pairs.contains { $0.name == k } ? nil : k }
                 d.report(InputRules.unknownKey, "unknown key '\(q.name)' in field '\(typeName).\(p.name)'\(Suggest.phrase(for: q.name, in: Self.fieldKeys))",
-                         at: q.key, fix: "allowed keys: " + Self.fieldKeys.joined(separator: ", "))
+                         at: q.key, fix: "allowed keys: " + Self.fieldKeys.joined(separator: ", "), fixIt: d.fixIt(replacing: q.key, with: free))
             }
         }
         guard let typeNode else {
@@ -195,10 +197,11 @@ package struct SchemaDecoder {
         var candidates = PrimitiveType.allCases.map(\.rawValue)
         candidates += PrimitiveType.allCases.map { "list<\($0.rawValue)>" }
         // A Swift type (`Date`, `[asset]`) gets CloudKit's name for it; else the nearest spelling.
-        let hint = FieldType.cloudKitSpelling(ofSwiftType: s).map { "; did you mean '\($0)'? (CloudKit's type for \(s))" }
-            ?? Suggest.phrase(for: s, in: candidates)
+        let swift = FieldType.cloudKitSpelling(ofSwiftType: s)
+        let suggestion = swift ?? Suggest.closest(to: s, in: candidates)
+        let hint = swift.map { "; did you mean '\($0)'? (CloudKit's type for \(s))" } ?? Suggest.phrase(for: s, in: candidates)
         d.report(InputRules.invalidValue, "unknown field type '\(s)'\(hint)", at: node,
-                 fix: "use one of: " + Self.typeNames.joined(separator: ", "))
+                 fix: "use one of: " + Self.typeNames.joined(separator: ", "), fixIt: d.fixIt(replacing: node, with: suggestion))
         return nil
     }
 
@@ -230,7 +233,7 @@ package struct SchemaDecoder {
         }
         let all = IndexKind.allCases.map(\.rawValue)
         d.report(InputRules.invalidValue, "'\(item.text)' is not an index kind\(Suggest.phrase(for: item.text, in: all))", at: item,
-                 fix: "use one of: " + all.joined(separator: ", "))
+                 fix: "use one of: " + all.joined(separator: ", "), fixIt: d.fixIt(replacing: item, with: Suggest.closest(to: item.text, in: all)))
     }
 
     private mutating func query(_ node: YAMLNode) -> DeclaredQuery? {

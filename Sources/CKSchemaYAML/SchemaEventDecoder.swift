@@ -382,6 +382,8 @@ final class EventCursor {
     /// 1-based line and column of the current event's first character.
     var line: Int { Int(event.start_mark.line) + 1 }
     var column: Int { Int(event.start_mark.column) + 1 }
+    /// The current scalar's width on its line, quotes included; -1 when it spans lines.
+    var width: Int { event.end_mark.line == event.start_mark.line ? Int(event.end_mark.column) + 1 - column : -1 }
     func origin(_ file: String) -> Origin { Origin(file: file, line: line, column: column) }
 
     /// The current scalar's bytes.
@@ -431,7 +433,7 @@ final class EventCursor {
             do throws(InputError) {
                 switch kind {
                 case .scalar:
-                    try builder.scalar(text, style: EventParser.style(event.data.scalar.style), anchor: nil, line: line, column: column)
+                    try builder.scalar(text, style: EventParser.style(event.data.scalar.style), anchor: nil, line: line, column: column, width: width)
                 case .mappingStart, .sequenceStart:
                     depth += 1
                     try builder.open(mapping: kind == .mappingStart, anchor: nil, line: line, column: column)

@@ -10,6 +10,8 @@ public final class YAMLTree: Sendable {
     let texts: [String]
     let lines: [Int32]
     let columns: [Int32]
+    /// A scalar's width in the file (quotes included) when it stands on one line, else -1.
+    let widths: [Int32]
     let childStart: [Int32]
     let childCount: [Int32]
     let childList: [Int32]
@@ -20,6 +22,7 @@ public final class YAMLTree: Sendable {
         texts = b.texts
         lines = b.lines
         columns = b.columns
+        widths = b.widths
         childStart = b.childStart
         childCount = b.childCount
         childList = b.childList
@@ -33,6 +36,7 @@ struct YAMLTreeStorage {
     var texts: [String] = []
     var lines: [Int32] = []
     var columns: [Int32] = []
+    var widths: [Int32] = []
     var childStart: [Int32] = []
     var childCount: [Int32] = []
     var childList: [Int32] = []
@@ -44,6 +48,7 @@ struct YAMLTreeStorage {
         texts.reserveCapacity(nodes)
         lines.reserveCapacity(nodes)
         columns.reserveCapacity(nodes)
+        widths.reserveCapacity(nodes)
         childStart.reserveCapacity(nodes)
         childCount.reserveCapacity(nodes)
         childList.reserveCapacity(nodes)
@@ -51,12 +56,13 @@ struct YAMLTreeStorage {
 
     /// Appends a node and returns its index.
     mutating func append(_ shape: YAMLNode.Shape, _ style: YAMLNode.ScalarStyle, _ text: String, line: Int, column: Int,
-                         start: Int32 = 0, count: Int32 = 0) -> Int32 {
+                         width: Int = -1, start: Int32 = 0, count: Int32 = 0) -> Int32 {
         shapes.append(shape)
         styles.append(style)
         texts.append(text)
         lines.append(Int32(truncatingIfNeeded: line))
         columns.append(Int32(truncatingIfNeeded: column))
+        widths.append(Int32(clamping: width))
         childStart.append(start)
         childCount.append(count)
         return Int32(shapes.count - 1)
@@ -93,6 +99,13 @@ public struct YAMLNode: Sendable {
     public var line: Int { Int(tree.lines[Int(index)]) }
     /// 1-based column (in characters) of the node's first character.
     public var column: Int { Int(tree.columns[Int(index)]) }
+
+    /// How many characters a scalar takes in the file, quotes included, when it stands on
+    /// one line (libyaml's start and end marks); nil for a collection or a multi-line scalar.
+    public var sourceWidth: Int? {
+        let w = tree.widths[Int(index)]
+        return w < 0 ? nil : Int(w)
+    }
 
     /// How many children: items of a sequence, or keys and values of a mapping.
     public var childCount: Int { Int(tree.childCount[Int(index)]) }

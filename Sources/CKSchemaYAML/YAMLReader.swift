@@ -145,7 +145,8 @@ final class EventParser {
                 let style = Self.style(s.style)
                 let endLine = Int(event.end_mark.line) + 1
                 if endLine > line { builder.multiline.append(line...endLine) }
-                try builder.scalar(text, style: style, anchor: Self.string(s.anchor), line: line, column: column)
+                let width = endLine == line ? Int(event.end_mark.column) + 1 - column : -1
+                try builder.scalar(text, style: style, anchor: Self.string(s.anchor), line: line, column: column, width: width)
             case YAML_SEQUENCE_START_EVENT:
                 try builder.open(mapping: false, anchor: Self.string(event.data.sequence_start.anchor), line: line, column: column)
             case YAML_MAPPING_START_EVENT:
@@ -221,8 +222,8 @@ struct TreeBuilder {
         }
     }
 
-    mutating func scalar(_ text: String, style: YAMLNode.ScalarStyle, anchor: String?, line: Int, column: Int) throws(InputError) {
-        let index = storage.append(.scalar, style, text, line: line, column: column)
+    mutating func scalar(_ text: String, style: YAMLNode.ScalarStyle, anchor: String?, line: Int, column: Int, width: Int = -1) throws(InputError) {
+        let index = storage.append(.scalar, style, text, line: line, column: column, width: width)
         try add(index, size: 1, anchor: anchor)
     }
 

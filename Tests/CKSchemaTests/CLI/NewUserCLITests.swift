@@ -182,7 +182,7 @@ import Testing
         let added = try runCLI(["migrate", "status"], cwd: dir)
         let line = try #require(added.stdout.split(separator: "\n").first { $0.contains("[CK533]") })
         #expect(line.hasPrefix("Schemas/development.yaml:"), "\(line)")
-        #expect(added.stdout.contains("fix: run `ckschema migrate new NAME`"))
+        #expect(added.stdout.contains("note: run `ckschema migrate new NAME`"))
         // A retyped field: `migrate new` cannot write it, and the fix says so.
         try write(text.replacingOccurrences(of: "createdOn: { type: timestamp", with: "createdOn: { type: string"), dev)
         let retyped = try runCLI(["migrate", "status"], cwd: dir)
@@ -196,7 +196,7 @@ import Testing
         let lacking = try runCLI(["migrate", "status"], cwd: dir)
         #expect(lacking.stdout.contains("[CK533]"))
         #expect(!lacking.stdout.contains("deprecated: true"), "\(lacking.stdout)")
-        #expect(lacking.stdout.contains("fix: a migration adds 'Note.createdOn'; add it to the development schema as `createdOn: { type: timestamp"), "\(lacking.stdout)")
+        #expect(lacking.stdout.contains("note: a migration adds 'Note.createdOn'; add it to the development schema as `createdOn: { type: timestamp"), "\(lacking.stdout)")
     }
 
     /// After `promote --apply`, production's history carries the migrations the deployed
@@ -227,7 +227,7 @@ import Testing
         let r = try runCLI(["migrate", "apply", "--env", "production"], cwd: dir)
         #expect(r.code == 2)
         #expect(r.stderr.contains("Migrations/0002_drop_body.yaml:2:5: error: 0002_drop_body.yaml: field 'Note.body' is in production and cannot be deleted [CK302]"), "\(r.stderr)")
-        #expect(r.stderr.contains("fix: use `deprecate: { recordType: Note, field: body }` instead"))
+        #expect(r.stderr.contains("note: use `deprecate: { recordType: Note, field: body }` instead"))
     }
 
     // MARK: promote settings and one diagnostic per field change

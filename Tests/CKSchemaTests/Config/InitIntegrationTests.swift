@@ -33,7 +33,7 @@ import Testing
         let r = try runCLI(["init", "--container", id], cwd: dir)
         #expect(r.code == 2)
         #expect(r.stderr.hasPrefix("ckschema: error: '\(id)' is not a container identifier: "), "\(r.stderr)")
-        #expect(r.stderr.contains("[CK804]\n  fix: pass --container iCloud.com.example.App"))
+        #expect(r.stderr.contains("[CK804]\nckschema: note: pass --container iCloud.com.example.App"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty, "nothing is written")
     }
 

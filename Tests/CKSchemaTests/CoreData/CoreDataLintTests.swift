@@ -39,7 +39,7 @@ import Testing
     @Test(arguments: codes)
     func binaryPrintsExpectedDiagnostics(code: String) throws {
         let bad = try runCLI(["lint", "Tests/Fixtures/coredata/lint/\(code)-bad.xcdatamodel"])
-        #expect(bad.stdout == (try read(Paths.fixture("coredata/lint/\(code)-bad.expected"))))
+        try expectMatchesFixture(bad.stdout, Paths.fixture("coredata/lint/\(code)-bad.expected"))
         // An error fails lint; a note (CK618) is reported and passes.
         let info = try #require(CoreDataLint.types.first { $0.info.code == code }?.info)
         #expect(bad.code == (info.defaultSeverity == .error ? 1 : 0))
@@ -77,7 +77,7 @@ import Testing
         let result = try runCLI(["lint", "Tests/Fixtures/coredata/bad/\(name)"])
         #expect(result.code == 2)
         let stem = (name as NSString).deletingPathExtension
-        #expect(result.stderr == (try read(Paths.fixture("coredata/bad/\(stem).expected"))))
+        try expectMatchesFixture(result.stderr, Paths.fixture("coredata/bad/\(stem).expected"))
         #expect(result.stdout.isEmpty)
     }
 

@@ -23,7 +23,8 @@ import Testing
     static func diagnostics(_ n: Int) -> [Diagnostic] {
         (0..<n).map { i in
             Diagnostic(code: i % 3 == 0 ? "CK403" : "CK402", severity: i % 5 == 0 ? .warning : .error,
-                       location: SourceLocation(file: "r.ndjson", line: i + 1, column: 3), message: "record #\(i + 1): \"x\"\n\u{1B}", fix: i % 2 == 0 ? "fix it" : nil)
+                       location: SourceLocation(file: "r.ndjson", line: i + 1, column: 3), message: "record #\(i + 1): \"x\"\n\u{1B}", fix: i % 2 == 0 ? "fix it" : nil,
+                       fixIt: i % 4 == 1 ? FixIt(replacing: 2, at: SourceLocation(file: "r.ndjson", line: i + 1, column: 3), with: "a\"b") : nil)
         }
     }
 

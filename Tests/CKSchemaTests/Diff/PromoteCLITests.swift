@@ -53,7 +53,7 @@ enum PromoteCLI {
         let broken = try PromoteCLI.run(["check"], in: dir)
         #expect(broken.status == 1)
         let prodLine = try PromoteCLI.line(of: "endedAt: timestamp", in: dir.appendingPathComponent("Schemas/production.yaml"))
-        #expect(broken.stdout.contains("Schemas/production.yaml:\(prodLine):7: error: field 'Trip.endedAt' is in production and cannot be deleted [CK302]\n  fix: keep 'Trip.endedAt' in the schema and mark it `deprecated: true` instead of deleting it\n"))
+        #expect(broken.stdout.contains("Schemas/production.yaml:\(prodLine):7: error: field 'Trip.endedAt' is in production and cannot be deleted [CK302]\nSchemas/production.yaml:\(prodLine):7: note: keep 'Trip.endedAt' in the schema and mark it `deprecated: true` instead of deleting it\n"))
 
         // Put it back: the gate passes again.
         try original.write(to: dir.appendingPathComponent("Schemas/development.yaml"), atomically: true, encoding: .utf8)

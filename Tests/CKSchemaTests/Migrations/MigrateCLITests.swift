@@ -100,7 +100,7 @@ import Testing
         r = try runCLI(Self.args(sb, "migrate", "new", "drop", "--schema", bad), cwd: sb.root)
         #expect(r.code == 2)
         #expect(r.stderr.contains("field 'Note.viewsText' is gone from the development schema; production never deletes a deployed field [CK540]"))
-        #expect(r.stderr.contains("fix: put it back with `deprecated: true`"))
+        #expect(r.stderr.contains("note: put it back with `deprecated: true`"))
         #expect(!FileManager.default.fileExists(atPath: sb.migrations + "/0006_drop.yaml"))
     }
 

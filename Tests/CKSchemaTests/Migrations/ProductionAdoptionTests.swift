@@ -181,7 +181,7 @@ import Testing
         for item in ["ckschema.yaml", "Schemas", "Migrations"] { try FileManager.default.copyItem(atPath: Paths.root + "/" + item, toPath: dir + "/" + item) }
         #expect(try runCLI(["migrate", "apply"], cwd: dir).code == 0)
         let status = try runCLI(["migrate", "status", "--env", "production"], cwd: dir)
-        #expect(status.stdout.contains("Schemas/production.yaml:1:1: warning: the store's production environment is empty, but 'Schemas/production.yaml' is not: `promote --apply` and `migrate apply --env production` would start from nothing [CK535]\n  fix: run `ckschema migrate apply --env production --to 2`: migrations 1-2 build exactly this production schema\n"), "\(status.stdout)")
+        #expect(status.stdout.contains("Schemas/production.yaml:1:1: warning: the store's production environment is empty, but 'Schemas/production.yaml' is not: `promote --apply` and `migrate apply --env production` would start from nothing [CK535]\nSchemas/production.yaml:1:1: note: run `ckschema migrate apply --env production --to 2`: migrations 1-2 build exactly this production schema\n"), "\(status.stdout)")
         #expect(try runCLI(["check"], cwd: dir).stdout.contains("[CK535]"))
         #expect(try runCLI(["migrate", "apply", "--env", "production", "--to", "2"], cwd: dir).code == 0)
         let after = try runCLI(["migrate", "status", "--env", "production"], cwd: dir)

@@ -69,7 +69,7 @@ import Testing
         let r = try runCLI(["lint", rel])
         #expect(r.code == 1)
         #expect(r.stderr.isEmpty)
-        #expect(r.stdout == (try read(Paths.root + "/" + rel + ".expected")))
+        try expectMatchesFixture(r.stdout, rel + ".expected")
         // The rule codes in order of the lines that carry one.
         func codes(_ text: String) -> [String] {
             text.split(separator: "\n").compactMap { line in line.range(of: "[CK").map { String(line[$0.lowerBound...].prefix(7)) } }

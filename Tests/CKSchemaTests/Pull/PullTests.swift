@@ -234,7 +234,7 @@ import Testing
         try repo.standIn("exit 0")
         let r = try repo.pull(["--cktool", repo.cktool, "--team-id", "--output-file=/etc/x"])
         #expect(r.code == 2)
-        #expect(r.stderr == "ckschema: error: '--output-file=/etc/x' is not an Apple developer team identifier (10 capital letters and digits) [CK805]\n  fix: pass --team-id with the team ID shown under Membership in your Apple developer account, or set 'team:' in ckschema.yaml\n", "\(r.stderr)")
+        #expect(r.stderr == "ckschema: error: '--output-file=/etc/x' is not an Apple developer team identifier (10 capital letters and digits) [CK805]\nckschema: note: pass --team-id with the team ID shown under Membership in your Apple developer account, or set 'team:' in ckschema.yaml\n", "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: repo.argsFile))
     }
 }

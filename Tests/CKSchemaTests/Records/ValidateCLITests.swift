@@ -48,7 +48,7 @@ import Testing
         #expect(findings.code == 1)
         #expect(findings.stdout == """
             Tests/Fixtures/records/CK402.fail.ndjson:1:94: error: record #1 't1', field 'subtitle': Cannot create or modify field 'subtitle' in record 'Trip' in production schema [CK402]
-              fix: add the field in development and promote the schema before writing it
+            Tests/Fixtures/records/CK402.fail.ndjson:1:94: note: add the field in development and promote the schema before writing it
             1 record, 1 error
 
             """)

@@ -11,8 +11,7 @@ import Testing
     @Test(arguments: kinds)
     func brokenVersionIsRefusedAtEachCallSite(kind: String) throws {
         let r = try runCLI(["scan", "kinds/\(kind)-bad.swift", "--schema", "schema.yaml"], cwd: Self.folder)
-        let expected = try String(contentsOfFile: Self.folder + "/kinds/\(kind)-bad.expected", encoding: .utf8)
-        #expect(r.stdout == expected)
+        try expectMatchesFixture(r.stdout, Self.folder + "/kinds/\(kind)-bad.expected")
         #expect(r.code == (kind == "cast" ? 0 : 1), "\(r.stderr)")
     }
 
@@ -32,7 +31,7 @@ import Testing
     /// field, zone changes from the default zone, the default zone deleted on a keychain reset.
     @Test func defaultZoneStoryIsRefusedAtEachLine() throws {
         let r = try runCLI(["scan", "story-bad", "--schema", "schema.yaml"], cwd: Self.folder)
-        #expect(r.stdout == (try String(contentsOfFile: Self.folder + "/story-bad.expected", encoding: .utf8)))
+        try expectMatchesFixture(r.stdout, Self.folder + "/story-bad.expected")
         #expect(r.code == 1)
         for line in [":9:22: error", ":16:21: error: query Entry(sort: body; predicate: TRUEPREDICATE) matches all records", "sorts on 'body'", ":23:62: error", ":27:53: error"] {
             #expect(r.stdout.contains(line), "\(line)")
@@ -47,7 +46,7 @@ import Testing
 
     @Test func jsonIsTheAppsCloudKitSurface() throws {
         let r = try runCLI(["scan", "story-bad", "--schema", "schema.yaml", "--format", "json"], cwd: Self.folder)
-        #expect(r.stdout == (try String(contentsOfFile: Self.folder + "/story-bad.json.expected", encoding: .utf8)))
+        try expectMatchesFixture(r.stdout, Self.folder + "/story-bad.json.expected")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         #expect(object["version"] as? Int == CodeSurface.formatVersion)
     }

@@ -102,11 +102,24 @@ func read(_ path: String) throws -> String {
 /// Diagnostics with any code, for the tests of renderers and plans: rule code reports
 /// through `Diagnostic(rule:)`.
 extension Diagnostic {
-    static func error(_ code: String, _ message: String, at location: CKSchema.SourceLocation?, fix: String? = nil) -> Diagnostic {
-        Diagnostic(code: code, severity: .error, location: location, message: message, fix: fix)
+    static func error(_ code: String, _ message: String, at location: CKSchema.SourceLocation?, fix: String? = nil, fixIt: FixIt? = nil) -> Diagnostic {
+        Diagnostic(code: code, severity: .error, location: location, message: message, fix: fix, fixIt: fixIt)
     }
 
     static func warning(_ code: String, _ message: String, at location: CKSchema.SourceLocation?, fix: String? = nil) -> Diagnostic {
         Diagnostic(code: code, severity: .warning, location: location, message: message, fix: fix)
     }
+}
+
+/// Whether golden tests write what they got into their `.expected` files instead of comparing
+/// (`CKSCHEMA_UPDATE_EXPECTED=1`, which `Tests/update-expected.sh` sets): a change of output
+/// format is then one rerun and a diff to review, not hand edits.
+let updatingExpected = ProcessInfo.processInfo.environment["CKSCHEMA_UPDATE_EXPECTED"] == "1"
+
+/// Checks `actual` against the `.expected` fixture at `path` (absolute, or relative to the
+/// package root); when `updatingExpected`, writes `actual` there first.
+func expectMatchesFixture(_ actual: String, _ path: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    let full = path.hasPrefix("/") ? path : Paths.root + "/" + path
+    if updatingExpected { try Data(actual.utf8).write(to: URL(fileURLWithPath: full)) }
+    #expect(actual == (try read(full)), "\(path): run Tests/update-expected.sh to see the difference in git", sourceLocation: sourceLocation)
 }

@@ -34,7 +34,7 @@ import Testing
         let result = try runCLI(["lint", rel])
         #expect(result.code == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == (try read(Paths.fixture("input/\(name).expected"))))
+        try expectMatchesFixture(result.stderr, Paths.fixture("input/\(name).expected"))
         // The diagnostic names the file, a line and a column.
         #expect(result.stderr.hasPrefix("Tests/Fixtures/input/"))
         #expect(result.stderr.range(of: #"^\S+:\d+:\d+: error: "#, options: .regularExpression) != nil)
@@ -121,5 +121,68 @@ import Testing
         let schema = try SchemaSource.load(path: dir)
         #expect(schema.recordTypes.map(\.name) == ["A", "B"])
         #expect(schema.zones.map(\.name) == ["Z"])
+    }
+}
+
+/// The YAML reader's did-you-means carry fix-its only where the change is exact, and applying
+/// every one of them mends exactly the findings that had one.
+@Suite struct ReaderFixItTests {
+    static let text = """
+        ckschema: 1
+        recordTypes:
+          Note:
+            databse: private
+            fields:
+              a: { type: strng }
+              b: "[asset]"
+              c: "D\\x61te"
+              d: { type: string, indexes: [queryabel] }
+              e: { typ: string, type: string }
+              f: { tpye: Date }
+              g: 'Int'
+
+        """
+
+    static func diagnostics(_ text: String, in dir: String) throws -> [Diagnostic] {
+        let path = dir + "/s.yaml"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try SchemaSource.load(path: path)
+            return []
+        } catch {
+            return error.diagnostics
+        }
+    }
+
+    /// `text` with each fix-it applied (columns count Unicode scalars).
+    static func applying(_ fixIts: [FixIt], to text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).unicodeScalars) }
+        for f in fixIts.sorted(by: { ($0.start.line, $0.start.column) > ($1.start.line, $1.start.column) }) {
+            lines[f.start.line - 1].replaceSubrange((f.start.column - 1)..<(f.endColumn - 1), with: f.replacement.unicodeScalars)
+        }
+        return lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n")
+    }
+
+    @Test func fixItsAreExactAndOnlyWhereTheTextIsKnown() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let ds = try Self.diagnostics(Self.text, in: dir)
+        func fixIt(line: Int) -> FixIt? { ds.first { $0.location?.line == line }?.fixIt }
+        let file = dir + "/s.yaml"
+        #expect(fixIt(line: 4) == FixIt(replacing: 7, at: SourceLocation(file: file, line: 4, column: 5), with: "database"))
+        #expect(fixIt(line: 6) == FixIt(replacing: 5, at: SourceLocation(file: file, line: 6, column: 18), with: "string"))
+        #expect(fixIt(line: 7) == FixIt(replacing: 7, at: SourceLocation(file: file, line: 7, column: 11), with: "list<asset>"), "inside the quotes")
+        #expect(fixIt(line: 8) == nil, "an escape: the file does not hold the text as read")
+        #expect(ds.contains { $0.location?.line == 8 && $0.message.contains("did you mean 'timestamp'") })
+        #expect(fixIt(line: 9) == FixIt(replacing: 9, at: SourceLocation(file: file, line: 9, column: 36), with: "queryable"))
+        #expect(ds.contains { $0.location?.line == 10 } && fixIt(line: 10) == nil, "'type' is there already")
+        #expect(fixIt(line: 11) == FixIt(replacing: 4, at: SourceLocation(file: file, line: 11, column: 12), with: "type"))
+        #expect(fixIt(line: 12) == FixIt(replacing: 3, at: SourceLocation(file: file, line: 12, column: 11), with: "int64"))
+        // Applying them leaves exactly the findings that had none (and f's `Date`, now read as a type).
+        let mended = Self.applying(ds.compactMap(\.fixIt), to: Self.text)
+        #expect(mended.contains("      b: \"list<asset>\"\n"))
+        let left = try Self.diagnostics(mended, in: dir)
+        #expect(left.map { $0.location?.line ?? 0 }.sorted() == [8, 10, 11], "\(left.map(\.message))")
+        #expect(left.allSatisfy { !$0.message.contains("unknown key 'databse'") })
     }
 }
