@@ -19,7 +19,12 @@ struct NamePlan {
     static let recordMembers: Set<String> = [
         "record", "recordType", "databaseScope", "Key", "Field", "query", "desiredKeys",
         "recordName", "createdAt", "createdBy", "modifiedAt", "modifiedBy", "etag",
+        // The shared accessors every property calls (SwiftSupportFile).
+        "fieldValue", "setFieldValue", "encryptedValue", "setEncryptedValue", "newRecord",
     ]
+
+    /// The names a declared query's function must not take.
+    static let queryReserved = recordMembers.union(SwiftSupportFile.declaredNames)
 
     /// The types the generated code names without a module: a record type or field named so
     /// would shadow them inside the namespace.
@@ -34,6 +39,8 @@ struct NamePlan {
     init(schema: Schema, namespace: String) {
         self.namespace = namespace
         let typeReserved = SwiftSupportFile.declaredNames.union([namespace]).union(Self.sdkTypes)
+        // Every field name but the type's own Swift name, built once (not once a field).
+        let fieldReserved = Self.recordMembers.union([namespace]).union(Self.sdkTypes).union(SwiftSupportFile.declaredNames)
         var seenTypes: [String: String] = [:]
         // A file is named after its type, and macOS's file system ignores case: `Trip.swift` and
         // `trip.swift` (or the shared file) would be one file there.
@@ -48,9 +55,10 @@ struct NamePlan {
             }
             var seenFields: [String: String] = [:]
             var fields: [String] = []
+            fields.reserveCapacity(type.fields.count)
+            seenFields.reserveCapacity(type.fields.count)
             for field in type.fields {
-                let name = SwiftNames.identifier(field.name, reserved: Self.recordMembers.union([namespace, swift]).union(Self.sdkTypes)
-                    .union(SwiftSupportFile.declaredNames))
+                let name = SwiftNames.identifier(field.name, reserved: fieldReserved, also: swift)
                 check(name, field.name, in: &seenFields, what: "field", scope: "record type '\(type.name)'", at: field.origin)
                 fields.append(name)
             }

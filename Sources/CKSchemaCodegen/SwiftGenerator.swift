@@ -46,16 +46,17 @@ public enum SwiftGenerator {
         let header = GeneratedFolder.headerPrefix + SwiftNames.comment(options.source) + "; do not edit\n\n"
         let access = options.isPublic ? "public " : ""
         var files: [File] = []
+        files.reserveCapacity(schema.recordTypes.count + 1)
+        let plain = header + "import CloudKit\n\n", withLocation = header + "import CloudKit\nimport CoreLocation\n\n"
         var shared = header + "import CloudKit\nimport CoreLocation\n\n"
         shared += SwiftSupportFile.text(namespace: options.namespace, access: access)
         shared += SwiftZonesWriter.text(schema: schema, plan: plan, access: access)
         files.append(File(name: options.namespace + ".swift", text: shared))
         for (index, type) in schema.recordTypes.enumerated() {
             var writer = SwiftRecordTypeWriter(schema: schema, type: type, names: plan.types[index], plan: plan, access: access)
-            let body = writer.text()
+            let text = writer.text(prefix: type.fields.contains { $0.type.primitive == .location } ? withLocation : plain)
             plan.diagnostics += writer.diagnostics
-            let imports = type.fields.contains { $0.type.primitive == .location } ? "import CloudKit\nimport CoreLocation\n\n" : "import CloudKit\n\n"
-            files.append(File(name: plan.types[index].swiftName + ".swift", text: header + imports + body))
+            files.append(File(name: plan.types[index].swiftName + ".swift", text: text))
         }
         // A collision found while writing (two declared queries) is an error too: nothing is written.
         if plan.diagnostics.contains(where: { $0.severity == .error }) { return Output(files: [], diagnostics: plan.diagnostics) }

@@ -20,8 +20,12 @@ package enum SwiftNames {
     /// Names that cannot be declared as a member even in backticks.
     static let undeclarable: Set<String> = ["self", "Self", "init", "deinit", "subscript", "Type", "Protocol", "Any", "_"]
 
-    /// The identifier for `name`, with `reserved` names taking a trailing `_`.
-    package static func identifier(_ name: String, reserved: Set<String> = []) -> String {
+    /// The identifier for `name`, with `reserved` names (and `also`) taking a trailing `_`.
+    package static func identifier(_ name: String, reserved: Set<String> = [], also: String? = nil) -> String {
+        if isPlainIdentifier(name) {
+            // The common case: the name is its own identifier, and no copy is made.
+            return undeclarable.contains(name) || reserved.contains(name) || name == also ? name + "_" : name
+        }
         var out = ""
         for (i, u) in name.unicodeScalars.enumerated() {
             let letter = (u >= "a" && u <= "z") || (u >= "A" && u <= "Z") || u == "_"
@@ -30,8 +34,22 @@ package enum SwiftNames {
             out.unicodeScalars.append(letter || digit ? u : "_")
         }
         if out.isEmpty { out = "_" }
-        if undeclarable.contains(out) || reserved.contains(out) { out += "_" }
+        if undeclarable.contains(out) || reserved.contains(out) || out == also { out += "_" }
         return out
+    }
+
+    /// True when `name` is ASCII letters, digits and `_`, not starting with a digit.
+    private static func isPlainIdentifier(_ name: String) -> Bool {
+        guard let first = name.utf8.first, !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else { return false }
+        return name.utf8.allSatisfy { b in
+            (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+                || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_")
+        }
+    }
+
+    /// True when `text` needs nothing escaped or replaced: printable ASCII without `"` or `\\`.
+    private static func isPlainText(_ text: String, quotes: Bool) -> Bool {
+        text.utf8.allSatisfy { b in b >= 0x20 && b < 0x7F && !(quotes && (b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\"))) }
     }
 
     /// The identifier as written in source: in backticks when it is a keyword.
@@ -54,6 +72,7 @@ package enum SwiftNames {
 
     /// A Swift string literal of `text`: quotes, backslashes and every control character escaped.
     package static func literal(_ text: String) -> String {
+        if isPlainText(text, quotes: true) { return "\"" + text + "\"" }
         var out = "\""
         for u in text.unicodeScalars {
             switch u {
@@ -80,6 +99,7 @@ package enum SwiftNames {
 
     /// Text for a `///` comment: one line, no control characters.
     package static func comment(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+        if isPlainText(text, quotes: false) { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
     }
 }

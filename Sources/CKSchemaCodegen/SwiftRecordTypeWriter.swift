@@ -8,7 +8,22 @@ struct SwiftRecordTypeWriter {
     let plan: NamePlan
     let access: String
     var diagnostics: [Diagnostic] = []
-    private let out = SwiftText()
+    private let out: SwiftText
+    /// What each custom field's declarations spell, worked out once (a field is written twice:
+    /// its property and its key).
+    private let facts: [FieldFacts]
+
+    /// A custom field's Swift spellings.
+    struct FieldFacts {
+        /// The property's and key's name as written (backticked when a keyword).
+        var spelled: String
+        /// The Swift value type (`String`, `[CKRecord.Reference]`).
+        var value: String
+        /// The field's name as a string literal.
+        var literal: String
+        /// The doc comment's line: `` /// `title`: string, queryable. ``
+        var doc: String
+    }
 
     init(schema: Schema, type: RecordType, names: NamePlan.TypeNames, plan: NamePlan, access: String) {
         self.schema = schema
@@ -16,6 +31,12 @@ struct SwiftRecordTypeWriter {
         self.names = names
         self.plan = plan
         self.access = access
+        // About 330 bytes a field (property and key) and 1.5 KB for the rest.
+        out = SwiftText(capacity: 1_536 + 330 * type.fields.count)
+        facts = zip(type.fields, names.fields).map { field, name in
+            FieldFacts(spelled: SwiftNames.spelled(name), value: SwiftTypes.value(field.type), literal: SwiftNames.literal(field.name),
+                       doc: "/// `\(SwiftNames.comment(field.name))`: \(SwiftNames.comment(SwiftTypes.summary(field))).")
+        }
     }
 
     /// True when a custom zone holds the type's records.
@@ -24,7 +45,9 @@ struct SwiftRecordTypeWriter {
         return zone
     }
 
-    mutating func text() -> String {
+    /// The file: `prefix` (its header and imports), then the type's extension of the namespace.
+    mutating func text(prefix: String = "") -> String {
+        out.raw(prefix)
         let swift = names.swiftName
         out.line("extension \(plan.namespace) {")
         out.indent {
@@ -57,8 +80,9 @@ struct SwiftRecordTypeWriter {
         out.line("\(access)let record: CKRecord")
         out.blank()
         initializers()
-        systemProperties()
-        for (field, name) in zip(type.fields, names.fields) { property(field, name) }
+        // The system fields' properties (recordName, createdAt, ...) are declared once, on
+        // Record, in the shared file.
+        for (field, facts) in zip(type.fields, facts) { property(field, facts) }
         keys()
         queries()
     }
@@ -76,51 +100,34 @@ struct SwiftRecordTypeWriter {
         out.line("/// A new record named `recordName` in \(customZone == nil ? "the default zone" : "its zone, `\(zoneType)`").")
         let defaultValue = customZone == nil ? " = \(zoneType)()" : ""
         out.line("\(access)init(recordName: String, in zone: \(zoneType)\(defaultValue)) {")
-        out.indent {
-            out.line("let id = CKRecord.ID(recordName: recordName, zoneID: zone.zoneID)")
-            out.line("self.record = CKRecord(recordType: Self.recordType, recordID: id)")
-        }
+        out.line("  record = Self.newRecord(recordName, zone.zoneID)")
         out.line("}")
         out.blank()
         if customZone == nil, schema.zones.isEmpty {
             // The schema says nothing of zones (a .ckdb file cannot): any zone may hold it.
             out.line("/// A new record named `recordName` in the zone `zoneID` (the schema declares no zones).")
             out.line("\(access)init(recordName: String, zoneID: CKRecordZone.ID) {")
-            out.indent {
-                out.line("let id = CKRecord.ID(recordName: recordName, zoneID: zoneID)")
-                out.line("self.record = CKRecord(recordType: Self.recordType, recordID: id)")
-            }
+            out.line("  record = Self.newRecord(recordName, zoneID)")
             out.line("}")
             out.blank()
         }
     }
 
-    private mutating func systemProperties() {
-        out.line("/// The record's name.")
-        out.line("\(access)var recordName: String { record.recordID.recordName }")
-        out.blank()
-        for s in SwiftTypes.systemOrder where s != .recordName {
-            let (_, value, read) = SwiftTypes.system(s)
-            out.line("/// The system field `\(s.rawValue)`.")
-            out.line("\(access)var \(s.rawValue): \(value)? { \(read) }")
-            out.blank()
-        }
-    }
-
-    private mutating func property(_ field: Field, _ name: String) {
-        let value = SwiftTypes.value(field.type)
-        let store = field.isEncrypted ? "record.encryptedValues" : "record"
-        let key = SwiftNames.literal(field.name)
-        out.line("/// `\(SwiftNames.comment(field.name))`: \(SwiftNames.comment(SwiftTypes.summary(field))).")
+    /// One property: a call of the shared accessor (`fieldValue` or `encryptedValue`, whose
+    /// one body the type checker reads once) rather than a subscript of its own, which would
+    /// make it pick among the SDK's three `CKRecord` subscripts in every accessor.
+    private mutating func property(_ field: Field, _ f: FieldFacts) {
+        let (read, write) = field.isEncrypted ? ("encryptedValue", "setEncryptedValue") : ("fieldValue", "setFieldValue")
+        out.line(f.doc)
         if let d = field.description { out.line("///"); out.line("/// \(SwiftNames.comment(d))") }
         if field.isDeprecated {
             // A deprecated field is kept for the records that have it: it reads, and never writes.
             out.line("@available(*, deprecated, message: \"deprecated in the schema; it can be read, not written\")")
-            out.line("\(access)var \(SwiftNames.spelled(name)): \(value)? { \(store)[\(key)] as \(value)? }")
+            out.line("\(access)var \(f.spelled): \(f.value)? { \(read)(\(f.literal)) }")
         } else {
-            out.line("\(access)var \(SwiftNames.spelled(name)): \(value)? {")
-            out.line("  get { \(store)[\(key)] as \(value)? }")
-            out.line("  nonmutating set { \(store)[\(key)] = newValue }")
+            out.line("\(access)var \(f.spelled): \(f.value)? {")
+            out.line("  get { \(read)(\(f.literal)) }")
+            out.line("  nonmutating set { \(write)(\(f.literal), newValue) }")
             out.line("}")
         }
         out.blank()
@@ -134,21 +141,21 @@ struct SwiftRecordTypeWriter {
                 let (key, value, _) = SwiftTypes.system(s)
                 if i > 0 { out.blank() }
                 out.line("/// The system field `\(s.rawValue)` (`\(key)` in a query).")
-                declareKey(s.rawValue, "Field<\(value), \(SwiftTypes.systemMarker(type.indexes(on: s)))>(\(SwiftNames.literal(key)))")
+                declareKey(SwiftNames.spelled(s.rawValue), "Field<\(value), \(SwiftTypes.systemMarker(type.indexes(on: s)))>(\(SwiftNames.literal(key)))")
             }
-            for (field, name) in zip(type.fields, names.fields) {
+            for (field, f) in zip(type.fields, facts) {
                 out.blank()
-                out.line("/// `\(SwiftNames.comment(field.name))`: \(SwiftNames.comment(SwiftTypes.summary(field))).")
+                out.line(f.doc)
                 if field.isDeprecated { out.line("@available(*, deprecated, message: \"deprecated in the schema\")") }
-                declareKey(name, "Field<\(SwiftTypes.value(field.type)), \(SwiftTypes.marker(field))>(\(SwiftNames.literal(field.name)))")
+                declareKey(f.spelled, "Field<\(f.value), \(SwiftTypes.marker(field))>(\(f.literal))")
             }
         }
         out.line("}")
     }
 
-    /// `static let name = value`, broken after `=` when it is longer than a line.
+    /// `static let name = value` (`name` as spelled), broken after `=` when it is longer than a line.
     private mutating func declareKey(_ name: String, _ value: String) {
-        let head = "\(access)static let \(SwiftNames.spelled(name)) ="
+        let head = "\(access)static let \(name) ="
         if out.fits(head + " " + value) {
             out.line(head + " " + value)
         } else {
@@ -159,7 +166,7 @@ struct SwiftRecordTypeWriter {
 
     private mutating func queries() {
         var seen: [String: String] = [:]
-        let reserved = NamePlan.recordMembers.union(SwiftSupportFile.declaredNames)
+        let reserved = NamePlan.queryReserved
         var number = 0
         for q in schema.queries where q.recordType == type.name {
             number += 1
@@ -263,22 +270,34 @@ struct SwiftRecordTypeWriter {
     }
 }
 
-/// Text with swift-format's default indentation (two spaces) and line length (100).
+/// Text with swift-format's default indentation (two spaces) and line length (100), appended
+/// in place into one buffer reserved for the whole file: a line costs its own bytes, with no
+/// intermediate strings for the indentation or the newline.
 final class SwiftText {
     private(set) var text = ""
     private var depth = 0
+    private var indentation = ""
     static let lineLength = 100
 
+    init(capacity: Int = 0) { text.reserveCapacity(capacity) }
+
     func line(_ s: String) {
-        text += String(repeating: "  ", count: depth) + s + "\n"
+        text.append(indentation)
+        text.append(s)
+        text.append("\n")
     }
 
-    func blank() { text += "\n" }
+    /// Text that is already whole lines (a header), written as it is.
+    func raw(_ s: String) { text.append(s) }
+
+    func blank() { text.append("\n") }
 
     func indent(_ body: () -> Void) {
         depth += 1
+        indentation.append("  ")
         body()
         depth -= 1
+        indentation.removeLast(2)
     }
 
     /// True when `s` fits on a line at the current depth.

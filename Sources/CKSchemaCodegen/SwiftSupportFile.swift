@@ -346,6 +346,50 @@ enum SwiftSupportFile {
             }
           }
 
+          /// The record's name.
+          ACCESS var recordName: String { record.recordID.recordName }
+
+          /// The system field `createdAt`.
+          ACCESS var createdAt: Date? { record.creationDate }
+
+          /// The system field `createdBy`.
+          ACCESS var createdBy: CKRecord.ID? { record.creatorUserRecordID }
+
+          /// The system field `modifiedAt`.
+          ACCESS var modifiedAt: Date? { record.modificationDate }
+
+          /// The system field `modifiedBy`.
+          ACCESS var modifiedBy: CKRecord.ID? { record.lastModifiedUserRecordID }
+
+          /// The system field `etag`.
+          ACCESS var etag: String? { record.recordChangeTag }
+
+          /// A new record of this type named `recordName` in the zone `zoneID`.
+          static func newRecord(_ recordName: String, _ zoneID: CKRecordZone.ID) -> CKRecord {
+            CKRecord(recordType: recordType, recordID: CKRecord.ID(recordName: recordName, zoneID: zoneID))
+          }
+
+          // Every generated property reads and writes through these four: one generic body each,
+          // instead of a subscript in each property among the SDK's three `CKRecord` subscripts.
+
+          /// The value of the field `key`.
+          func fieldValue<Value: CKRecordValueProtocol>(_ key: String) -> Value? { record[key] }
+
+          /// Sets the field `key`; `nil` removes its value.
+          func setFieldValue<Value: CKRecordValueProtocol>(_ key: String, _ value: Value?) {
+            record[key] = value
+          }
+
+          /// The value of the encrypted field `key`.
+          func encryptedValue<Value: CKRecordValueProtocol>(_ key: String) -> Value? {
+            record.encryptedValues[key]
+          }
+
+          /// Sets the encrypted field `key`; `nil` removes its value.
+          func setEncryptedValue<Value: CKRecordValueProtocol>(_ key: String, _ value: Value?) {
+            record.encryptedValues[key] = value
+          }
+
           /// A field key of this type.
           ACCESS typealias Field<Value, Index: NAMESPACE.Index> = NAMESPACE.FieldKey<Self, Value, Index>
 

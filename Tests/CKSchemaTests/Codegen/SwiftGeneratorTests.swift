@@ -38,7 +38,7 @@ import Testing
 
     @Test func aNameAGeneratedMemberUsesTakesATrailingUnderscore() throws {
         let trip = try Self.file(try Self.generate("everything.yaml"), "Trip.swift")
-        #expect(trip.contains("public var record_: String? {\n      get { record[\"record\"] as String? }"))
+        #expect(trip.contains("public var record_: String? {\n      get { fieldValue(\"record\") }"))
         #expect(trip.contains("public var `default`: String? {"))
         #expect(trip.contains("public static let CD_title = Field<String, Indexes.None>(\"CD_title\")"))
         #expect(SwiftNames.camelCased("summit-trips") == "summitTrips")
@@ -48,7 +48,8 @@ import Testing
     @Test func aNameThatWouldShadowATypeTheCodeUsesTakesATrailingUnderscore() {
         let schema = Schema(recordTypes: [
             RecordType(name: "Date", fields: [Field(name: "String", type: FieldType(.string))]),
-            RecordType(name: "Trip", fields: [Field(name: "Trip", type: FieldType(.string)), Field(name: "CKRecord", type: FieldType(.bytes))]),
+            RecordType(name: "Trip", fields: [Field(name: "Trip", type: FieldType(.string)), Field(name: "CKRecord", type: FieldType(.bytes)),
+                                          Field(name: "fieldValue", type: FieldType(.string))]),
         ])
         let output = SwiftGenerator.generate(schema, options: .init(source: "x"))
         #expect(output.files.map(\.name) == ["CloudSchema.swift", "Date_.swift", "Trip.swift"])
@@ -56,7 +57,9 @@ import Testing
         #expect(output.files[1].text.contains("public var String_: String? {"))
         #expect(output.files[2].text.contains("public var Trip_: String? {"))
         #expect(output.files[2].text.contains("public var CKRecord_: Data? {"))
-        #expect(output.files[2].text.contains("record[\"CKRecord\"] as Data?"))
+        #expect(output.files[2].text.contains("fieldValue(\"CKRecord\")"))
+        // A field named after a shared accessor keeps the accessor reachable.
+        #expect(output.files[2].text.contains("public var fieldValue_: String? {\n      get { fieldValue(\"fieldValue\") }"))
     }
 
     @Test func theSameSchemaGivesTheSameBytesAndEveryFileIsHeaded() throws {
@@ -77,14 +80,19 @@ import Testing
             ("tags", "[String]"), ("counts", "[Int64]"), ("ratios", "[Double]"), ("days", "[Date]"), ("blobs", "[Data]"),
             ("places", "[CLLocation]"), ("companions", "[CKRecord.Reference]"), ("photos", "[CKAsset]"),
         ] {
-            #expect(trip.contains("public var \(field): \(type)? {\n      get { record[\"\(field)\"] as \(type)? }\n      nonmutating set { record[\"\(field)\"] = newValue }"),
+            #expect(trip.contains("public var \(field): \(type)? {\n      get { fieldValue(\"\(field)\") }\n      nonmutating set { setFieldValue(\"\(field)\", newValue) }"),
                     "\(field)")
         }
         // Encrypted fields live in encryptedValues and have no index at all.
-        #expect(trip.contains("get { record.encryptedValues[\"notes\"] as String? }"))
+        #expect(trip.contains("get { encryptedValue(\"notes\") }"))
+        #expect(trip.contains("nonmutating set { setEncryptedValue(\"notes\", newValue) }"))
+        // One body each for every property, in the shared file.
+        let shared = try Self.file(try Self.generate("everything.yaml"), "CloudSchema.swift")
+        #expect(shared.contains("func fieldValue<Value: CKRecordValueProtocol>(_ key: String) -> Value? { record[key] }"))
+        #expect(shared.contains("record.encryptedValues[key] = value"))
         #expect(trip.contains("public static let notes = Field<String, Indexes.Encrypted>(\"notes\")"))
         // A deprecated field reads and never writes.
-        #expect(trip.contains("@available(*, deprecated, message: \"deprecated in the schema; it can be read, not written\")\n    public var oldRating: Int64? { record[\"oldRating\"] as Int64? }"))
+        #expect(trip.contains("@available(*, deprecated, message: \"deprecated in the schema; it can be read, not written\")\n    public var oldRating: Int64? { fieldValue(\"oldRating\") }"))
         #expect(trip.contains("import CoreLocation"))
         #expect(!(try Self.file(try Self.generate("everything.yaml"), "Box.swift")).contains("import CoreLocation"))
     }
