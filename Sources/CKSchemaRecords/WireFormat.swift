@@ -43,8 +43,12 @@ package struct TypeTag: Sendable, Equatable {
         return out
     }()
 
-    /// Tag spelling to the tag, encoded in the table's integer (no array access per value).
-    static let table = ByteTable(all.map { (key: $0.0, value: $0.1.encoded) })
+    /// Tag spelling to the tag, encoded in the table's integer (no array access per value),
+    /// with `webServicesSpelling` set for the Web Services names (`STRING`, not `stringType`).
+    static let table = ByteTable(all.map { (key: $0.0, value: $0.1.encoded | ($0.0.first!.isUppercase ? webServicesSpelling : 0)) })
+
+    /// The table's bit for a Web Services spelling (above the bits `encoded` uses).
+    static let webServicesSpelling = 64
 
     /// bits 0-3: the primitive's `code` (15: none), 4: list, 5: encrypted.
     var encoded: Int {

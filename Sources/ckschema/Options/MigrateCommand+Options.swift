@@ -13,9 +13,11 @@ extension MigrateCommand {
         static let schema = Option.path("schema", help: "the development schema (new, status)", default: "ckschema.yaml's")
         static let from = Option.path("from", help: "the production schema baseline takes (.ckdb, YAML, a pulled export)", valueName: "SCHEMA",
                                       default: "ckschema.yaml's production schema")
+        static let renameOption = Option.text("rename", help: "new: rename a deployed field the only way production allows (add NEW, copy the values, deprecate OLD, update the declared queries); repeat for more",
+                                              valueName: "TYPE.OLD:NEW", repeatable: true)
         static let forceFlag = Flag("force", help: "baseline over a folder that has migrations or a store that has a history, replacing them (it lists what it replaces)")
         static let specs = ReportOptions.specs + [CommonOptions.environment.spec, to.spec, dryRunFlag.spec, lockTimeoutOption.spec,
-                                                  store.spec, migrations.spec, schema.spec, from.spec, forceFlag.spec]
+                                                  store.spec, migrations.spec, schema.spec, from.spec, forceFlag.spec, renameOption.spec]
 
         var report: ReportOptions
         var environment: Environment
@@ -24,6 +26,8 @@ extension MigrateCommand {
         var lockTimeout: Double
         var storePath, migrationsPath, schemaPath, fromPath: String?
         var force: Bool
+        /// `--rename Type.old:new`, in order.
+        var renames: [FieldRename]
         /// The words after the subcommand's.
         var arguments: [String]
 
@@ -38,6 +42,12 @@ extension MigrateCommand {
             schemaPath = try arguments.value(Self.schema)
             fromPath = try arguments.value(Self.from)
             force = arguments.flag(Self.forceFlag)
+            renames = try arguments.all(Self.renameOption).map { text throws(UsageError) -> FieldRename in
+                guard let r = FieldRename(argument: text) else {
+                    throw UsageError("--rename takes TYPE.OLD:NEW, like Trip.rating:score; found '\(ControlCharacters.shown(text))'")
+                }
+                return r
+            }
             self.arguments = arguments.positionals
         }
 
