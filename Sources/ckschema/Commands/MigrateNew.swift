@@ -4,8 +4,8 @@ import Foundation
 /// `ckschema migrate new NAME`: the next migration, from what the development schema adds.
 enum MigrateNew: Subcommand {
     static let name = "new"
-    static let synopsis = "new NAME [--rename TYPE.OLD:NEW]"
-    static let summary = "write the next migration (Migrations/NNNN_NAME.yaml) from the difference between what the migrations produce and the development schema; refuses, with promote's codes, a change production (the store's, else ckschema.yaml's production schema) would refuse, and says what to do instead"
+    static let synopsis = "new NAME"
+    static let summary = "write the next migration (Migrations/NNNN_NAME.yaml) from the difference between what the migrations produce and the development schema; refuses, with promote's codes, a change production (the store's, else ckschema.yaml's production schema) would refuse, and says what to do instead; --rename TYPE.OLD:NEW writes a deployed field's rename as add, copy and deprecate"
     static let accepts: Set<String>? = ["config", "migrations", "store", "schema", "rename"]
 
     /// What production has: the store's production when it holds a schema, else the
