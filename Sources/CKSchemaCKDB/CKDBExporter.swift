@@ -16,8 +16,11 @@ import CKSchemaDiagnostics
 ///
 /// `cktool import-schema` replaces the whole development schema, so the export is always
 /// complete: a schema without `Users` gets cktool's default `Users` type (with a note).
-/// Whatever the language cannot say (zones, queries, deprecation, reference targets,
-/// descriptions, indexes on encrypted fields) is left out with a warning, never silently.
+/// Whatever the language cannot say (zones, queries, deprecated record types, reference
+/// targets, descriptions, indexes on encrypted fields) is left out with a warning, never
+/// silently. A deprecated field is written with the convention teams use in the `.ckdb` they
+/// maintain, a `// DEPRECATED` comment on the line above it (moolah-native), which the
+/// parser reads back as deprecation; cktool ignores comments.
 public enum CKDBExporter {
     /// The `Users` record type every container has, as `cktool export-schema` writes it
     /// for a container whose Users type was never changed: `roles LIST<INT64>`,
@@ -137,6 +140,7 @@ public enum CKDBExporter {
         var encrypted = false
         var indexes = IndexSet()
         var width = 0
+        var deprecated = false
     }
 
     private static let quotedSystemNames: [SystemField: String] =
@@ -172,7 +176,8 @@ public enum CKDBExporter {
                     at: field.origin.location, fix: "remove the index from the schema, or keep a plaintext copy of the value in another field to query it"))
                 indexes = IndexSet()
             }
-            entries.append(Entry(key: field.name, name: quoted(field.name, isField: true), type: field.type, encrypted: encrypted, indexes: indexes))
+            entries.append(Entry(key: field.name, name: quoted(field.name, isField: true), type: field.type, encrypted: encrypted, indexes: indexes,
+                                 deprecated: field.isDeprecated))
         }
         let byKey = { (a: Entry, b: Entry) in utf8Precedes(a.key, b.key) }
         if zip(entries, entries.dropFirst()).contains(where: { !byKey($0, $1) }) { entries.sort(by: byKey) }
@@ -186,6 +191,7 @@ public enum CKDBExporter {
         var n = 0
         for e in entries {
             n += 1
+            if e.deprecated { out += "        // DEPRECATED\n" }
             out += "        "
             out += e.name
             out.spaces(width - e.width + 1)
@@ -320,16 +326,15 @@ private struct Notes {
 
     mutating func check(_ field: Field, in type: RecordType) {
         checkWritable(field.name, what: "field", origin: field.origin)
-        guard field.isDeprecated || field.referenceTarget != nil || field.referenceAction != nil || field.description != nil else { return }
+        guard field.referenceTarget != nil || field.referenceAction != nil || field.description != nil else { return }
         let label = type.name + "." + field.name
-        if field.isDeprecated { deprecated.append((label, field.origin)) }
         if field.referenceTarget != nil || field.referenceAction != nil { targets.append((label, field.origin)) }
         if field.description != nil { described.append((label, field.origin)) }
     }
 
     mutating func finish() {
         add(placed, "the zone, database or required zone capabilities of a record type cannot be expressed in .ckdb (record types are container-wide); left out for")
-        add(deprecated, "deprecation cannot be expressed in .ckdb; exported as ordinary record types and fields")
+        add(deprecated, "a deprecated record type cannot be marked in .ckdb (fields get a `// DEPRECATED` comment); exported as an ordinary record type")
         add(targets, "reference targets and delete actions cannot be expressed in .ckdb (a REFERENCE names no type); left out for")
         add(described, "descriptions cannot be expressed in .ckdb; left out for")
     }

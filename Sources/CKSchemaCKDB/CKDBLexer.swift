@@ -98,6 +98,10 @@ struct CKDBLexer {
     private(set) var line = 1
     private(set) var lineStart = 0
     var diagnostics: [Diagnostic] = []
+    /// Lines holding a `//` comment with the word DEPRECATED: the convention teams use to retire
+    /// a field in a `.ckdb` they maintain (moolah-native: `// DEPRECATED: reason` on the line
+    /// above the field). `alone`: nothing but the comment on its line.
+    private(set) var deprecationComments: [(line: Int, alone: Bool)] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
         self.bytes = bytes
@@ -300,6 +304,27 @@ struct CKDBLexer {
         return true
     }
 
+    /// True when the comment text `bytes[from..<to]` holds the word DEPRECATED (upper case, as
+    /// the convention writes it, so that prose saying "deprecated" is not read as the marker).
+    static func mentionsDeprecated(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+        let word = Array("DEPRECATED".utf8)
+        guard to - from >= word.count else { return false }
+        var i = from
+        while i + word.count <= to {
+            if bytes[i] == word[0] {
+                var k = 1
+                while k < word.count, bytes[i + k] == word[k] { k += 1 }
+                if k == word.count {
+                    let before = i == from || !isWordByte(bytes[i - 1])
+                    let after = i + k == to || !isWordByte(bytes[i + k])
+                    if before && after { return true }
+                }
+            }
+            i += 1
+        }
+        return false
+    }
+
     private mutating func newline(at i: Int) {
         line += 1
         lineStart = i + 1
@@ -317,8 +342,15 @@ struct CKDBLexer {
                 i += 1
             } else if (c == 0x2F || c == 0x2D), i + 1 < n, bytes[i + 1] == c {
                 // `//` or `--`: to the end of the line.
+                let start = i
                 i += 2
                 while i < n, bytes[i] != 0x0A { i += 1 }
+                if c == 0x2F, Self.mentionsDeprecated(bytes, start + 2, i) {
+                    var alone = true
+                    var j = lineStart
+                    while j < start { if !Self.isSpace(bytes[j]) { alone = false; break }; j += 1 }
+                    deprecationComments.append((line, alone))
+                }
             } else if c == 0x2F, i + 1 < n, bytes[i + 1] == 0x2A {
                 let open = location(offset: i, line: line, lineStart: lineStart)
                 i += 2

@@ -88,11 +88,28 @@ public enum CKDBParser {
 
     private static func run(_ bytes: UnsafeBufferPointer<UInt8>, file: String) -> (Schema, [Diagnostic]) {
         var engine = Engine(lexer: CKDBLexer(bytes: bytes, file: file))
-        let schema = engine.parseSchema()
+        var schema = engine.parseSchema()
+        markDeprecated(&schema, engine.lexer.deprecationComments)
         var all = engine.diagnostics + engine.lexer.diagnostics
         if all.count > 1 { all = all.sortedByLocation() }
         if let stop = engine.stopDiagnostic { all.append(stop) }
         return (schema, all)
+    }
+
+    /// The `// DEPRECATED` convention: a field is deprecated when such a comment stands alone on
+    /// the line just above it, or ends the field's own line. The language has no word for it.
+    private static func markDeprecated(_ schema: inout Schema, _ comments: [(line: Int, alone: Bool)]) {
+        guard !comments.isEmpty else { return }
+        var above = Set<Int>(), same = Set<Int>()
+        for c in comments {
+            if c.alone { above.insert(c.line + 1) } else { same.insert(c.line) }
+        }
+        for t in schema.recordTypes.indices {
+            for f in schema.recordTypes[t].fields.indices {
+                guard let line = schema.recordTypes[t].fields[f].origin.location?.line else { continue }
+                if above.contains(line) || same.contains(line) { schema.recordTypes[t].fields[f].isDeprecated = true }
+            }
+        }
     }
 
     /// The closest candidate for "did you mean" (case-insensitive), or nil.

@@ -17,7 +17,7 @@ public enum LintRules {
         EncryptedIndexedRule.self, EncryptedTypeRule.self, EncryptedPublicRule.self, UnknownReferenceTargetRule.self,
         ReferenceOptionsRule.self, QueryIndexRule.self, QueryUnknownNameRule.self, DefaultZoneRule.self,
         MissingZoneCapabilityRule.self, QueryDatabaseRule.self, DeprecatedInQueryRule.self, LegacyNumberRule.self,
-        UnknownRoleRule.self, CrossZoneReferenceRule.self,
+        UnknownRoleRule.self, CrossZoneReferenceRule.self, CreatorOnlyPublicQueryRule.self,
         PredicateSyntaxRule.self, PredicateUnsupportedRule.self, PredicateTypeRule.self, PredicateUnknownFieldRule.self, PredicateIndexRule.self,
         SubscriptionUnknownNameRule.self, SubscriptionDesiredKeysRule.self, SubscriptionDatabaseRule.self, SubscriptionZoneRule.self,
         SubscriptionFiresOnRule.self, SubscriptionDesiredKeyCountRule.self,

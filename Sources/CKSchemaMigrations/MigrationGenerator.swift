@@ -145,8 +145,14 @@ public enum MigrationGenerator {
     /// --env production` would refuse, nor contradicts them.
     /// Throws `InputError` when production would refuse a change (nothing is written then).
     /// Returns nil when there is nothing to migrate (replaying the folder already gives `development`).
+    ///
+    /// `renames` (`--rename Trip.rating:score`): `development` already has each rename made
+    /// (`FieldRename.apply`); the migration copies the values into the new field right after
+    /// adding it, and its description tells the app to read both fields until every client is
+    /// updated.
     public static func newMigration(folder: MigrationFolder, name: String, development: Schema, production: Production? = nil,
-                                    settings: LintConfiguration = LintConfiguration()) throws(InputError) -> (path: String, text: String)? {
+                                    settings: LintConfiguration = LintConfiguration(),
+                                    renames: [FieldRename] = []) throws(InputError) -> (path: String, text: String)? {
         let cleanName = name.replacingOccurrences(of: " ", with: "_")
         guard !cleanName.isEmpty, cleanName.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
             throw InputError(Diagnostic(rule: StoreRules.fileName, "'\(name)' is not a migration name; use letters, digits, '_' and '-'", at: nil))
@@ -158,12 +164,14 @@ public enum MigrationGenerator {
             if !pending.isEmpty { throw InputError(pending) }
         }
         let replayed = try folder.replay()
-        let (steps, refused) = Self.steps(from: replayed, to: development)
+        var (steps, refused) = Self.steps(from: replayed, to: development)
         if !refused.isEmpty { throw InputError(refused) }
         if steps.isEmpty { return nil }
+        for rename in renames { steps = rename.withCopy(steps) }
         let version = (folder.migrations.last?.version ?? 0) + 1
         let fileName = String(format: "%04d", version) + "_\(cleanName).yaml"
-        return ((folder.path as NSString).appendingPathComponent(fileName), MigrationWriter.yaml(steps: steps, description: nil))
+        let description = renames.isEmpty ? nil : renames.map { "rename \($0.label). \($0.advice)" }.joined(separator: " ")
+        return ((folder.path as NSString).appendingPathComponent(fileName), MigrationWriter.yaml(steps: steps, description: description))
     }
 
     /// The forbidden changes the migrations production has not yet applied make to what it

@@ -83,7 +83,7 @@ public enum PredicateChecker {
         let p = t.primitive
         func mismatch(_ v: PredicateValue) -> (Int, String, String?) {
             var fix: String? = nil
-            if p == .timestamp { fix = "compare a timestamp with a date: a %@ argument or CAST(seconds since 2001, \"NSDate\")" }
+            if p == .timestamp { fix = "compare a timestamp with a date: a %@ argument, CAST(seconds since 2001, \"NSDate\") or CAST(\"2026-05-01T00:00:00Z\", \"NSDate\")" }
             if p == .int64 || p == .double, case .string = v { fix = "write the number without quotes" }
             return (c.valueColumn, "'\(name)' is \(t.description), and \(v.kindName) cannot be compared with it", fix)
         }

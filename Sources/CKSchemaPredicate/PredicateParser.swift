@@ -432,8 +432,17 @@ public struct PredicateParser {
             guard case .value(.string(let type), _) = args[1], type == "NSDate" else {
                 throw Self.unsupported(args[1].column, "ckschema reads only CAST(seconds, \"NSDate\")")
             }
+            // ISO 8601 text (`CAST("2026-05-01T00:00:00Z", "NSDate")`) is read as the record
+            // shape reads timestamps (ISOTimestamp); a number is seconds since 2001 (NSDate's).
+            if case .value(.string(let text), let vc) = args[0] {
+                guard let ms = ISOTimestamp.milliseconds(text) else {
+                    throw PredicateError(PredicateRules.typeMismatch, column: vc, "'\(ControlCharacters.shown(text))' is not an ISO 8601 date",
+                                         fix: "write it like 2026-05-01T00:00:00Z, or give seconds since 2001-01-01 as a number")
+                }
+                return .value(.date(ms), column: name.column)
+            }
             guard case .value(let v, let vc) = args[0], let seconds = Self.number(v) else {
-                throw PredicateError(PredicateRules.typeMismatch, column: args[0].column, "CAST(…, \"NSDate\") needs seconds since 2001-01-01 as a number")
+                throw PredicateError(PredicateRules.typeMismatch, column: args[0].column, "CAST(…, \"NSDate\") needs seconds since 2001-01-01 as a number, or an ISO 8601 date in quotes")
             }
             // NSDate's reference date is 2001-01-01T00:00:00Z, 978307200 s after 1970.
             let ms = (seconds + 978_307_200) * 1000

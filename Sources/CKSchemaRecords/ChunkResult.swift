@@ -30,6 +30,35 @@ package struct BatchEntry: Sendable {
     var parentColumn: Int
     /// The record's type, so references to it can be checked once every record is seen.
     var recordType: String?
+    /// The record carries Web Services type tags (`STRING`, `INT64_LIST`): it is headed for a
+    /// records/modify request, which takes at most 200 operations.
+    var webServices = false
+}
+
+/// A reference with the deleteSelf action, counted against its target over the whole input
+/// (CKRecord.Reference: at most 750 such references to one target).
+package struct DeleteSelfReference: Sendable {
+    /// The target's zone and record name, joined by U+0001 (a reference stays in its zone).
+    package var target: String
+    package var targetName: String
+    package var recordIndex: Int
+    package var line: Int
+    package var column: Int
+    var absoluteLine: Bool
+    package var recordName: String?
+    package var field: String
+}
+
+/// An asset field that names a local file (the plain shape), checked against the 50 MB limit
+/// by the layer that knows which file the record came from.
+package struct AssetPath: Sendable {
+    package var path: String
+    package var recordIndex: Int
+    package var line: Int
+    package var column: Int
+    var absoluteLine: Bool
+    package var recordName: String?
+    package var field: String
 }
 
 /// A reference whose target's type is checked after the last file (`--batch` only):
@@ -68,6 +97,9 @@ package struct ChunkResult: Sendable {
     var batch: [BatchEntry] = []
     var references: [ReferenceCheck] = []
     package var inferred: [InferredObservation] = []
+    /// deleteSelf references and asset file paths, always collected (records rarely have any).
+    package var deleteSelf: [DeleteSelfReference] = []
+    package var assetPaths: [AssetPath] = []
     /// Keys of `inferred` already recorded in this chunk (type, field, type description).
     var inferredSeen: Set<String> = []
 

@@ -46,6 +46,8 @@ package struct RecordChecker {
         /// The type's name when the schema does not have it.
         var unknownTypeName: String?
         var size = 0
+        /// A value carried a Web Services type tag (`STRING`, ...), not cktool's (`stringType`).
+        var webServices = false
 
         var typeName: String? { type?.name ?? unknownTypeName }
 
@@ -209,7 +211,8 @@ package struct RecordChecker {
         let (line, _, abs) = locate(ctx, Int(root.start))
         let (pl, pc, _) = locate(ctx, parentOffset)
         r.batch.append(BatchEntry(recordIndex: ctx.index, line: line, absoluteLine: abs, size: ctx.size, name: ctx.recordName(),
-                                  parent: parentName, parentLine: pl, parentColumn: pc, recordType: ctx.typeName))
+                                  parent: parentName, parentLine: pl, parentColumn: pc, recordType: ctx.typeName,
+                                  webServices: ctx.webServices))
     }
 
     private func zone(of v: Int, _ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ start: inout Int, _ end: inout Int) {
@@ -347,6 +350,7 @@ package struct RecordChecker {
                 return
             }
             tag = TypeTag(encoded: ti)
+            if ti & TypeTag.webServicesSpelling != 0 { ctx.webServices = true }
             if tag!.isEncrypted { shape.encrypted = true }
         }
         guard fi >= 0 else {
@@ -523,6 +527,13 @@ package struct RecordChecker {
             guard t.kind == .object || (plain && t.kind == .string) else {
                 return "expected an asset (a dictionary with fileChecksum, size, ...\(plain ? ", or a file path" : "")) but found \(Self.article(t))"
             }
+            if t.kind == .string {
+                // A local file: its size is checked where the record's file is known (50 MB).
+                let (line, column, abs) = locate(ctx, Self.at(t))
+                r.assetPaths.append(AssetPath(path: Self.text(p, Int(t.start), Int(t.end), escaped: t.flags & JSONToken.escaped != 0),
+                                              recordIndex: ctx.index, line: line, column: column, absoluteLine: abs,
+                                              recordName: ctx.recordName(), field: f.name))
+            }
         }
         return nil
     }
@@ -573,6 +584,13 @@ package struct RecordChecker {
             let s = Self.text(p, Int(tk[a].start), Int(tk[a].end), escaped: false)
             if !["NONE", "DELETE_SELF", "VALIDATE", "none", "deleteSelf", "validate"].contains(s) {
                 return "reference action must be NONE, DELETE_SELF or VALIDATE"
+            }
+            if s == "DELETE_SELF" || s == "deleteSelf" {
+                // Counted against the target over the whole input (750 at most, CKRecord.Reference).
+                let name = Self.text(p, Int(tk[rn].start), Int(tk[rn].end), escaped: tk[rn].flags & JSONToken.escaped != 0)
+                let (line, column, abs) = locate(ctx, Self.at(tk[a]))
+                r.deleteSelf.append(DeleteSelfReference(target: recordZone(ctx) + "\u{1}" + name, targetName: name, recordIndex: ctx.index,
+                                                        line: line, column: column, absoluteLine: abs, recordName: ctx.recordName(), field: f.name))
             }
         }
         return nil

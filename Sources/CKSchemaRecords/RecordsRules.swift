@@ -13,7 +13,11 @@ public enum RecordsRules {
     //   Reference Dictionary, Location Dictionary).
     // - CKRecord.encryptedValues; CKTool JS "Field Values" (CKDBRecordFieldEncrypted*Value).
     // - CloudKit Web Services Reference, "Data Size Limits": "Maximum record size (not
-    //   including Asset fields): 1 MB".
+    //   including Asset fields): 1 MB", "Maximum file size of an Asset field: 50 MB",
+    //   "Maximum number of operations in a request: 200", "Maximum number of source
+    //   references to a single target where the action is delete self: 750".
+    // - CKRecord.Reference: at most 750 deleteSelf references to one target; "any attempt to
+    //   exceed it results in an error from the server".
 
     public static let syntax = RuleInfo(code: "CK400", name: "record-syntax", summary: "A record is not well-formed JSON or YAML (truncated, invalid UTF-8, NaN, too deep, too long); reported at its line, validation continues with the next.", defaultSeverity: .error, source: "RFC 8259 (JSON) and the record formats in docs/records.md (not a CloudKit rule)")
     public static let unknownRecordType = RuleInfo(code: "CK401", name: "unknown-record-type", summary: "The record's type is not in the schema.", defaultSeverity: .error, source: "CKRecord, \"During development, you can add new keys and values at any time\"; production refuses unknown types (developer.apple.com/documentation/cloudkit/ckrecord)")
@@ -33,10 +37,14 @@ public enum RecordsRules {
     public static let recordShape = RuleInfo(code: "CK415", name: "record-shape", summary: "A record that is not a mapping, has no `recordType`, or whose `fields` is not a mapping.", defaultSeverity: .error, source: "CloudKit Web Services Reference, Record Dictionary")
     public static let inferredField = RuleInfo(code: "CK416", name: "inferred-field", summary: "In development, a field (or record type) the schema does not have: CloudKit would add it; `--infer` prints the change.", defaultSeverity: .note, source: "CKRecord: \"The first time you set a value for a key and save the record, the server associates that type with the key\"")
     public static let inferConflict = RuleInfo(code: "CK417", name: "infer-conflict", summary: "In development, a new field written with two different types: the first write fixes its type and CloudKit refuses the other.", defaultSeverity: .error, source: "CKRecord (the type is fixed by the first save)")
+    public static let deleteSelfLimit = RuleInfo(code: "CK418", name: "delete-self-limit", summary: "More than 750 references with the deleteSelf action point at one target record: the save that exceeds it fails.", defaultSeverity: .error, source: "CKRecord.Reference: at most 750 deleteSelf references to one target, \"any attempt to exceed it results in an error from the server\"; CloudKit Web Services Reference, Data Size Limits: \"Maximum number of source references to a single target where the action is delete self: 750\" (developer.apple.com/documentation/cloudkit/ckrecord/reference)")
+    public static let assetTooLarge = RuleInfo(code: "CK419", name: "asset-too-large", summary: "An asset field names a local file larger than 50 MB: CloudKit refuses the upload.", defaultSeverity: .error, source: "CloudKit Web Services Reference, Data Size Limits: \"Maximum file size of an Asset field: 50 MB\" (developer.apple.com/library/archive/documentation/DataManagement/Conceptual/CloudKitWebServicesReference/PropertyMetrics.html)")
+    public static let webServicesOperations = RuleInfo(code: "CK420", name: "web-services-operations", summary: "A batch (`--batch N`) of records in the Web Services shape holds more than 200: one records/modify request takes at most 200 operations.", defaultSeverity: .error, source: "CloudKit Web Services Reference, Data Size Limits: \"Maximum number of operations in a request: 200\" (developer.apple.com/library/archive/documentation/DataManagement/Conceptual/CloudKitWebServicesReference/PropertyMetrics.html)")
 
     public static let all: [RuleInfo] = [
         syntax, unknownRecordType, unknownFieldProduction, wrongValueType, wrongListElement, typeTagMismatch,
         encryptionMismatch, referenceTargetType, referenceCrossZone, recordName, recordTooLarge,
         deprecatedWritten, batchTooManyItems, batchTooLarge, parentNotFound, recordShape, inferredField, inferConflict,
+        deleteSelfLimit, assetTooLarge, webServicesOperations,
     ]
 }

@@ -26,6 +26,11 @@ package final class ValidationRun {
     private var batchReportedItems = false
     private var batchReportedBytes = false
     private var batchNumber = 0
+    /// The batch holds records in the Web Services shape (200 operations a request).
+    private var batchWebServices = false
+    private var batchReportedOperations = false
+    /// deleteSelf references per target, over every file (750 at most).
+    private var deleteSelf = RecordLimits.DeleteSelfCounter()
     /// Every record name seen, with its type (`--batch` only).
     private var names: [String: String] = [:]
     private var references: [(check: ReferenceCheck, diagnostic: Diagnostic)] = []
@@ -264,7 +269,8 @@ package final class ValidationRun {
         }
         if let size = validator.options.batchSize { batches(r, size: size, into: &out) }
         if validator.environment == .development { infer(r, into: &out) }
-        if out.count > 1 && (!r.batch.isEmpty || !r.inferred.isEmpty) {
+        if !r.deleteSelf.isEmpty || !r.assetPaths.isEmpty { limits(r, into: &out) }
+        if out.count > 1 && (!r.batch.isEmpty || !r.inferred.isEmpty || !r.deleteSelf.isEmpty || !r.assetPaths.isEmpty) {
             out = out.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
         }
         for (_, d) in out {
@@ -305,11 +311,21 @@ package final class ValidationRun {
             if batchCount == size {
                 batchCount = 0; batchBytes = 0; batchNumber += 1
                 batchReportedItems = false; batchReportedBytes = false
+                batchWebServices = false; batchReportedOperations = false
             }
             batchCount += 1
             batchBytes += e.size
+            if e.webServices { batchWebServices = true }
             let loc = SourceLocation(file: file, line: line, column: 1)
             let label = compose(e.recordIndex, e.name, nil, "")
+            if batchWebServices, batchCount > RecordLimits.maxWebServicesOperations, !batchReportedOperations {
+                // Only a batch whose records carry Web Services tags is known to be a
+                // records/modify request; cktool's and the plain shape stay at 400.
+                batchReportedOperations = true
+                out.append((line, Diagnostic(rule: RecordsRules.webServicesOperations,
+                    "\(label)batch \(batchNumber + 1) holds more than \(RecordLimits.maxWebServicesOperations) records in the Web Services shape; one records/modify request takes at most \(RecordLimits.maxWebServicesOperations) operations",
+                    at: loc, fix: "use --batch \(RecordLimits.maxWebServicesOperations) or fewer for CloudKit Web Services")))
+            }
             if batchCount > RecordValidator.maxBatchItems && !batchReportedItems {
                 batchReportedItems = true
                 out.append((line, Diagnostic(rule: RecordsRules.batchTooManyItems,
@@ -330,6 +346,33 @@ package final class ValidationRun {
                     at: SourceLocation(file: file, line: pl, column: e.parentColumn),
                     fix: "save the parent in the same batch or an earlier one, or fix its name")))
             }
+        }
+    }
+
+    /// The limits across records: deleteSelf references to one target (over every file, in
+    /// input order) and the size of the asset files records name.
+    private func limits(_ r: ChunkResult, into out: inout [(line: Int, diagnostic: Diagnostic)]) {
+        var i = 0
+        while i < r.deleteSelf.count {
+            // One record's references together: a record saved again replaces its earlier ones.
+            let index = r.deleteSelf[i].recordIndex
+            var j = i
+            while j < r.deleteSelf.count, r.deleteSelf[j].recordIndex == index { j += 1 }
+            let refs = Array(r.deleteSelf[i..<j])
+            let zone = refs[0].target.prefix { $0 != "\u{1}" }
+            let referrer = refs[0].recordName.map { zone + "\u{1}" + $0 } ?? "#\(baseRecord + index)"
+            for ref in deleteSelf.add(refs, from: referrer) {
+                let line = ref.absoluteLine ? ref.line : baseLine + ref.line + 1
+                out.append((line, Diagnostic(rule: RecordsRules.deleteSelfLimit, compose(ref.recordIndex, ref.recordName, ref.field, RecordLimits.deleteSelfMessage(ref)),
+                                             at: SourceLocation(file: file, line: line, column: ref.column), fix: RecordLimits.deleteSelfFix)))
+            }
+            i = j
+        }
+        for asset in r.assetPaths {
+            guard let problem = RecordLimits.assetProblem(asset, recordFile: file) else { continue }
+            let line = asset.absoluteLine ? asset.line : baseLine + asset.line + 1
+            out.append((line, Diagnostic(rule: RecordsRules.assetTooLarge, compose(asset.recordIndex, asset.recordName, asset.field, problem.message),
+                                         at: SourceLocation(file: file, line: line, column: asset.column), fix: problem.fix)))
         }
     }
 

@@ -23,6 +23,8 @@ final class ImportRun {
     private let seq: String
     private var counter = 0
     private var batch: [Incoming] = []
+    /// deleteSelf references per target: the environment's records, then each record saved.
+    private var deleteSelf = RecordLimits.DeleteSelfCounter()
 
     init(store: Store, options: RecordImporter.Options, schema: Schema) throws {
         self.options = options
@@ -35,6 +37,26 @@ final class ImportRun {
         // encryption, references, size; CK4xx); the importer's own checks follow.
         checker = RecordChecker(schema: CompiledSchema(schema), production: options.environment == .production, collectBatch: false)
         batch.reserveCapacity(options.batchSize)
+        try preloadDeleteSelf(store)
+    }
+
+    /// Counts the deleteSelf references the environment's records already hold (CKRecord.Reference:
+    /// at most 750 to one target), so that the import's records are counted on top of them.
+    private func preloadDeleteSelf(_ store: Store) throws {
+        // The LIKE skips, without parsing its JSON, every record that has no such reference.
+        let s = try store.db.prepare("""
+            SELECT r.zone, r.record_name, json_extract(t.value, '$.recordName'), count(*)
+            FROM records r, json_tree(r.fields) t
+            WHERE r.env = ?1 AND (r.fields LIKE '%DELETE_SELF%' OR r.fields LIKE '%deleteSelf%')
+              AND t.type = 'object' AND json_extract(t.value, '$.action') IN ('DELETE_SELF', 'deleteSelf')
+              AND json_type(t.value, '$.recordName') = 'text'
+            GROUP BY 1, 2, 3
+            """)
+        try s.bind(options.environment.rawValue, at: 1)
+        while try s.step() {
+            let zone = s.string(at: 0)
+            deleteSelf.preload(target: zone + "\u{1}" + s.string(at: 2), referrer: zone + "\u{1}" + s.string(at: 1), count: Int(s.int64(at: 3)))
+        }
     }
 
     /// Imports one file's records, saving them in batches.
@@ -63,7 +85,10 @@ final class ImportRun {
         var (rec, additions) = IncomingReader.read(checked.tokens.map { TokenReader(tokens: $0, bytes: bytes) },
                                                    syntaxError: checked.syntaxError, bytes: bytes, line: line, number: number, file: file,
                                                    schema: schema, env: options.environment, inferred: checked.inferred)
-        if let first = checked.errors.first {
+        if checked.errors.isEmpty, rec.error == nil, let over = limits(checked, rec, line: line, number: number, file: file) {
+            rec.error = over.first
+            result.diagnostics += over.dropFirst()
+        } else if let first = checked.errors.first {
             // Read only for its zone (atomic batches); a failed record adds nothing to the schema.
             rec.error = first
             result.diagnostics += checked.errors.dropFirst()
@@ -72,6 +97,24 @@ final class ImportRun {
         }
         if rec.error == nil { rec.storedFields = JSONValue.object(rec.fields).text }
         return rec
+    }
+
+    /// The limits across records, as `validate` applies them: more than 750 deleteSelf references
+    /// to one target (counting the store's), an asset file over 50 MB. nil when the record passes.
+    private func limits(_ checked: Checked, _ rec: Incoming, line: Int, number: Int, file: String) -> [Diagnostic]? {
+        var out: [Diagnostic] = []
+        for asset in checked.assetPaths {
+            guard let problem = RecordLimits.assetProblem(asset, recordFile: file) else { continue }
+            out.append(Diagnostic(rule: RecordsRules.assetTooLarge, ValidationRun.compose(number: number, asset.recordName, asset.field, problem.message),
+                                  at: SourceLocation(file: file, line: line + asset.line, column: asset.column), fix: problem.fix))
+        }
+        if out.isEmpty, !checked.deleteSelf.isEmpty {
+            for ref in deleteSelf.add(checked.deleteSelf, from: rec.zone + "\u{1}" + rec.name) {
+                out.append(Diagnostic(rule: RecordsRules.deleteSelfLimit, ValidationRun.compose(number: number, ref.recordName, ref.field, RecordLimits.deleteSelfMessage(ref)),
+                                      at: SourceLocation(file: file, line: line + ref.line, column: ref.column), fix: RecordLimits.deleteSelfFix))
+            }
+        }
+        return out.isEmpty ? nil : out
     }
 
     /// What `validate`'s checker says about one record, and its tokens.
@@ -84,6 +127,9 @@ final class ImportRun {
         /// The fields the validator would add in development, with the type and encryption
         /// it infers: `validate --infer` and the import agree.
         var inferred: [String: InferredObservation] = [:]
+        /// Its deleteSelf references and the asset files it names (the limits across records).
+        var deleteSelf: [DeleteSelfReference] = []
+        var assetPaths: [AssetPath] = []
     }
 
     /// Tokenizes the record once and runs the validate command's checks on it (unless a
@@ -106,6 +152,8 @@ final class ImportRun {
             if d.severity == .error { out.errors.append(diag) } else { result.diagnostics.append(diag) }
         }
         for o in checked.inferred { if let f = o.field { out.inferred[f] = o } }
+        out.deleteSelf = checked.deleteSelf
+        out.assetPaths = checked.assetPaths
         return out
     }
 

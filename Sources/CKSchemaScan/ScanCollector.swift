@@ -18,7 +18,7 @@ struct ScanCollector {
     var untyped: Set<String> = []
 
     /// The lint codes a scanned query or subscription is checked by.
-    static let reusedCodes = ["CK110", "CK113", "CK118"] + PredicateRules.all.map(\.code)
+    static let reusedCodes = ["CK110", "CK113", "CK118", "CK126"] + PredicateRules.all.map(\.code)
         + ["CK710", "CK711", "CK712", "CK713", "CK714", "CK715"]
 
     init(schema: Schema, environment: Environment) {

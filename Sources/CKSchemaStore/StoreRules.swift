@@ -36,6 +36,7 @@ public enum StoreRules {
     public static let productionNotRecorded = RuleInfo(code: "CK535", name: "production-not-recorded", summary: "The store's production environment is empty while ckschema.yaml names a production schema that is not: promote --apply and migrate apply --env production would start from nothing.", defaultSeverity: .warning, source: "ckschema (store and migration format); Flyway's `baseline`, GRDB's migrator that refuses a database it did not create")
     public static let productionDiffers = RuleInfo(code: "CK536", name: "store-production-differs", summary: "The store's production schema differs from ckschema.yaml's production schema (after a Console deploy or a pull); the note names the command that brings one up to the other.", defaultSeverity: .note, source: "ckschema (store and migration format)")
     public static let baselineRefused = RuleInfo(code: "CK537", name: "baseline-refused", summary: "`migrate baseline` refused: the production schema is empty, the folder already has migrations or the store a history (without --force), or the baseline would not build exactly that schema.", defaultSeverity: .error, source: "ckschema (store and migration format); Flyway's `baseline`, Atlas's `migrate apply --baseline`")
+    public static let renameRefused = RuleInfo(code: "CK538", name: "rename-refused", summary: "`migrate new --rename Type.old:new` refused: no such type or field in the development schema, the migrations do not have the old field yet (edit the name instead), the new name is taken, or the schema already has the new field with another type.", defaultSeverity: .error, source: "Deploying an iCloud Container's Schema: production never renames or deletes a deployed field, so a rename is a new field, a copy and a deprecation")
 
     // Production.
     public static let productionForbidden = RuleInfo(
@@ -69,7 +70,7 @@ public enum StoreRules {
         notAStore, newerFormat, readOnly, full, locked, sqlite,
         fileName, duplicateVersion, gap, unknownStep, invalidStep, badTarget, backfillType, lossyCopy, notAllowed,
         sumMismatch, sumMissing,
-        changed, missing, pending, replayDrift, storeDrift, productionNotRecorded, productionDiffers, baselineRefused,
+        changed, missing, pending, replayDrift, storeDrift, productionNotRecorded, productionDiffers, baselineRefused, renameRefused,
         productionForbidden, removeIndexReview,
         recordMalformed, recordUnknownType, recordUnknownField, recordValueType, recordConflict, recordBatchFailed, recordUnknownZone, recordNewField,
     ]

@@ -15,10 +15,21 @@ extension MigrateCommand {
         @Opt(.path("schema", help: "the development schema (new, status)", default: "ckschema.yaml's")) var schemaPath: String?
         @Opt(.path("from", help: "the production schema baseline takes (.ckdb, YAML, a pulled export)", valueName: "SCHEMA",
                    default: "ckschema.yaml's production schema")) var fromPath: String?
+        @Opt(all: .text("rename", help: "new: rename a deployed field the only way production allows (add NEW, copy the values, deprecate OLD, update the declared queries); repeat for more",
+                        valueName: "TYPE.OLD:NEW", repeatable: true)) var renameArguments: [String]
         @Opt(Flag("force", help: "baseline over a folder that has migrations or a store that has a history, replacing them (it lists what it replaces)"))
         var force: Bool
         /// The words after the subcommand's.
         @Positionals() var arguments: [String]
+
+        /// `--rename Type.old:new`, in order (each checked by `validate`).
+        var renames: [FieldRename] { renameArguments.compactMap(FieldRename.init(argument:)) }
+
+        func validate() throws(UsageError) {
+            for text in renameArguments where FieldRename(argument: text) == nil {
+                throw UsageError("--rename takes TYPE.OLD:NEW, like Trip.rating:score; found '\(ControlCharacters.escaped(text))'")
+            }
+        }
 
         /// ckschema.yaml, and the migrations folder and store it names unless the options do.
         func locations() throws -> (config: Configuration?, migrations: String, store: String) {

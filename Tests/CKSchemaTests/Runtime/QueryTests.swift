@@ -34,6 +34,8 @@ import Testing
         ("self CONTAINS 'RAINY'", ["n2"]),
         ("self CONTAINS 'or'", []),
         ("due > CAST(0, \"NSDate\") AND due < CAST(750000000, \"NSDate\")", ["n1", "n2"]),
+        // ISO 8601 text reads as the record shape reads it: n1 is due at 1700000000000 ms.
+        ("due > CAST(\"2023-11-14T22:13:19Z\", \"NSDate\") AND due <= CAST('2023-11-14T23:13:20+01:00', 'NSDate')", ["n1"]),
         ("distanceToLocation:fromLocation:(place, {46.56, 7.97}) < 5000", ["n1"]),
         ("distanceToLocation:fromLocation:(place, {46.56, 7.97}) > 5000", ["n2"]),
         ("mood > 3 AND title BEGINSWITH 'Trail r'", ["n3"]),
@@ -43,6 +45,22 @@ import Testing
         defer { sb.cleanup() }
         let got = try sb.names(RecordQuery(recordType: "Note", predicate: predicate))
         #expect((try? got.get()) == expected, "\(got)")
+    }
+
+    /// `CAST("…", "NSDate")` with ISO 8601 text agrees with seconds since 2001, through the
+    /// binary; text that is no date is refused at its column.
+    @Test func isoDatesInPredicatesThroughTheBinary() throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        // 1700000000 s after 1970 is 721692800 s after 2001.
+        for p in [#"due == CAST("2023-11-14T22:13:20Z", "NSDate")"#, #"due == CAST(721692800, "NSDate")"#] {
+            let r = try runCLI(["query", "Note", "--predicate", p, "--store", sb.storePath])
+            #expect(r.code == 0, "\(r.stderr)")
+            #expect(r.stdout.split(separator: "\n").map { $0.contains(#""recordName":"n1""#) } == [true], "\(p): \(r.stdout)")
+        }
+        let bad = try runCLI(["query", "Note", "--predicate", #"due > CAST("2023-13-01", "NSDate")"#, "--store", sb.storePath])
+        #expect(bad.code == 1)
+        #expect(bad.stderr.contains("<predicate>:1:12: error: '2023-13-01' is not an ISO 8601 date"), "\(bad.stderr)")
     }
 
     @Test func sortsAndLimits() throws {

@@ -6,7 +6,7 @@ import Testing
 /// `ckschema scan`: one fixture per call-site kind, broken and fixed, through the built binary.
 @Suite struct ScanTests {
     static let folder = Paths.fixture("scan")
-    static let kinds = ["records", "encryption", "cast", "zone", "changes", "delete", "query", "subscription", "database", "suppressed"]
+    static let kinds = ["records", "encryption", "cast", "zone", "changes", "delete", "query", "subscription", "database", "suppressed", "creator"]
 
     @Test(arguments: kinds)
     func brokenVersionIsRefusedAtEachCallSite(kind: String) throws {

@@ -1,0 +1,88 @@
+import Foundation
+import CKSchemaConfig
+
+/// The limits CloudKit applies across records rather than within one: deleteSelf references
+/// to one target, the size of an asset file, the operations of one Web Services request.
+/// `validate` and `records import` both apply them through this type.
+///
+/// Source: CloudKit Web Services Reference, "Data Size Limits" (PropertyMetrics.html):
+/// "Maximum number of operations in a request: 200", "Maximum file size of an Asset field:
+/// 50 MB", "Maximum number of source references to a single target where the action is delete
+/// self: 750"; CKRecord.Reference repeats the 750.
+package enum RecordLimits {
+    /// deleteSelf references to one target record.
+    package static let maxDeleteSelfReferences = 750
+    /// Bytes in one asset file (50 MB, as the Data Size Limits table gives it: 50 x 2^20).
+    package static let maxAssetBytes: Int64 = 50 * 1_048_576
+    /// Operations in one records/modify request of CloudKit Web Services.
+    package static let maxWebServicesOperations = 200
+
+    /// Counts deleteSelf references per target; a referring record saved again replaces what it
+    /// referred to before (so re-importing a record does not count it twice).
+    package struct DeleteSelfCounter {
+        /// target -> referring record -> references from it.
+        private var byTarget: [String: [String: Int]] = [:]
+        private var totals: [String: Int] = [:]
+
+        package init() {}
+
+        /// Counts what one record refers to (`referrer` names the record: zone and name) and
+        /// returns nothing, or, when the save would take a target past the limit, one reference
+        /// per such target; then nothing is counted, as CloudKit refuses the save.
+        package mutating func add(_ refs: [DeleteSelfReference], from referrer: String) -> [DeleteSelfReference] {
+            var mine: [String: Int] = [:]
+            for ref in refs { mine[ref.target, default: 0] += 1 }
+            var over: [DeleteSelfReference] = []
+            for ref in refs where mine[ref.target] != nil {
+                let before = byTarget[ref.target]?[referrer] ?? 0
+                // This record's earlier references to the target are replaced by its new ones.
+                if (totals[ref.target] ?? 0) - before + mine[ref.target]! > maxDeleteSelfReferences, !over.contains(where: { $0.target == ref.target }) {
+                    over.append(ref)
+                }
+            }
+            guard over.isEmpty else { return over }
+            for (target, n) in mine {
+                let before = byTarget[target]?[referrer] ?? 0
+                totals[target, default: 0] += n - before
+                byTarget[target, default: [:]][referrer] = n
+            }
+            return []
+        }
+
+        /// References already saved (the store's records), counted before any new record.
+        package mutating func preload(target: String, referrer: String, count: Int) {
+            byTarget[target, default: [:]][referrer, default: 0] += count
+            totals[target, default: 0] += count
+        }
+    }
+
+    /// The message of a target that passes the limit.
+    package static func deleteSelfMessage(_ ref: DeleteSelfReference) -> String {
+        "record '\(ControlCharacters.shown(ref.targetName))' already has \(maxDeleteSelfReferences) references with the deleteSelf action; CloudKit allows at most \(maxDeleteSelfReferences) to one target and refuses this save"
+    }
+
+    package static let deleteSelfFix = "use the NONE action for the references beyond 750 and delete those records yourself, or point them at more than one parent"
+
+    /// The size of an asset file a record names, resolved against the folder of the record file
+    /// (`recordFile`; the current folder for standard input). nil when there is no such file:
+    /// only a file that exists is measured.
+    package static func assetSize(_ path: String, recordFile: String) -> Int64? {
+        guard !path.isEmpty, !path.utf8.contains(0) else { return nil }
+        var resolved = path
+        if !path.hasPrefix("/"), recordFile != "-", recordFile != "<stdin>" {
+            let folder = (recordFile as NSString).deletingLastPathComponent
+            if !folder.isEmpty { resolved = folder + "/" + path }
+        }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = attributes[.size] as? NSNumber else { return nil }
+        return size.int64Value
+    }
+
+    /// The diagnostic of an asset file over 50 MB, or nil.
+    package static func assetProblem(_ asset: AssetPath, recordFile: String) -> (message: String, fix: String)? {
+        guard let size = assetSize(asset.path, recordFile: recordFile), size > maxAssetBytes else { return nil }
+        return ("the asset file '\(ControlCharacters.shown(asset.path))' is \(size) bytes; CloudKit's limit is 50 MB (\(maxAssetBytes) bytes) per asset",
+                "split the file, compress it, or keep it outside CloudKit")
+    }
+}
