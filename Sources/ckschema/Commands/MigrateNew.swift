@@ -37,7 +37,7 @@ enum MigrateNew: Subcommand {
         let (config, migrations, storePath) = try options.migrate.locations()
         let folder = try MigrationFolder.load(path: migrations)
         try folder.verifySum()
-        let dev = try SchemaSource.load(path: try SchemaArguments.development(options.migrate.schemaPath, config: config))
+        let dev = try SchemaSource.load(path: try SchemaArguments.development(options.migrate.schemaPath, config: config), model: config?.model ?? ModelSelection())
         let production = try knownProduction(config: config, store: storePath)
         guard let (path, text) = try MigrationGenerator.newMigration(folder: folder, name: options.name, development: dev, production: production,
                                                                      settings: config?.promote ?? LintConfiguration()) else {
