@@ -378,7 +378,14 @@ struct Resolver {
                  fix: "add the file that declares '\(path.last ?? "")' to the schema source if it is the app's", at: p.origin)
             return .attribute("Transformable")
         case let .array(e), let .set(e):
-            if case let .named(path) = expand(e, in: scope).unwrapped.type, let m = model(path) { return .toMany(m) }
+            if case let .named(path) = expand(e, in: scope).unwrapped.type {
+                if let m = model(path) { return .toMany(m) }
+                // A to-many of a model left out is no relationship here, and never bytes.
+                if let d = resolve(path, in: scope), models[d.path.joined(separator: ".")] != nil {
+                    note(SwiftRules.notUnderstood, "'\(p.name)' refers to the model '\(d.path.last ?? "")', which the models chosen (the VersionedSchema's list, or ckschema.yaml's swiftData.models) do not include; skipped", at: p.origin)
+                    return .skipped
+                }
+            }
             return .attribute("Transformable")
         case .dictionary: return .attribute("Transformable")
         case .optional: return .attribute("Transformable")
