@@ -52,7 +52,8 @@ public struct Configuration: Sendable, Equatable {
     public var container: String?
     /// The Apple developer team (`team:` or `teamId:`), for `pull`, `push`, `reset` and `verify`.
     public var team: String?
-    /// `coreData:` — the model version and configuration of a Core Data schema source.
+    /// `coreData:` — the model version and configuration of a Core Data schema source;
+    /// `swiftData: { models: [...] }` — the `@Model` classes of a SwiftData source.
     public var model: ModelSelection?
     /// `code:`: the app's Swift source folders, which `check` scans (`ckschema scan`).
     public var code: [String] = []
@@ -73,7 +74,7 @@ public struct Configuration: Sendable, Equatable {
         self.checks = checks
     }
 
-    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team", "teamId", "coreData", "code"]
+    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team", "teamId", "coreData", "swiftData", "code"]
     /// The checks `ckschema check` knows.
     public static let checkNames = ["lint", "promote", "validate", "migrate", "scan"]
 
@@ -171,10 +172,23 @@ public struct Configuration: Sendable, Equatable {
             case "teamId": if let v = d.string(p.value, what: "'teamId'") { config.team = v }
             case "coreData":
                 guard let m = d.mapping(p.value, what: "'coreData'", allowed: ["modelVersion", "configuration"]) else { continue }
-                var selection = ModelSelection()
+                var selection = config.model ?? ModelSelection()
                 for q in m {
                     guard let v = d.string(q.value, what: "'coreData.\(q.name)'") else { continue }
                     if q.name == "modelVersion" { selection.version = v } else { selection.configuration = v }
+                }
+                config.model = selection
+            case "swiftData":
+                // docs/swiftdata.md, "Which models": the list replaces the reader's own choice.
+                guard let m = d.mapping(p.value, what: "'swiftData'", allowed: ["models"]) else { continue }
+                var selection = config.model ?? ModelSelection()
+                for q in m {
+                    let names = d.stringList(q.value, what: "'swiftData.models'").map { ModelName($0.0, at: d.location($0.1)) }
+                    if names.isEmpty {
+                        d.report(InputRules.invalidValue, "'swiftData.models' names no model", at: q.value,
+                                 fix: "list the @Model classes that sync with CloudKit, like [Trip, Stop], or remove the key to read every one")
+                    }
+                    selection.models = names
                 }
                 config.model = selection
             default: break

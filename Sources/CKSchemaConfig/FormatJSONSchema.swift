@@ -205,6 +205,9 @@ public enum FormatJSONSchema {
                 ("modelVersion", string("The model version (default: the one .xccurrentversion names).")),
                 ("configuration", string("The configuration mirrored to CloudKit (default: the one marked Used with CloudKit, else every entity).")),
             ])),
+            ("swiftData", object("When a schema source is SwiftData sources (docs/swiftdata.md): which @Model classes sync.", [
+                ("models", list(string("A @Model class, by name (Trip) or qualified (SchemaV2.Trip)."), "The @Model classes that sync with CloudKit (default: the VersionedSchema's list, else every @Model class).")),
+            ])),
         ]
         return object("ckschema.yaml: where the repository keeps its schemas, migrations, store and record fixtures.", properties, required: ["ckschema"])
     }

@@ -38,7 +38,7 @@ public enum SchemaSource {
     /// mirrors them: the Swift reader gives the Core Data model, the Core Data mapping the
     /// schema (docs/swiftdata.md). `selection.version` picks a VersionedSchema.
     public static func loadSwiftData(path: String, selection: ModelSelection = ModelSelection()) throws(InputError) -> Schema {
-        let (model, suppressions) = try SwiftModelReader.load(path: path, version: selection.version)
+        let (model, suppressions) = try SwiftModelReader.load(path: path, version: selection.version, models: selection.models)
         var schema = try CoreDataMapping.schema(for: model)
         schema.suppressions = SuppressionList(suppressions)
         return schema

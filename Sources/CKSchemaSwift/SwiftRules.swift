@@ -20,9 +20,11 @@ public enum SwiftRules {
     public static let uncertain = RuleInfo(code: "CK644", name: "swiftdata-enum-storage", summary: "A stored enum property: Apple does not document its storage; the real exports show one BYTES field (with its _ckAsset companion), which the mapping uses.", defaultSeverity: .note, source: "the MoodMargins cktool export in ../shared/corpus/swift; Apple's SwiftData documentation is silent.")
     /// The sources hold no `@Model` class.
     public static let noModel = RuleInfo(code: "CK645", name: "swiftdata-no-model", summary: "A Swift schema source declares no @Model class (or every one is excluded from CloudKit).", defaultSeverity: .error, source: swiftData)
+    /// ckschema.yaml's `swiftData.models` names a class that is not an `@Model` of the sources.
+    public static let unknownModel = RuleInfo(code: "CK646", name: "swiftdata-unknown-model", summary: "ckschema.yaml's swiftData.models names a class the Swift sources do not declare as an @Model class, or one several models share.", defaultSeverity: .error, source: swiftData)
 
     /// The input codes (exit 2).
-    public static let input: [RuleInfo] = [syntax, modelVersion, noModel]
+    public static let input: [RuleInfo] = [syntax, modelVersion, noModel, unknownModel]
     /// The notes, reported by lint at the property (CK641, CK643, CK644).
     public static let notes: [RuleInfo] = [notUnderstood, excluded, uncertain]
 }

@@ -115,20 +115,37 @@ public struct CoreDataModel: Sendable, Hashable {
 }
 
 /// Which model version and configuration a `.xcdatamodeld` source stands for
-/// (`--model-version`, `--configuration`, or `coreData:` in ckschema.yaml).
+/// (`--model-version`, `--configuration`, or `coreData:` in ckschema.yaml), and which
+/// `@Model` classes SwiftData sources stand for (`swiftData.models` in ckschema.yaml).
 public struct ModelSelection: Sendable, Hashable {
     /// A version's name (`App 2` or `App 2.xcdatamodel`); nil: the current version.
     public var version: String?
     /// A configuration's name; nil: the configuration marked `usedWithCloudKit`, else every entity.
     public var configuration: String?
+    /// The `@Model` classes that sync, each with where ckschema.yaml names it; nil: the
+    /// reader's own choice (a VersionedSchema's list, else every `@Model` class).
+    public var models: [ModelName]?
 
-    public init(version: String? = nil, configuration: String? = nil) {
+    public init(version: String? = nil, configuration: String? = nil, models: [ModelName]? = nil) {
         self.version = version
         self.configuration = configuration
+        self.models = models
     }
 
     /// `self`, with what it leaves unset taken from `fallback`.
     public func orElse(_ fallback: ModelSelection?) -> ModelSelection {
-        ModelSelection(version: version ?? fallback?.version, configuration: configuration ?? fallback?.configuration)
+        ModelSelection(version: version ?? fallback?.version, configuration: configuration ?? fallback?.configuration,
+                       models: models ?? fallback?.models)
+    }
+}
+
+/// A model class named in ckschema.yaml (`Trip`, or `SchemaV2.Trip`), and where.
+public struct ModelName: Sendable, Hashable {
+    public var name: String
+    public var location: SourceLocation
+
+    public init(_ name: String, at location: SourceLocation) {
+        self.name = name
+        self.location = location
     }
 }

@@ -85,15 +85,22 @@ struct SwiftDeclarationReader {
 
     init(_ source: SwiftSource) { s = source }
 
-    static let modifiers: Set<String> = [
+    /// What a word at the start of a declaration is: a modifier, a keyword the walk acts
+    /// on, or another declaration keyword (`case`, `import`, `macro`, ...).
+    enum Word: Sendable { case modifier, staticKeyword, classKeyword, typeKeyword, varKeyword, letKeyword, typealiasKeyword, functionKeyword, otherStarter }
+
+    static let modifierWords = [
         "public", "private", "fileprivate", "internal", "open", "package", "final", "override", "lazy", "weak",
         "unowned", "nonisolated", "required", "convenience", "dynamic", "mutating", "nonmutating", "indirect",
         "isolated", "consuming", "borrowing", "distributed", "optional",
     ]
-    static let starters: Set<String> = modifiers.union([
-        "var", "let", "func", "init", "deinit", "subscript", "typealias", "class", "struct", "enum", "actor",
-        "protocol", "extension", "case", "static", "import", "associatedtype", "operator", "precedencegroup", "macro",
-    ])
+    /// Every word that begins a declaration, by bytes (`SwiftWordTable`: no `String` per token).
+    static let words = SwiftWordTable<Word>(modifierWords.map { ($0, .modifier) } + [
+        ("static", .staticKeyword), ("class", .classKeyword), ("struct", .typeKeyword), ("enum", .typeKeyword),
+        ("actor", .typeKeyword), ("protocol", .typeKeyword), ("extension", .typeKeyword), ("var", .varKeyword),
+        ("let", .letKeyword), ("typealias", .typealiasKeyword), ("func", .functionKeyword), ("init", .functionKeyword),
+        ("deinit", .functionKeyword), ("subscript", .functionKeyword),
+    ] + ["case", "import", "associatedtype", "operator", "precedencegroup", "macro"].map { ($0, .otherStarter) })
 
     /// True when token `k` begins a new declaration on its own line (so the previous one ended).
     func startsDeclaration(_ k: Int) -> Bool {
@@ -101,7 +108,7 @@ struct SwiftDeclarationReader {
         switch t.kind {
         case .rightBrace, .endOfFile, .semicolon: return true
         case .at, .poundKeyword: return t.flags.contains(.newlineBefore)
-        case .identifier: return t.flags.contains(.newlineBefore) && Self.starters.contains(s.text(k))
+        case .identifier: return t.flags.contains(.newlineBefore) && s.word(k, in: Self.words) != nil
         default: return false
         }
     }
@@ -207,19 +214,19 @@ struct SwiftDeclarationReader {
                     attributes = []
                     continue
                 case .identifier:
-                    let word = s.text(k)
-                    if Self.modifiers.contains(word) {
+                    let word = s.word(k, in: Self.words)
+                    if word == .modifier {
                         k += 1
                         if s.is(k, .leftParen), !s.tokens[k].flags.contains(.spaceBefore) { k = s.skipGroup(k) }   // private(set)
                         continue
                     }
-                    if word == "static" || (word == "class" && (s.is(k + 1, "var") || s.is(k + 1, "let") || s.is(k + 1, "func"))) {
+                    if word == .staticKeyword || (word == .classKeyword && (s.is(k + 1, "var") || s.is(k + 1, "let") || s.is(k + 1, "func"))) {
                         isStatic = true; k += 1; continue
                     }
                     switch word {
-                    case "class", "struct", "enum", "actor", "protocol", "extension":
+                    case .classKeyword, .typeKeyword:
                         k = readType(k, scope: scope, attributes: attributes, into: &work)
-                    case "var", "let":
+                    case .varKeyword, .letKeyword:
                         if isStatic {
                             let end = readStatic(k, scope: scope)
                             if s.isName(k + 1), (k..<end).contains(where: { s.is($0, "Schema") && s.is($0 + 1, .leftParen) }) {
@@ -231,9 +238,9 @@ struct SwiftDeclarationReader {
                         } else {
                             k = endOfExpression(k + 1, limit: scope.limit)
                         }
-                    case "typealias":
+                    case .typealiasKeyword:
                         k = readAlias(k, scope: scope)
-                    case "func", "init", "deinit", "subscript":
+                    case .functionKeyword:
                         k = skipFunction(k + 1, limit: scope.limit)
                     default:
                         k = endOfExpression(k, limit: scope.limit)

@@ -42,25 +42,53 @@ public enum SwiftModelReader {
     /// Reads the sources at `path` (a `.swift` file or a folder). `version` picks a
     /// `VersionedSchema` by name (`--model-version`). Throws CK640 for a file that is not
     /// valid Swift, CK642 for an unknown version, CK645 when no model is found.
-    public static func load(path: String, version: String? = nil) throws(InputError) -> (model: CoreDataModel, suppressions: [Suppression]) {
+    /// `models` (ckschema.yaml's `swiftData.models`) names the classes that sync instead;
+    /// CK646 for a name that is no `@Model` class of the sources.
+    public static func load(path: String, version: String? = nil, models: [ModelName]? = nil) throws(InputError) -> (model: CoreDataModel, suppressions: [Suppression]) {
         let files = sourceFiles(at: path)
+        // Files are independent until their names are resolved: each half is read on its own
+        // core (each thread holds one file's tokens at a time, so memory stays flat), and the
+        // results are taken in path order, so the output is the same as one thread's.
+        let mid = files.count / 2
+        let (first, second) = Concurrently.both({ readFiles(files[..<mid]) }, { readFiles(files[mid...]) })
         var decls: [SwiftDeclarations] = []
         var suppressions: [Suppression] = []
         var errors: [Diagnostic] = []
-        for file in files {
-            let data = try InputFile.read(path: file)
-            let source = SwiftSource(data, file: file)
-            if !source.problems.isEmpty { errors += source.diagnostics(rule: SwiftRules.syntax); continue }
-            var reader = SwiftDeclarationReader(source)
-            decls.append(reader.read())
-            suppressions += Suppression.scan(data, file: file)
+        for facts in first + second {
+            switch facts {
+            case let .failure(error): throw error
+            case let .success(f):
+                errors += f.errors
+                if let d = f.declarations { decls.append(d) }
+                suppressions += f.suppressions
+            }
         }
         if !errors.isEmpty { throw InputError(errors) }
-        return (try model(decls, path: path, version: version), suppressions)
+        return (try model(decls, path: path, version: version, models: models), suppressions)
+    }
+
+    /// What one file gives: its declarations and suppressions, or its lexical problems.
+    struct FileFacts: Sendable {
+        var declarations: SwiftDeclarations?
+        var suppressions: [Suppression] = []
+        var errors: [Diagnostic] = []
+    }
+
+    /// Reads each file of `files` in turn; a file that cannot be read is its `InputError`.
+    static func readFiles(_ files: ArraySlice<String>) -> [Result<FileFacts, InputError>] {
+        files.map { file in
+            Result { () throws(InputError) -> FileFacts in
+                let data = try InputFile.read(path: file)
+                let source = SwiftSource(data, file: file)
+                if !source.problems.isEmpty { return FileFacts(errors: source.diagnostics(rule: SwiftRules.syntax)) }
+                var reader = SwiftDeclarationReader(source)
+                return FileFacts(declarations: reader.read(), suppressions: Suppression.scan(data, file: file))
+            }
+        }
     }
 
     /// Reads sources given as text (tests, the fuzz target): each `(file, bytes)`.
-    public static func read(_ files: [(file: String, bytes: [UInt8])], path: String, version: String? = nil) throws(InputError) -> CoreDataModel {
+    public static func read(_ files: [(file: String, bytes: [UInt8])], path: String, version: String? = nil, models: [ModelName]? = nil) throws(InputError) -> CoreDataModel {
         var decls: [SwiftDeclarations] = []
         var errors: [Diagnostic] = []
         for (file, bytes) in files {
@@ -70,13 +98,13 @@ public enum SwiftModelReader {
             decls.append(reader.read())
         }
         if !errors.isEmpty { throw InputError(errors) }
-        return try model(decls, path: path, version: version)
+        return try model(decls, path: path, version: version, models: models)
     }
 
     /// The model the declarations of every file describe.
-    static func model(_ decls: [SwiftDeclarations], path: String, version: String?) throws(InputError) -> CoreDataModel {
+    static func model(_ decls: [SwiftDeclarations], path: String, version: String?, models: [ModelName]? = nil) throws(InputError) -> CoreDataModel {
         var r = Resolver(decls)
-        return try r.model(path: path, version: version)
+        return try r.model(path: path, version: version, models: models)
     }
 }
 
@@ -89,6 +117,12 @@ struct Resolver {
     var modelOrder: [String] = []
     var all: [SwiftDeclarations]
     var notes: [CoreDataModel.Note] = []
+    /// The last name of every type and typealias the sources declare: a name not in it
+    /// (`String`, `Date`, another module's type) resolves to nothing without building a key.
+    /// Measured: the joined keys of every lookup were a third of `import`'s time (Benchmarks/swift).
+    var declaredNames: Set<String> = []
+    /// The name of every typealias the sources declare.
+    var aliasNames: Set<String> = []
 
     init(_ decls: [SwiftDeclarations]) {
         all = decls
@@ -97,8 +131,13 @@ struct Resolver {
                 let key = t.path.joined(separator: ".")
                 if types[key] == nil { types[key] = t }
                 byLast[t.path.last ?? "", default: []].append(t)
+                declaredNames.insert(t.path.last ?? "")
             }
-            for a in d.aliases { aliases[(a.scope + [a.name]).joined(separator: ".")] = a.type }
+            for a in d.aliases {
+                aliases[(a.scope + [a.name]).joined(separator: ".")] = a.type
+                declaredNames.insert(a.name)
+                aliasNames.insert(a.name)
+            }
             for m in d.models {
                 let key = m.path.joined(separator: ".")
                 if models[key] == nil { models[key] = m; modelOrder.append(key) }
@@ -109,7 +148,7 @@ struct Resolver {
     /// The declaration a name written in `scope` means: nested names first (inner scopes
     /// out), typealiases followed, then a unique declaration of that last name anywhere.
     func resolve(_ path: [String], in scope: [String], depth: Int = 0) -> SwiftDeclarations.TypeDecl? {
-        guard depth < 16, !path.isEmpty else { return nil }
+        guard depth < 16, let last = path.last, declaredNames.contains(last) else { return nil }
         for i in stride(from: scope.count, through: 0, by: -1) {
             let key = (scope.prefix(i) + path).joined(separator: ".")
             if let t = types[key] { return t }
@@ -124,10 +163,12 @@ struct Resolver {
 
     /// A written type with its typealias followed (`typealias Tags = [String]`).
     func expand(_ type: SwiftTypeRef, in scope: [String], depth: Int = 0) -> SwiftTypeRef {
-        guard depth < 16 else { return type }
+        // Only a typealias changes a type: with none of that name, the type is as written.
+        guard depth < 16, !aliasNames.isEmpty else { return type }
         switch type {
         case let .optional(t): return .optional(expand(t, in: scope, depth: depth + 1))
         case let .named(path):
+            guard let last = path.last, aliasNames.contains(last) else { return type }
             for i in stride(from: scope.count, through: 0, by: -1) {
                 let key = (scope.prefix(i) + path).joined(separator: ".")
                 if types[key] != nil { return type }
@@ -196,8 +237,47 @@ struct Resolver {
         return (keys, chosen.owner.joined(separator: "."))
     }
 
-    mutating func model(path: String, version: String?) throws(InputError) -> CoreDataModel {
+    /// The models ckschema.yaml lists (`swiftData.models`), each found by its name or its
+    /// qualified path (`SchemaV2.Trip`): among the models the reader would choose first (a
+    /// VersionedSchema's), else among every `@Model` class. CK646 for a name that finds none,
+    /// or several.
+    func listedModels(_ names: [ModelName], chosen: [String], path: String) throws(InputError) -> [String] {
+        var keys: [String] = []
+        var errors: [Diagnostic] = []
+        for n in names {
+            let wanted = n.name.split(separator: ".").map(String.init)
+            func matching(_ candidates: [String]) -> [String] {
+                candidates.filter { key in models[key].map { $0.path.suffix(wanted.count).elementsEqual(wanted) } ?? false }
+            }
+            var found = matching(chosen)
+            if found.isEmpty { found = matching(modelOrder) }
+            if found.count == 1 {
+                if !keys.contains(found[0]) { keys.append(found[0]) }
+                continue
+            }
+            if found.isEmpty {
+                let known = modelOrder.compactMap { models[$0]?.name }
+                errors.append(Diagnostic(rule: SwiftRules.unknownModel,
+                                         "swiftData.models names '\(n.name)', which the Swift sources at '\(path)' do not declare as an @Model class\(Suggest.phrase(for: wanted.last ?? n.name, in: known))",
+                                         at: n.location, fix: "name one of the @Model classes: " + Array(Set(known)).sorted().prefix(12).joined(separator: ", ")))
+            } else {
+                errors.append(Diagnostic(rule: SwiftRules.unknownModel,
+                                         "swiftData.models names '\(n.name)', which \(found.count) @Model classes of the sources share (\(found.map { "'\($0)'" }.joined(separator: ", ")))",
+                                         at: n.location, fix: "qualify it with the type it is declared in, like '\(found[0])'"))
+            }
+        }
+        if !errors.isEmpty { throw InputError(errors) }
+        return keys
+    }
+
+    mutating func model(path: String, version: String?, models listed: [ModelName]? = nil) throws(InputError) -> CoreDataModel {
         var (keys, versionName) = try chosenModels(path: path, version: version)
+        if let listed {
+            // The list is the team's word: it replaces the reader's choice, and a local-only
+            // configuration does not take a listed model out.
+            keys = try listedModels(listed, chosen: keys, path: path)
+            return try build(keys, path: path, versionName: versionName)
+        }
         // Models a local-only configuration names stay out of CloudKit.
         let schemaProperties = all.flatMap(\.schemaProperties)
         for config in all.flatMap(\.localConfigurations) {
@@ -213,6 +293,11 @@ struct Resolver {
             note(SwiftRules.excluded, "this ModelConfiguration keeps \(kept.map { "'\($0.split(separator: ".").last ?? "")'" }.joined(separator: ", ")) out of CloudKit (cloudKitDatabase: .none); left out of the schema",
                  at: config.origin)
         }
+        return try build(keys, path: path, versionName: versionName)
+    }
+
+    /// The model of the chosen classes (by key).
+    mutating func build(_ keys: [String], path: String, versionName: String) throws(InputError) -> CoreDataModel {
         let chosen = keys.compactMap { models[$0] }
         guard !chosen.isEmpty else {
             throw InputError(Diagnostic(rule: SwiftRules.noModel, "the Swift sources at '\(path)' declare no @Model class that syncs with CloudKit",
@@ -271,7 +356,7 @@ struct Resolver {
             if let m = model(path) { return .toOne(m) }
             if let d = resolve(path, in: scope) {
                 if models[d.path.joined(separator: ".")] != nil {
-                    note(SwiftRules.notUnderstood, "'\(p.name)' refers to the model '\(d.path.last ?? "")', which this schema version does not include; skipped", at: p.origin)
+                    note(SwiftRules.notUnderstood, "'\(p.name)' refers to the model '\(d.path.last ?? "")', which the models chosen (the VersionedSchema's list, or ckschema.yaml's swiftData.models) do not include; skipped", at: p.origin)
                     return .skipped
                 }
                 switch d.kind {
@@ -293,7 +378,14 @@ struct Resolver {
                  fix: "add the file that declares '\(path.last ?? "")' to the schema source if it is the app's", at: p.origin)
             return .attribute("Transformable")
         case let .array(e), let .set(e):
-            if case let .named(path) = expand(e, in: scope).unwrapped.type, let m = model(path) { return .toMany(m) }
+            if case let .named(path) = expand(e, in: scope).unwrapped.type {
+                if let m = model(path) { return .toMany(m) }
+                // A to-many of a model left out is no relationship here, and never bytes.
+                if let d = resolve(path, in: scope), models[d.path.joined(separator: ".")] != nil {
+                    note(SwiftRules.notUnderstood, "'\(p.name)' refers to the model '\(d.path.last ?? "")', which the models chosen (the VersionedSchema's list, or ckschema.yaml's swiftData.models) do not include; skipped", at: p.origin)
+                    return .skipped
+                }
+            }
             return .attribute("Transformable")
         case .dictionary: return .attribute("Transformable")
         case .optional: return .attribute("Transformable")
@@ -314,10 +406,12 @@ struct Resolver {
             let attribute = p.attributes.first { $0.name == "Attribute" }
             let relationship = p.attributes.first { $0.name == "Relationship" }
             if attribute?.options.contains("ephemeral") == true { continue }
-            for a in p.attributes where !["Attribute", "Relationship", "Transient"].contains(a.name) {
+            var wrapped = false
+            for a in p.attributes where a.name != "Attribute" && a.name != "Relationship" && a.name != "Transient" {
                 note(SwiftRules.notUnderstood, "'\(p.name)' has the attribute '@\(a.name)' (a property wrapper or macro): what it stores is not understood; skipped", at: a.origin)
+                wrapped = true
             }
-            if p.attributes.contains(where: { !["Attribute", "Relationship", "Transient"].contains($0.name) }) { continue }
+            if wrapped { continue }
             var type = p.type ?? p.inferred
             // An inferred type holds only when the sources declare it (or it is a value type
             // SwiftData stores): `Factory.make()` says nothing of what it returns.
@@ -332,7 +426,8 @@ struct Resolver {
                 continue
             }
             let optional = expand(type, in: scope).unwrapped.optional
-            switch classify(type, p, in: scope, modelNames: modelNames) {
+            let stored = classify(type, p, in: scope, modelNames: modelNames)
+            switch stored {
             case .skipped: continue
             case var .attribute(kind):
                 if attribute?.options.contains(where: { $0 == "transformable" }) == true { kind = "Transformable" }
@@ -345,7 +440,7 @@ struct Resolver {
                 e.attributes.append(a)
             case let .toOne(dest), let .toMany(dest):
                 var r = CoreDataModel.Relationship(name: p.name, destination: dest, origin: p.origin)
-                if case .toMany = classify(type, p, in: scope, modelNames: modelNames) { r.isToMany = true }
+                if case .toMany = stored { r.isToMany = true }
                 r.isOptional = optional
                 r.inverseName = relationship?.inverse?.property
                 r.renamingIdentifier = relationship?.originalName ?? attribute?.originalName

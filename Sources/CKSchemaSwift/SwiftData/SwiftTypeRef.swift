@@ -36,6 +36,20 @@ indirect enum SwiftTypeRef: Sendable, Hashable {
     /// Parses the type written in tokens `range` of `source`; nil when the range is empty.
     static func parse(_ source: SwiftSource, _ range: Range<Int>) -> SwiftTypeRef? {
         guard !range.isEmpty else { return nil }
+        // Most stored properties are `Name` or `Name?`: read without the piece list below.
+        if source.isName(range.lowerBound) {
+            let name = source.name(range.lowerBound)
+            if name != "some", name != "any", name != "inout" {
+                var type = SwiftTypeRef.named([name])
+                var k = range.lowerBound + 1
+                while k < range.upperBound, source.tokens[k].kind == .operator, source.tokens[k].end - source.tokens[k].start == 1,
+                      source.bytes[Int(source.tokens[k].start)] == UInt8(ascii: "?") || source.bytes[Int(source.tokens[k].start)] == UInt8(ascii: "!") {
+                    type = .optional(type)
+                    k += 1
+                }
+                if k == range.upperBound { return type }
+            }
+        }
         var pieces: [Piece] = []
         for k in range {
             let t = source.tokens[k]

@@ -38,7 +38,7 @@ enum MigrateNew: Subcommand {
         let folder = try MigrationFolder.load(path: migrations)
         try folder.verifySum()
         let devPath = try SchemaArguments.development(options.migrate.schemaPath, config: config)
-        var dev = try SchemaSource.load(path: devPath)
+        var dev = try SchemaSource.load(path: devPath, model: config?.model ?? ModelSelection())
         let renames = options.migrate.renames
         // A rename is made in the development schema first (so that replaying the migrations
         // still gives it), then written back to that file with its comments.

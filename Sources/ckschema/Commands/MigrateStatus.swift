@@ -12,7 +12,7 @@ enum MigrateStatus: Subcommand {
         let (config, migrations, storePath) = try o.locations()
         let folder = try MigrationFolder.load(path: migrations)
         let store = FileManager.default.fileExists(atPath: storePath) ? try Store(path: storePath, access: .read) : nil
-        let dev = try (o.schemaPath ?? config?.developmentSchema).map { (p: String) throws(InputError) in try SchemaSource.load(path: p) }
+        let dev = try (o.schemaPath ?? config?.developmentSchema).map { (p: String) throws(InputError) in try SchemaSource.load(path: p, model: config?.model ?? ModelSelection()) }
         var status = try MigrationStatus.check(folder: folder, store: store, environment: o.environment, development: dev)
         // Whatever the environment shown, a store whose production is not ckschema.yaml's says so.
         if let store, let path = config?.productionSchema {

@@ -219,4 +219,83 @@ import Testing
         #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("[CK644]"), "\(r.stdout)")
     }
+
+    // MARK: swiftData.models (issue 19, point 4), validate and migrate new on a Swift folder
+
+    @Test func theModelsListedInTheConfigurationAreTheSchema() throws {
+        let r = try runCLI(["export", "--format", "ckdb"], cwd: Paths.fixture("swift/listed/good"))
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(r.stdout == (try read(Paths.fixture("swift/listed/good/export.expected"))))
+        #expect(r.stdout.contains("RECORD TYPE CD_Notebook") && r.stdout.contains("RECORD TYPE CD_Person") && !r.stdout.contains("CD_Entry"))
+        let imported = try runCLI(["import", "../../apps/Journal/Models", "-o", "-"], cwd: Paths.fixture("swift/listed/good"))
+        #expect(imported.code == 0)
+        #expect(imported.stderr == (try read(Paths.fixture("swift/listed/good/import-notes.expected"))))
+    }
+
+    @Test func anUnknownListedModelIsExit2AtItsPlaceInTheConfiguration() throws {
+        let r = try runCLI(["lint"], cwd: Paths.fixture("swift/listed/unknown"))
+        #expect(r.code == 2)
+        #expect(r.stdout == "")
+        #expect(r.stderr == (try read(Paths.fixture("swift/listed/unknown/lint.expected"))))
+    }
+
+    @Test func theConfigurationReadsTheListWithItsPlaces() throws {
+        let config = try Configuration.load(path: Paths.fixture("swift/listed/unknown/ckschema.yaml"))
+        #expect(config.model?.models?.map(\.name) == ["Notebook", "Notebok", "Weather"])
+        #expect(config.model?.models?[1].location.description == Paths.fixture("swift/listed/unknown/ckschema.yaml") + ":6:22")
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "ckschema: 1\nswiftData:\n  models: []\n".write(toFile: dir + "/ckschema.yaml", atomically: true, encoding: .utf8)
+        #expect(throws: InputError.self) { try Configuration.load(path: dir + "/ckschema.yaml") }
+        // Listed models replace the VersionedSchema's choice; a qualified name picks one of two.
+        let habits = Paths.fixture("swift/apps/Habits")
+        let v1 = try SchemaSource.load(path: habits, model: ModelSelection(models: [ModelName("SchemaV1.Habit", at: SourceLocation(file: "ckschema.yaml", line: 1, column: 1))]))
+        #expect(v1.recordTypes.map(\.name) == ["CD_Habit"])
+        let here = SourceLocation(file: "ckschema.yaml", line: 1, column: 1)
+        // A short name is looked up among the chosen version's models first.
+        let chosenFirst = try SwiftModelReader.load(path: habits, version: "SchemaV1", models: [ModelName("Habit", at: here)]).model
+        #expect(chosenFirst.entities.map(\.name) == ["Habit"])
+        #expect(chosenFirst.entities.first?.uniquenessConstraints.map(\.properties) == [["id"]])   // V1's Habit
+        do {
+            _ = try SchemaSource.load(path: habits, model: ModelSelection(models: [ModelName("Habbit", at: here)]))
+            Issue.record("no error")
+        } catch {
+            #expect(error.diagnostics.map(\.code) == ["CK646"])
+            #expect(error.diagnostics.first?.message.hasSuffix("did you mean 'Habit'?") == true)
+        }
+    }
+
+    @Test func validateChecksRecordsAgainstASwiftFolder() throws {
+        let r = try runCLI(["validate", "--schema", "Tests/Fixtures/swift/apps/Journal", "--env", "production", "Tests/Fixtures/swift/records/journal.ndjson"])
+        #expect(r.code == 1)
+        #expect(r.stdout == (try read(Paths.fixture("swift/records/journal.ndjson.expected"))))
+    }
+
+    @Test func migrateNewWritesTheMigrationsOfASwiftFolder() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/App/Models", withIntermediateDirectories: true)
+        for f in ["Entry.swift", "Notebook.swift", "Weather.swift"] {
+            try FileManager.default.copyItem(atPath: Paths.fixture("swift/apps/Journal/Models/" + f), toPath: dir + "/App/Models/" + f)
+        }
+        try "ckschema: 1\nschemas:\n  development: App/Models\n".write(toFile: dir + "/ckschema.yaml", atomically: true, encoding: .utf8)
+        let first = try runCLI(["migrate", "new", "initial"], cwd: dir)
+        #expect(first.code == 0, "\(first.stdout)\(first.stderr)")
+        let initial = try read(dir + "/Migrations/0001_initial.yaml")
+        #expect(first.stdout.hasPrefix("wrote Migrations/0001_initial.yaml and updated ckschema.sum"), "\(first.stdout)")
+        #expect(initial.contains("CD_Entry") && initial.contains("CD_Notebook") && initial.contains("CDMR"))
+        let again = try runCLI(["migrate", "new", "nothing"], cwd: dir)
+        #expect(again.code == 0)
+        #expect(again.stdout.hasPrefix("nothing to migrate"), "\(again.stdout)")
+        let notebook = try read(dir + "/App/Models/Notebook.swift").replacingOccurrences(of: "    var name: String = \"Untitled\"\n", with: "    var name: String = \"Untitled\"\n    var colour: String?\n")
+        try notebook.write(toFile: dir + "/App/Models/Notebook.swift", atomically: true, encoding: .utf8)
+        let added = try runCLI(["migrate", "new", "add_colour"], cwd: dir)
+        #expect(added.code == 0, "\(added.stdout)\(added.stderr)")
+        let second = try read(dir + "/Migrations/0002_add_colour.yaml")
+        #expect(second.contains("CD_colour") && !second.contains("CD_Entry"), "\(second)")
+        // Replaying both migrations gives the Swift folder's schema: no drift, both pending.
+        let status = try runCLI(["migrate", "status"], cwd: dir)
+        #expect(status.code == 0, "\(status.stdout)\(status.stderr)")
+        #expect(status.stdout == "development (no store yet):\n  0001_initial     pending\n  0002_add_colour  pending\n")
+    }
 }
