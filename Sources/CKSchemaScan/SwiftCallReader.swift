@@ -30,6 +30,8 @@ struct SwiftCallReader {
     let s: SwiftSource
     /// Function bodies (`{` index, `}` index), in order of their opening.
     private(set) var bodies: [(Int, Int)] = []
+    /// For each token, the index in `bodies` of the innermost one holding it, or -1.
+    private var bodyOf: [Int32] = []
     /// Assignments by name: the body they are in (-1 outside any) and the index of the value's first token.
     private(set) var assignments: [String: [(body: Int, value: Int)]] = [:]
     /// String enum cases: name to raw value.
@@ -58,7 +60,12 @@ struct SwiftCallReader {
             }
             i += 1
         }
+        // One entry per `{` (two `init`s before one brace find it twice).
         bodies.sort { $0.0 < $1.0 }
+        var unique: [(Int, Int)] = []
+        for b in bodies where unique.last?.0 != b.0 { unique.append(b) }
+        bodies = unique
+        bodyOf = Self.innermost(bodies, count: n)
         for i in 0..<n {
             // `let x = v`, `var x: T = v`, `x = v` (at the start of a statement).
             if (s.is(i, "let") || s.is(i, "var")), s.isName(i + 1) {
@@ -91,12 +98,21 @@ struct SwiftCallReader {
 
     /// The innermost function body holding token `i` (its index in `bodies`), or -1.
     func body(at i: Int) -> Int {
-        var found = -1
-        for (index, b) in bodies.enumerated() {
-            if b.0 > i { break }
-            if i < b.1 { found = index }
+        i >= 0 && i < bodyOf.count ? Int(bodyOf[i]) : -1
+    }
+
+    /// For each token, the innermost body holding it (a body holds its `{`, not its `}`),
+    /// found in one sweep: bodies are bracket pairs, so they nest and a stack follows them.
+    private static func innermost(_ bodies: [(Int, Int)], count n: Int) -> [Int32] {
+        var out = [Int32](repeating: -1, count: n)
+        var open: [Int] = []
+        var next = 0
+        for i in 0..<n {
+            while let top = open.last, bodies[top].1 <= i { open.removeLast() }
+            while next < bodies.count, bodies[next].0 == i { open.append(next); next += 1 }
+            if let top = open.last { out[i] = Int32(top) }
         }
-        return found
+        return out
     }
 
     // MARK: Expressions
@@ -181,8 +197,7 @@ struct SwiftCallReader {
         if top == 2, s.is(k, "CKNotificationInfo"), s.is(k + 1, .leftParen) { return [.notificationInfo(k)] }
         // `.name.rawValue`, `Type.name.rawValue`: a string enum's case.
         if s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3), (e - 3 == k + 1 && s.is(k, .period)) || (e - 3 == k + 2 && s.isName(k) && s.is(k + 1, .period)) {
-            guard let raw = globals.enumCases[s.name(e - 3)], Set(raw).count == 1 else { return nil }
-            return [.string(raw[0])]
+            return globals.enumRaw(s.name(e - 3)).map { [.string($0)] }
         }
         // A name: `x`, `.x`, `Type.x`, `self.x`, `Self.x`, `x.zoneID`, `x.recordID`.
         var nameIndex: Int?
@@ -315,14 +330,28 @@ extension SwiftCallReader {
 
 /// The constants and enum cases of every scanned file, looked up by name.
 final class ScanGlobals {
-    private(set) var enumCases: [String: [String]] = [:]
+    /// A string enum case's raw value across every file: nil once two differ. Kept as that
+    /// summary, not the list of every declaration, so a case name that thousands of files
+    /// declare (`case title`) costs one lookup, not a set built from thousands of raw values.
+    private var enumCases: [String: String?] = [:]
     private var constants: [String: Set<ScanConstant>] = [:]
     private var cache: [String: [ScanValue]?] = [:]
 
     func add(_ r: SwiftCallReader) {
-        for (k, v) in r.enumCases { enumCases[k, default: []] += v }
+        for (k, list) in r.enumCases {
+            for v in list {
+                if let known = enumCases[k] {
+                    if known != v { enumCases[k] = .some(nil) }
+                } else {
+                    enumCases[k] = .some(v)
+                }
+            }
+        }
         for (k, v) in r.constants { constants[k, default: []].insert(v) }
     }
+
+    /// The raw value of the string enum case `name`, when every declaration of it agrees.
+    func enumRaw(_ name: String) -> String? { enumCases[name] ?? nil }
 
     /// A constant declared outside any function (`let`, `static let`, `CKRecord.RecordType`
     /// extensions): its one string value; nil when unknown, not a string, or declared with two values.
@@ -332,7 +361,7 @@ final class ScanGlobals {
         var result: [ScanValue]?
         switch set.first! {
         case .literal(let v): result = [.string(v)]
-        case .enumRaw(let c): if let raw = enumCases[c], Set(raw).count == 1 { result = [.string(raw[0])] }
+        case .enumRaw(let c): result = enumRaw(c).map { [.string($0)] }
         case .alias(let other): result = other == word ? nil : constant(other, depth + 1)
         case .other: result = nil
         case .value(let v): result = [v]
