@@ -14,8 +14,13 @@ struct ScanCollector {
     var surface = CodeSurface()
     var queries: [(query: DeclaredQuery, site: SourceLocation, relocate: Bool)] = []
     var subscriptions: [Subscription] = []
-    /// `file:line` of the calls whose predicate has a `%@` the scan could not resolve: its type is not checked.
-    var untyped: Set<String> = []
+    /// A line of a file.
+    struct Line: Hashable {
+        var file: String
+        var line: Int
+    }
+    /// The calls whose predicate has a `%@` the scan could not resolve: its type is not checked.
+    var untyped: Set<Line> = []
 
     /// The lint codes a scanned query or subscription is checked by.
     static let reusedCodes = ["CK110", "CK113", "CK118"] + PredicateRules.all.map(\.code)
@@ -26,6 +31,40 @@ struct ScanCollector {
         self.environment = environment
         types = Dictionary(schema.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         namesZones = !schema.zones.isEmpty || schema.recordTypes.contains { $0.zone != nil }
+    }
+
+    /// How many findings of each kind the collector holds: where the next file's begin.
+    struct Mark {
+        var diagnostics = 0, unresolved = 0, queries = 0, subscriptions = 0
+    }
+
+    var mark: Mark {
+        Mark(diagnostics: diagnostics.count, unresolved: unresolved.count, queries: queries.count, subscriptions: subscriptions.count)
+    }
+
+    /// Puts `redone[i]` (a blank collector that read file `i` again) in place of what file `i`
+    /// gave the first time; `marks[i]` is where file `i`'s findings began, and the last mark
+    /// where the last file's ended. Everything stays in file order.
+    mutating func replace(_ redone: [Int: ScanCollector], files: [String], marks: [Mark]) {
+        guard !redone.isEmpty else { return }
+        func rebuilt<T>(_ all: [T], _ at: KeyPath<Mark, Int>, _ own: KeyPath<ScanCollector, [T]>) -> [T] {
+            var out: [T] = []
+            for i in files.indices {
+                if let again = redone[i] { out += again[keyPath: own] } else { out += all[marks[i][keyPath: at]..<marks[i + 1][keyPath: at]] }
+            }
+            return out
+        }
+        diagnostics = rebuilt(diagnostics, \.diagnostics, \.diagnostics)
+        unresolved = rebuilt(unresolved, \.unresolved, \.unresolved)
+        queries = rebuilt(queries, \.queries, \.queries)
+        subscriptions = rebuilt(subscriptions, \.subscriptions, \.subscriptions)
+        let names = Set(redone.keys.map { files[$0] })
+        untyped = untyped.filter { !names.contains($0.file) }
+        var order: [String: Int] = [:]
+        for (i, f) in files.enumerated() where order[f] == nil { order[f] = i }
+        let again = redone.keys.sorted().map { redone[$0]! }
+        for c in again { untyped.formUnion(c.untyped) }
+        surface.replace(files: names, with: again.map(\.surface), order: order)
     }
 
     // MARK: Reading a file
@@ -58,7 +97,7 @@ struct ScanCollector {
                 q.predicate = pred.text
                 let relocate = pred.start == nil
                 q.predicateOrigin = Origin(pred.start ?? SourceLocation(file: s.file, line: s.location(i).line, column: 1))
-                if pred.untypedValues { untyped.insert("\(s.file):\(s.location(i).line)") }
+                if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
                 querySites[i] = queries.count
                 queries.append((q, s.location(i), relocate))
                 if let parsed = try? PredicateParser.parse(pred.text) {
@@ -80,7 +119,7 @@ struct ScanCollector {
                         guard let pred = predicate(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuerySubscription on '\(shown(names[0]))'"); continue }
                         sub.predicate = pred.text == "TRUEPREDICATE" ? nil : pred.text
                         sub.predicateOrigin = Origin(pred.start ?? s.location(i))
-                        if pred.untypedValues { untyped.insert("\(s.file):\(s.location(i).line)") }
+                        if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
                     }
                     sub.firesOn = events(r, r.argument(i + 1, "options"))
                 }
@@ -359,7 +398,7 @@ struct ScanCollector {
         let predicateCodes = Set(PredicateRules.all.map(\.code))
         return found.filter { d in
             guard d.code == PredicateRules.typeMismatch.code, let l = d.location else { return true }
-            return !untyped.contains("\(l.file):\(l.line)")
+            return !untyped.contains(Line(file: l.file, line: l.line))
         }.map { d in
             guard predicateCodes.contains(d.code), let l = d.location, let site = moved["\(l.file):\(l.line)"] else { return d }
             var d = d

@@ -329,44 +329,67 @@ extension SwiftCallReader {
 }
 
 /// The constants and enum cases of every scanned file, looked up by name.
+///
+/// The scan reads each file once: a file's constants are added, then its calls are read
+/// with what the files so far declare. Each name a file looks up (the names an alias leads
+/// through included) is noted against it; when a later file changes what a name holds (it
+/// declares a constant an earlier file named, or makes it ambiguous), the files that looked
+/// it up are `stale` and read again at the end, so the findings are those of reading every
+/// file after all the constants.
 final class ScanGlobals {
     /// A string enum case's raw value across every file: nil once two differ. Kept as that
     /// summary, not the list of every declaration, so a case name that thousands of files
     /// declare (`case title`) costs one lookup, not a set built from thousands of raw values.
     private var enumCases: [String: String?] = [:]
     private var constants: [String: Set<ScanConstant>] = [:]
-    private var cache: [String: [ScanValue]?] = [:]
+    /// The files (their index in reading order) that looked each name up, once each.
+    private var enumLookers: [String: [Int]] = [:]
+    private var constantLookers: [String: [Int]] = [:]
+    /// The file being read.
+    private var reading = 0
+    /// The files whose lookups a later file's declarations changed.
+    private(set) var stale: Set<Int> = []
 
-    func add(_ r: SwiftCallReader) {
+    /// Adds the constants and enum cases of the file at `index` in reading order.
+    func add(_ r: SwiftCallReader, index: Int) {
+        reading = index
         for (k, list) in r.enumCases {
             for v in list {
                 if let known = enumCases[k] {
-                    if known != v { enumCases[k] = .some(nil) }
+                    if known != nil, known != v { enumCases[k] = .some(nil); changed(&enumLookers, k) }
                 } else {
-                    enumCases[k] = .some(v)
+                    enumCases[k] = .some(v); changed(&enumLookers, k)
                 }
             }
         }
-        for (k, v) in r.constants { constants[k, default: []].insert(v) }
+        for (k, v) in r.constants where constants[k, default: []].insert(v).inserted { changed(&constantLookers, k) }
+    }
+
+    private func changed(_ lookers: inout [String: [Int]], _ name: String) {
+        if let files = lookers.removeValue(forKey: name) { stale.formUnion(files) }
+    }
+
+    private func looked(_ lookers: inout [String: [Int]], _ name: String) {
+        if lookers[name]?.last != reading { lookers[name, default: []].append(reading) }
     }
 
     /// The raw value of the string enum case `name`, when every declaration of it agrees.
-    func enumRaw(_ name: String) -> String? { enumCases[name] ?? nil }
+    func enumRaw(_ name: String) -> String? {
+        looked(&enumLookers, name)
+        return enumCases[name] ?? nil
+    }
 
     /// A constant declared outside any function (`let`, `static let`, `CKRecord.RecordType`
     /// extensions): its one string value; nil when unknown, not a string, or declared with two values.
     func constant(_ word: String, _ depth: Int) -> [ScanValue]? {
-        if let known = cache[word] { return known }
+        looked(&constantLookers, word)
         guard depth < SwiftCallReader.maxDepth, let set = constants[word], set.count == 1 else { return nil }
-        var result: [ScanValue]?
         switch set.first! {
-        case .literal(let v): result = [.string(v)]
-        case .enumRaw(let c): result = enumRaw(c).map { [.string($0)] }
-        case .alias(let other): result = other == word ? nil : constant(other, depth + 1)
-        case .other: result = nil
-        case .value(let v): result = [v]
+        case .literal(let v): return [.string(v)]
+        case .enumRaw(let c): return enumRaw(c).map { [.string($0)] }
+        case .alias(let other): return other == word ? nil : constant(other, depth + 1)
+        case .other: return nil
+        case .value(let v): return [v]
         }
-        cache[word] = .some(result)
-        return result
     }
 }
