@@ -100,9 +100,7 @@ struct ScanCollector {
                 if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
                 querySites[i] = queries.count
                 queries.append((q, s.location(i), relocate))
-                if let parsed = try? PredicateParser.parse(pred.text) {
-                    for f in parsed.filterFields { surface.add(names[0], \.filtered, f, s.location(i)) }
-                }
+                for f in filterFields(pred.text) { surface.add(names[0], \.filtered, f, s.location(i)) }
             case "CKQuerySubscription", "CKDatabaseSubscription", "CKRecordZoneSubscription":
                 let kind: Subscription.Kind = s.is(i, "CKQuerySubscription") ? .query : s.is(i, "CKDatabaseSubscription") ? .database : .zone
                 var sub = Subscription(id: "", kind: kind, origin: s.origin(i))
@@ -186,7 +184,7 @@ struct ScanCollector {
             }
         }
         // `X.privateCloudDatabase.perform(...)`: the database is named in the receiver itself.
-        for i in 0..<n where (s.is(i, "privateCloudDatabase") || s.is(i, "publicCloudDatabase") || s.is(i, "sharedCloudDatabase") || s.is(i, .rightParen)) && s.is(i + 1, .period) && s.isName(i + 2) && s.is(i + 3, .leftParen) {
+        for i in 0..<n where (r.dbName(i) != nil || s.is(i, .rightParen)) && s.is(i + 1, .period) && s.isName(i + 2) && s.is(i + 3, .leftParen) {
             let scope = r.body(at: i)
             database(r, i, s.name(i + 2), i + 3, scope, g, querySites, subscriptionSites)
         }
@@ -288,8 +286,7 @@ struct ScanCollector {
     private mutating func database(_ r: SwiftCallReader, _ i: Int, _ member: String, _ p: Int, _ scope: Int, _ g: ScanGlobals, _ querySites: [Int: Int], _ subscriptionSites: [Int: Int]) {
         let s = r.s
         var db: Database?
-        if s.is(i, "privateCloudDatabase") { db = .private } else if s.is(i, "publicCloudDatabase") { db = .public } else if s.is(i, "sharedCloudDatabase") { db = .shared }
-        else if s.is(i, .rightParen), let open = s.matching(i), s.is(open - 1, "database"), let w = r.argument(open, "with"), s.is(w, .period) { db = Database(rawValue: s.name(w + 1)) }
+        if let d = r.dbName(i) { db = d } else if s.is(i, .rightParen), let open = s.matching(i), s.is(open - 1, "database"), let w = r.argument(open, "with"), s.is(w, .period) { db = Database(rawValue: s.name(w + 1)) }
         else if s.isName(i), let v = r.name(i, scope, g, 0), v.count == 1, case .database(let d) = v[0] { db = d }
         guard let first = r.arguments(p).first else { return }
         switch member {
@@ -370,6 +367,16 @@ struct ScanCollector {
     }
 
     // MARK: Helpers
+
+    /// The fields a predicate filters on, each distinct text parsed once (apps repeat theirs).
+    private var filtered: [String: [String]] = [:]
+
+    private mutating func filterFields(_ text: String) -> [String] {
+        if let known = filtered[text] { return known }
+        let fields = (try? PredicateParser.parse(text))?.filterFields ?? []
+        filtered[text] = fields
+        return fields
+    }
 
     private func strings(_ values: [ScanValue]?) -> [String]? {
         guard let values, !values.isEmpty else { return nil }

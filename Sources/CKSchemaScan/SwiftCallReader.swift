@@ -1,3 +1,4 @@
+import Foundation
 import CKSchemaConfig
 
 /// What a name or an expression in the app's code stands for, as far as the scan can follow it.
@@ -24,10 +25,49 @@ struct ScanPredicate: Hashable {
     var untypedValues: Bool
 }
 
+/// The words the scan's loops test at every token: each token is classified once, by its
+/// bytes, rather than compared with each word in turn.
+enum ScanWord: UInt8 {
+    case other, funcWord, initWord, get, set, didSet, willSet, enumWord, string, letWord, varWord, caseWord, assign, question
+    case privateCloudDatabase, publicCloudDatabase, sharedCloudDatabase
+
+    private static let spelled: [(ScanWord, [UInt8])] = ([
+        (.funcWord, "func"), (.initWord, "init"), (.get, "get"), (.set, "set"), (.didSet, "didSet"), (.willSet, "willSet"),
+        (.enumWord, "enum"), (.string, "String"), (.letWord, "let"), (.varWord, "var"), (.caseWord, "case"),
+        (.privateCloudDatabase, "privateCloudDatabase"), (.publicCloudDatabase, "publicCloudDatabase"), (.sharedCloudDatabase, "sharedCloudDatabase"),
+    ] as [(ScanWord, String)]).map { ($0.0, Array($0.1.utf8)) }
+    /// The words by length (the longest is 20 bytes).
+    private static let byLength: [[(ScanWord, [UInt8])]] = (0...20).map { n in spelled.filter { $0.1.count == n } }
+
+    /// Each token's word (`SwiftSource.is(_:_:)`'s rule: an identifier or operator spelt so).
+    static func classify(_ s: SwiftSource) -> [ScanWord] {
+        var out = [ScanWord](repeating: .other, count: s.tokens.count)
+        s.bytes.withUnsafeBufferPointer { bytes in
+            for (i, t) in s.tokens.enumerated() {
+                let start = Int(t.start), len = Int(t.end) - start
+                switch t.kind {
+                case .identifier:
+                    guard len < byLength.count else { continue }
+                    for (word, text) in byLength[len] where text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + start, len) == 0 }) {
+                        out[i] = word
+                        break
+                    }
+                case .operator where len == 1:
+                    if bytes[start] == UInt8(ascii: "=") { out[i] = .assign } else if bytes[start] == UInt8(ascii: "?") { out[i] = .question }
+                default: break
+                }
+            }
+        }
+        return out
+    }
+}
+
 /// One Swift file's tokens with the lookups the scan makes: function bodies, the locals
 /// assigned in each, the file-level constants and the string enums' cases.
 struct SwiftCallReader {
     let s: SwiftSource
+    /// Each token's word.
+    let words: [ScanWord]
     /// Function bodies (`{` index, `}` index), in order of their opening.
     private(set) var bodies: [(Int, Int)] = []
     /// For each token, the index in `bodies` of the innermost one holding it, or -1.
@@ -41,11 +81,13 @@ struct SwiftCallReader {
 
     init(_ s: SwiftSource) {
         self.s = s
+        words = ScanWord.classify(s)
         let n = s.tokens.count
         var stringEnums: [(Int, Int)] = []
         var i = 0
         while i < n {
-            if s.is(i, "func") || (s.is(i, "init") && (s.is(i + 1, .leftParen) || s.is(i + 1, "?"))) || ((s.is(i, "get") || s.is(i, "set") || s.is(i, "didSet") || s.is(i, "willSet")) && s.is(i + 1, .leftBrace)) {
+            let w = words[i]
+            if w == .funcWord || (w == .initWord && (s.is(i + 1, .leftParen) || word(i + 1) == .question)) || ((w == .get || w == .set || w == .didSet || w == .willSet) && s.is(i + 1, .leftBrace)) {
                 var k = i + 1
                 while k < n, !s.is(k, .leftBrace), !s.is(k, .rightBrace), !s.is(k, .endOfFile) {
                     if s.is(k, .leftParen) || s.is(k, .leftBracket) { k = s.skipGroup(k) } else { k += 1 }
@@ -53,7 +95,7 @@ struct SwiftCallReader {
                 }
                 if s.is(k, .leftBrace), let close = s.matching(k) { bodies.append((k, close)) }
             }
-            if s.is(i, "enum"), s.isName(i + 1), s.is(i + 2, .colon), s.is(i + 3, "String") {
+            if w == .enumWord, s.isName(i + 1), s.is(i + 2, .colon), word(i + 3) == .string {
                 var k = i + 3
                 while k < n, !s.is(k, .leftBrace), !s.is(k, .endOfFile) { k += 1 }
                 if let close = s.matching(k) { stringEnums.append((k, close)) }
@@ -68,19 +110,20 @@ struct SwiftCallReader {
         bodyOf = Self.innermost(bodies, count: n)
         for i in 0..<n {
             // `let x = v`, `var x: T = v`, `x = v` (at the start of a statement).
-            if (s.is(i, "let") || s.is(i, "var")), s.isName(i + 1) {
+            let w = words[i]
+            if w == .letWord || w == .varWord, s.isName(i + 1) {
                 var k = i + 2
                 if s.is(k, .colon) {
                     k += 1
-                    while k < n, !s.is(k, "="), !s.tokens[k].flags.contains(.newlineBefore), !s.is(k, .endOfFile), !s.is(k, .leftBrace) {
+                    while k < n, word(k) != .assign, !s.tokens[k].flags.contains(.newlineBefore), !s.is(k, .endOfFile), !s.is(k, .leftBrace) {
                         if s.is(k, .leftParen) || s.is(k, .leftBracket) { k = s.skipGroup(k) } else { k += 1 }
                     }
                 }
-                if s.is(k, "=") { assignments[s.name(i + 1), default: []].append((body(at: i), k + 1)) }
-            } else if s.isName(i), s.is(i + 1, "="), !s.is(i - 1, .period), i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
+                if word(k) == .assign { assignments[s.name(i + 1), default: []].append((body(at: i), k + 1)) }
+            } else if word(i + 1) == .assign, s.isName(i), !s.is(i - 1, .period), i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
                 assignments[s.name(i), default: []].append((body(at: i), i + 2))
             }
-            if s.is(i, "case"), stringEnums.contains(where: { $0.0 < i && i < $0.1 }) {
+            if w == .caseWord, stringEnums.contains(where: { $0.0 < i && i < $0.1 }) {
                 var k = i + 1
                 while s.isName(k) {
                     let name = s.name(k)
@@ -95,6 +138,9 @@ struct SwiftCallReader {
             }
         }
     }
+
+    /// Token `i`'s word; `.other` outside the file.
+    func word(_ i: Int) -> ScanWord { i >= 0 && i < words.count ? words[i] : .other }
 
     /// The innermost function body holding token `i` (its index in `bodies`), or -1.
     func body(at i: Int) -> Int {
@@ -246,11 +292,13 @@ struct SwiftCallReader {
         return globals.constant(word, depth)
     }
 
-    private func dbName(_ i: Int) -> Database? {
-        if s.is(i, "privateCloudDatabase") { return .private }
-        if s.is(i, "publicCloudDatabase") { return .public }
-        if s.is(i, "sharedCloudDatabase") { return .shared }
-        return nil
+    func dbName(_ i: Int) -> Database? {
+        switch word(i) {
+        case .privateCloudDatabase: .private
+        case .publicCloudDatabase: .public
+        case .sharedCloudDatabase: .shared
+        default: nil
+        }
     }
 
     private func zoneNamed(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
