@@ -12,6 +12,8 @@ bin="$root/.build/release/ckschema"
 cd "$work"
 find App -name '*.swift' | sort > files.txt
 echo "bytes: $(cat $(cat files.txt) | wc -c), files: $(wc -l < files.txt)"
-/usr/bin/time -v "$bin" scan App --schema schema.yaml 2>&1 >/dev/null | grep -E 'Elapsed|Maximum resident'
-/usr/bin/time -v swiftc -frontend -parse $(cat files.txt) 2>&1 | grep -E 'Elapsed|Maximum resident'
-command -v hyperfine >/dev/null && hyperfine -w 1 -r 3 "$bin scan App --schema schema.yaml" "swiftc -frontend -parse $(tr '\n' ' ' < files.txt)"
+# The file list goes to swiftc as a response file (@files.txt): 8,000 paths on one command
+# line are too long for hyperfine's argument list.
+/usr/bin/time -v "$bin" scan App --schema schema.yaml 2>&1 >/dev/null | grep -E 'User time|System time|Elapsed|Maximum resident'
+/usr/bin/time -v swiftc -frontend -parse @files.txt 2>&1 | grep -E 'User time|System time|Elapsed|Maximum resident'
+command -v hyperfine >/dev/null && hyperfine -N -w 1 -r "${RUNS:-5}" "$bin scan App --schema schema.yaml" "swiftc -frontend -parse @files.txt"

@@ -33,9 +33,16 @@ struct PredicateSite {
     /// Every problem of these predicates, located inside the predicate (`LintContext` asks once).
     static func problems(of sites: [PredicateSite], types: [String: RecordType]) -> [(PredicateError, SourceLocation?, String)] {
         var out: [(PredicateError, SourceLocation?, String)] = []
+        // Each distinct text parsed once: a scanned app repeats the same predicate in many files.
+        var parsed: [String: Result<Predicate, PredicateError>] = [:]
         for site in sites {
+            let text = site.text ?? "TRUEPREDICATE"
+            let result = parsed[text] ?? Result { () throws(PredicateError) in try PredicateParser.parse(text) }
+            parsed[text] = result
             let predicate: Predicate
-            do { predicate = try PredicateParser.parse(site.text ?? "TRUEPREDICATE") } catch {
+            switch result {
+            case .success(let p): predicate = p
+            case .failure(let error):
                 out.append((error, site.start, site.label))
                 continue
             }

@@ -65,7 +65,7 @@ public enum CodeScan {
     }
 
     /// Scans Swift sources held in memory (`file` names each in locations): the fuzz target's
-    /// entry, and the same two passes as `run`.
+    /// entry, and the same pass as `run`.
     package static func run(sources: [(file: String, data: Data)], schema: Schema, environment: Environment = .production) -> Result {
         var result = Result()
         let byName = Dictionary(sources.map { ($0.file, $0.data) }, uniquingKeysWith: { a, _ in a })
@@ -74,28 +74,42 @@ public enum CodeScan {
     }
 
     private static func scan(_ files: [String], load: (String) -> Data?, schema: Schema, environment: Environment, lint: LintConfiguration, into result: inout Result) {
-        // Pass 1: constants and enum cases of every file. Pass 2: the calls, one file at a time.
+        // One pass, each file lexed once: its constants join the globals, then its calls are
+        // read. A file whose lookups a later file changed is read again at the end.
         let globals = ScanGlobals()
         var suppressions: [Suppression] = []
         var sources: [String] = []
+        let blank = ScanCollector(schema: schema, environment: environment)
+        var collector = blank
+        var read: [String] = [], marks: [ScanCollector.Mark] = []
         for file in files {
             guard let data = load(file) else { continue }
             sources.append(file)
-            globals.add(SwiftCallReader(SwiftSource(data, file: file)))
-        }
-        var collector = ScanCollector(schema: schema, environment: environment)
-        for file in sources {
-            guard let data = load(file) else { continue }
             let source = SwiftSource(data, file: file)
+            let reader = SwiftCallReader(source)
+            globals.add(reader, index: read.count)
             if !source.problems.isEmpty {
                 result.diagnostics += source.diagnostics(rule: SwiftRules.syntax)
                 result.failed = true
                 continue
             }
             suppressions += Suppression.scan(data, file: file)
-            collector.read(SwiftCallReader(source), globals)
+            read.append(file)
+            marks.append(collector.mark)
+            collector.read(reader, globals)
             result.files += 1
         }
+        marks.append(collector.mark)
+        // A file named twice is read again wherever it stands, so one name has one reading.
+        let staleNames = Set(globals.stale.map { read[$0] })
+        var redone: [Int: ScanCollector] = [:]
+        for (index, file) in read.enumerated() where staleNames.contains(file) {
+            guard let data = load(file) else { continue }
+            var again = blank
+            again.read(SwiftCallReader(SwiftSource(data, file: file)), globals)
+            redone[index] = again
+        }
+        collector.replace(redone, files: read, marks: marks)
         // The queries and subscriptions found go through lint's own rules, as declared ones do.
         var probe = schema
         probe.queries = collector.queries.map(\.query)
@@ -122,7 +136,7 @@ public enum CodeScan {
 
     private static func read(_ file: String, _ errors: inout [Diagnostic]) -> Data? {
         do { return try InputFile.read(path: file) } catch {
-            // Read twice (one pass each): the error is reported once.
+            // A file read again (its lookups changed) and then unreadable: the error is reported once.
             if !errors.contains(where: { $0.location?.file == file }) { errors += error.diagnostics }
             return nil
         }

@@ -16,6 +16,10 @@ public struct CodeSurface: Sendable {
         public var sorted: [String: [SourceLocation]] = [:]
         public var zones: [String: [SourceLocation]] = [:]
         public var databases: [String: [SourceLocation]] = [:]
+
+        var isEmpty: Bool {
+            created.isEmpty && written.isEmpty && writtenEncrypted.isEmpty && read.isEmpty && filtered.isEmpty && sorted.isEmpty && zones.isEmpty && databases.isEmpty
+        }
     }
 
     public var recordTypes: [String: Uses] = [:]
@@ -24,6 +28,41 @@ public struct CodeSurface: Sendable {
     public var zoneDeletes: [SourceLocation] = []
 
     public init() {}
+
+    /// Puts `redone` (the surfaces of files read again, in reading order) in place of what
+    /// the files named `files` first gave; `order` gives each file's place, so that every list
+    /// stays in file order.
+    mutating func replace(files: Set<String>, with redone: [CodeSurface], order: [String: Int]) {
+        func kept(_ l: [SourceLocation]) -> [SourceLocation] { l.filter { !files.contains($0.file) } }
+        func ordered(_ l: [SourceLocation]) -> [SourceLocation] {
+            l.enumerated().sorted { (order[$0.element.file] ?? 0, $0.offset) < (order[$1.element.file] ?? 0, $1.offset) }.map(\.element)
+        }
+        let tables: [WritableKeyPath<Uses, [String: [SourceLocation]]>] = [\.written, \.writtenEncrypted, \.read, \.filtered, \.sorted, \.zones, \.databases]
+        for (type, var u) in recordTypes {
+            u.created = kept(u.created)
+            for t in tables { u[keyPath: t] = u[keyPath: t].mapValues(kept).filter { !$0.value.isEmpty } }
+            recordTypes[type] = u.isEmpty ? nil : u
+        }
+        zoneChanges = kept(zoneChanges)
+        zoneDeletes = kept(zoneDeletes)
+        for other in redone {
+            for (type, u) in other.recordTypes {
+                recordTypes[type, default: Uses()].created += u.created
+                for t in tables {
+                    for (name, places) in u[keyPath: t] { recordTypes[type, default: Uses()][keyPath: t][name, default: []] += places }
+                }
+            }
+            zoneChanges += other.zoneChanges
+            zoneDeletes += other.zoneDeletes
+        }
+        for (type, var u) in recordTypes {
+            u.created = ordered(u.created)
+            for t in tables { u[keyPath: t] = u[keyPath: t].mapValues(ordered) }
+            recordTypes[type] = u
+        }
+        zoneChanges = ordered(zoneChanges)
+        zoneDeletes = ordered(zoneDeletes)
+    }
 
     mutating func add(_ type: String, _ path: WritableKeyPath<Uses, [String: [SourceLocation]]>, _ name: String, _ loc: SourceLocation) {
         recordTypes[type, default: Uses()][keyPath: path][name, default: []].append(loc)

@@ -14,8 +14,13 @@ struct ScanCollector {
     var surface = CodeSurface()
     var queries: [(query: DeclaredQuery, site: SourceLocation, relocate: Bool)] = []
     var subscriptions: [Subscription] = []
-    /// `file:line` of the calls whose predicate has a `%@` the scan could not resolve: its type is not checked.
-    var untyped: Set<String> = []
+    /// A line of a file.
+    struct Line: Hashable {
+        var file: String
+        var line: Int
+    }
+    /// The calls whose predicate has a `%@` the scan could not resolve: its type is not checked.
+    var untyped: Set<Line> = []
 
     /// The lint codes a scanned query or subscription is checked by.
     static let reusedCodes = ["CK110", "CK113", "CK118", "CK126"] + PredicateRules.all.map(\.code)
@@ -26,6 +31,40 @@ struct ScanCollector {
         self.environment = environment
         types = Dictionary(schema.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         namesZones = !schema.zones.isEmpty || schema.recordTypes.contains { $0.zone != nil }
+    }
+
+    /// How many findings of each kind the collector holds: where the next file's begin.
+    struct Mark {
+        var diagnostics = 0, unresolved = 0, queries = 0, subscriptions = 0
+    }
+
+    var mark: Mark {
+        Mark(diagnostics: diagnostics.count, unresolved: unresolved.count, queries: queries.count, subscriptions: subscriptions.count)
+    }
+
+    /// Puts `redone[i]` (a blank collector that read file `i` again) in place of what file `i`
+    /// gave the first time; `marks[i]` is where file `i`'s findings began, and the last mark
+    /// where the last file's ended. Everything stays in file order.
+    mutating func replace(_ redone: [Int: ScanCollector], files: [String], marks: [Mark]) {
+        guard !redone.isEmpty else { return }
+        func rebuilt<T>(_ all: [T], _ at: KeyPath<Mark, Int>, _ own: KeyPath<ScanCollector, [T]>) -> [T] {
+            var out: [T] = []
+            for i in files.indices {
+                if let again = redone[i] { out += again[keyPath: own] } else { out += all[marks[i][keyPath: at]..<marks[i + 1][keyPath: at]] }
+            }
+            return out
+        }
+        diagnostics = rebuilt(diagnostics, \.diagnostics, \.diagnostics)
+        unresolved = rebuilt(unresolved, \.unresolved, \.unresolved)
+        queries = rebuilt(queries, \.queries, \.queries)
+        subscriptions = rebuilt(subscriptions, \.subscriptions, \.subscriptions)
+        let names = Set(redone.keys.map { files[$0] })
+        untyped = untyped.filter { !names.contains($0.file) }
+        var order: [String: Int] = [:]
+        for (i, f) in files.enumerated() where order[f] == nil { order[f] = i }
+        let again = redone.keys.sorted().map { redone[$0]! }
+        for c in again { untyped.formUnion(c.untyped) }
+        surface.replace(files: names, with: again.map(\.surface), order: order)
     }
 
     // MARK: Reading a file
@@ -58,12 +97,10 @@ struct ScanCollector {
                 q.predicate = pred.text
                 let relocate = pred.start == nil
                 q.predicateOrigin = Origin(pred.start ?? SourceLocation(file: s.file, line: s.location(i).line, column: 1))
-                if pred.untypedValues { untyped.insert("\(s.file):\(s.location(i).line)") }
+                if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
                 querySites[i] = queries.count
                 queries.append((q, s.location(i), relocate))
-                if let parsed = try? PredicateParser.parse(pred.text) {
-                    for f in parsed.filterFields { surface.add(names[0], \.filtered, f, s.location(i)) }
-                }
+                for f in filterFields(pred.text) { surface.add(names[0], \.filtered, f, s.location(i)) }
             case "CKQuerySubscription", "CKDatabaseSubscription", "CKRecordZoneSubscription":
                 let kind: Subscription.Kind = s.is(i, "CKQuerySubscription") ? .query : s.is(i, "CKDatabaseSubscription") ? .database : .zone
                 var sub = Subscription(id: "", kind: kind, origin: s.origin(i))
@@ -80,7 +117,7 @@ struct ScanCollector {
                         guard let pred = predicate(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuerySubscription on '\(shown(names[0]))'"); continue }
                         sub.predicate = pred.text == "TRUEPREDICATE" ? nil : pred.text
                         sub.predicateOrigin = Origin(pred.start ?? s.location(i))
-                        if pred.untypedValues { untyped.insert("\(s.file):\(s.location(i).line)") }
+                        if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
                     }
                     sub.firesOn = events(r, r.argument(i + 1, "options"))
                 }
@@ -147,7 +184,7 @@ struct ScanCollector {
             }
         }
         // `X.privateCloudDatabase.perform(...)`: the database is named in the receiver itself.
-        for i in 0..<n where (s.is(i, "privateCloudDatabase") || s.is(i, "publicCloudDatabase") || s.is(i, "sharedCloudDatabase") || s.is(i, .rightParen)) && s.is(i + 1, .period) && s.isName(i + 2) && s.is(i + 3, .leftParen) {
+        for i in 0..<n where (r.dbName(i) != nil || s.is(i, .rightParen)) && s.is(i + 1, .period) && s.isName(i + 2) && s.is(i + 3, .leftParen) {
             let scope = r.body(at: i)
             database(r, i, s.name(i + 2), i + 3, scope, g, querySites, subscriptionSites)
         }
@@ -249,8 +286,7 @@ struct ScanCollector {
     private mutating func database(_ r: SwiftCallReader, _ i: Int, _ member: String, _ p: Int, _ scope: Int, _ g: ScanGlobals, _ querySites: [Int: Int], _ subscriptionSites: [Int: Int]) {
         let s = r.s
         var db: Database?
-        if s.is(i, "privateCloudDatabase") { db = .private } else if s.is(i, "publicCloudDatabase") { db = .public } else if s.is(i, "sharedCloudDatabase") { db = .shared }
-        else if s.is(i, .rightParen), let open = s.matching(i), s.is(open - 1, "database"), let w = r.argument(open, "with"), s.is(w, .period) { db = Database(rawValue: s.name(w + 1)) }
+        if let d = r.dbName(i) { db = d } else if s.is(i, .rightParen), let open = s.matching(i), s.is(open - 1, "database"), let w = r.argument(open, "with"), s.is(w, .period) { db = Database(rawValue: s.name(w + 1)) }
         else if s.isName(i), let v = r.name(i, scope, g, 0), v.count == 1, case .database(let d) = v[0] { db = d }
         guard let first = r.arguments(p).first else { return }
         switch member {
@@ -332,6 +368,16 @@ struct ScanCollector {
 
     // MARK: Helpers
 
+    /// The fields a predicate filters on, each distinct text parsed once (apps repeat theirs).
+    private var filtered: [String: [String]] = [:]
+
+    private mutating func filterFields(_ text: String) -> [String] {
+        if let known = filtered[text] { return known }
+        let fields = (try? PredicateParser.parse(text))?.filterFields ?? []
+        filtered[text] = fields
+        return fields
+    }
+
     private func strings(_ values: [ScanValue]?) -> [String]? {
         guard let values, !values.isEmpty else { return nil }
         let out = values.compactMap { if case .string(let s) = $0 { s } else { nil } }
@@ -359,7 +405,7 @@ struct ScanCollector {
         let predicateCodes = Set(PredicateRules.all.map(\.code))
         return found.filter { d in
             guard d.code == PredicateRules.typeMismatch.code, let l = d.location else { return true }
-            return !untyped.contains("\(l.file):\(l.line)")
+            return !untyped.contains(Line(file: l.file, line: l.line))
         }.map { d in
             guard predicateCodes.contains(d.code), let l = d.location, let site = moved["\(l.file):\(l.line)"] else { return d }
             var d = d

@@ -1,3 +1,4 @@
+import Foundation
 import CKSchemaConfig
 
 /// What a name or an expression in the app's code stands for, as far as the scan can follow it.
@@ -24,12 +25,53 @@ struct ScanPredicate: Hashable {
     var untypedValues: Bool
 }
 
+/// The words the scan's loops test at every token: each token is classified once, by its
+/// bytes, rather than compared with each word in turn.
+enum ScanWord: UInt8 {
+    case other, funcWord, initWord, get, set, didSet, willSet, enumWord, string, letWord, varWord, caseWord, assign, question
+    case privateCloudDatabase, publicCloudDatabase, sharedCloudDatabase
+
+    private static let spelled: [(ScanWord, [UInt8])] = ([
+        (.funcWord, "func"), (.initWord, "init"), (.get, "get"), (.set, "set"), (.didSet, "didSet"), (.willSet, "willSet"),
+        (.enumWord, "enum"), (.string, "String"), (.letWord, "let"), (.varWord, "var"), (.caseWord, "case"),
+        (.privateCloudDatabase, "privateCloudDatabase"), (.publicCloudDatabase, "publicCloudDatabase"), (.sharedCloudDatabase, "sharedCloudDatabase"),
+    ] as [(ScanWord, String)]).map { ($0.0, Array($0.1.utf8)) }
+    /// The words by length (the longest is 20 bytes).
+    private static let byLength: [[(ScanWord, [UInt8])]] = (0...20).map { n in spelled.filter { $0.1.count == n } }
+
+    /// Each token's word (`SwiftSource.is(_:_:)`'s rule: an identifier or operator spelt so).
+    static func classify(_ s: SwiftSource) -> [ScanWord] {
+        var out = [ScanWord](repeating: .other, count: s.tokens.count)
+        s.bytes.withUnsafeBufferPointer { bytes in
+            for (i, t) in s.tokens.enumerated() {
+                let start = Int(t.start), len = Int(t.end) - start
+                switch t.kind {
+                case .identifier:
+                    guard len < byLength.count else { continue }
+                    for (word, text) in byLength[len] where text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + start, len) == 0 }) {
+                        out[i] = word
+                        break
+                    }
+                case .operator where len == 1:
+                    if bytes[start] == UInt8(ascii: "=") { out[i] = .assign } else if bytes[start] == UInt8(ascii: "?") { out[i] = .question }
+                default: break
+                }
+            }
+        }
+        return out
+    }
+}
+
 /// One Swift file's tokens with the lookups the scan makes: function bodies, the locals
 /// assigned in each, the file-level constants and the string enums' cases.
 struct SwiftCallReader {
     let s: SwiftSource
+    /// Each token's word.
+    let words: [ScanWord]
     /// Function bodies (`{` index, `}` index), in order of their opening.
     private(set) var bodies: [(Int, Int)] = []
+    /// For each token, the index in `bodies` of the innermost one holding it, or -1.
+    private var bodyOf: [Int32] = []
     /// Assignments by name: the body they are in (-1 outside any) and the index of the value's first token.
     private(set) var assignments: [String: [(body: Int, value: Int)]] = [:]
     /// String enum cases: name to raw value.
@@ -39,11 +81,13 @@ struct SwiftCallReader {
 
     init(_ s: SwiftSource) {
         self.s = s
+        words = ScanWord.classify(s)
         let n = s.tokens.count
         var stringEnums: [(Int, Int)] = []
         var i = 0
         while i < n {
-            if s.is(i, "func") || (s.is(i, "init") && (s.is(i + 1, .leftParen) || s.is(i + 1, "?"))) || ((s.is(i, "get") || s.is(i, "set") || s.is(i, "didSet") || s.is(i, "willSet")) && s.is(i + 1, .leftBrace)) {
+            let w = words[i]
+            if w == .funcWord || (w == .initWord && (s.is(i + 1, .leftParen) || word(i + 1) == .question)) || ((w == .get || w == .set || w == .didSet || w == .willSet) && s.is(i + 1, .leftBrace)) {
                 var k = i + 1
                 while k < n, !s.is(k, .leftBrace), !s.is(k, .rightBrace), !s.is(k, .endOfFile) {
                     if s.is(k, .leftParen) || s.is(k, .leftBracket) { k = s.skipGroup(k) } else { k += 1 }
@@ -51,29 +95,35 @@ struct SwiftCallReader {
                 }
                 if s.is(k, .leftBrace), let close = s.matching(k) { bodies.append((k, close)) }
             }
-            if s.is(i, "enum"), s.isName(i + 1), s.is(i + 2, .colon), s.is(i + 3, "String") {
+            if w == .enumWord, s.isName(i + 1), s.is(i + 2, .colon), word(i + 3) == .string {
                 var k = i + 3
                 while k < n, !s.is(k, .leftBrace), !s.is(k, .endOfFile) { k += 1 }
                 if let close = s.matching(k) { stringEnums.append((k, close)) }
             }
             i += 1
         }
+        // One entry per `{` (two `init`s before one brace find it twice).
         bodies.sort { $0.0 < $1.0 }
+        var unique: [(Int, Int)] = []
+        for b in bodies where unique.last?.0 != b.0 { unique.append(b) }
+        bodies = unique
+        bodyOf = Self.innermost(bodies, count: n)
         for i in 0..<n {
             // `let x = v`, `var x: T = v`, `x = v` (at the start of a statement).
-            if (s.is(i, "let") || s.is(i, "var")), s.isName(i + 1) {
+            let w = words[i]
+            if w == .letWord || w == .varWord, s.isName(i + 1) {
                 var k = i + 2
                 if s.is(k, .colon) {
                     k += 1
-                    while k < n, !s.is(k, "="), !s.tokens[k].flags.contains(.newlineBefore), !s.is(k, .endOfFile), !s.is(k, .leftBrace) {
+                    while k < n, word(k) != .assign, !s.tokens[k].flags.contains(.newlineBefore), !s.is(k, .endOfFile), !s.is(k, .leftBrace) {
                         if s.is(k, .leftParen) || s.is(k, .leftBracket) { k = s.skipGroup(k) } else { k += 1 }
                     }
                 }
-                if s.is(k, "=") { assignments[s.name(i + 1), default: []].append((body(at: i), k + 1)) }
-            } else if s.isName(i), s.is(i + 1, "="), !s.is(i - 1, .period), i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
+                if word(k) == .assign { assignments[s.name(i + 1), default: []].append((body(at: i), k + 1)) }
+            } else if word(i + 1) == .assign, s.isName(i), !s.is(i - 1, .period), i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
                 assignments[s.name(i), default: []].append((body(at: i), i + 2))
             }
-            if s.is(i, "case"), stringEnums.contains(where: { $0.0 < i && i < $0.1 }) {
+            if w == .caseWord, stringEnums.contains(where: { $0.0 < i && i < $0.1 }) {
                 var k = i + 1
                 while s.isName(k) {
                     let name = s.name(k)
@@ -89,14 +139,26 @@ struct SwiftCallReader {
         }
     }
 
+    /// Token `i`'s word; `.other` outside the file.
+    func word(_ i: Int) -> ScanWord { i >= 0 && i < words.count ? words[i] : .other }
+
     /// The innermost function body holding token `i` (its index in `bodies`), or -1.
     func body(at i: Int) -> Int {
-        var found = -1
-        for (index, b) in bodies.enumerated() {
-            if b.0 > i { break }
-            if i < b.1 { found = index }
+        i >= 0 && i < bodyOf.count ? Int(bodyOf[i]) : -1
+    }
+
+    /// For each token, the innermost body holding it (a body holds its `{`, not its `}`),
+    /// found in one sweep: bodies are bracket pairs, so they nest and a stack follows them.
+    private static func innermost(_ bodies: [(Int, Int)], count n: Int) -> [Int32] {
+        var out = [Int32](repeating: -1, count: n)
+        var open: [Int] = []
+        var next = 0
+        for i in 0..<n {
+            while let top = open.last, bodies[top].1 <= i { open.removeLast() }
+            while next < bodies.count, bodies[next].0 == i { open.append(next); next += 1 }
+            if let top = open.last { out[i] = Int32(top) }
         }
-        return found
+        return out
     }
 
     // MARK: Expressions
@@ -181,8 +243,7 @@ struct SwiftCallReader {
         if top == 2, s.is(k, "CKNotificationInfo"), s.is(k + 1, .leftParen) { return [.notificationInfo(k)] }
         // `.name.rawValue`, `Type.name.rawValue`: a string enum's case.
         if s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3), (e - 3 == k + 1 && s.is(k, .period)) || (e - 3 == k + 2 && s.isName(k) && s.is(k + 1, .period)) {
-            guard let raw = globals.enumCases[s.name(e - 3)], Set(raw).count == 1 else { return nil }
-            return [.string(raw[0])]
+            return globals.enumRaw(s.name(e - 3)).map { [.string($0)] }
         }
         // A name: `x`, `.x`, `Type.x`, `self.x`, `Self.x`, `x.zoneID`, `x.recordID`.
         var nameIndex: Int?
@@ -231,11 +292,13 @@ struct SwiftCallReader {
         return globals.constant(word, depth)
     }
 
-    private func dbName(_ i: Int) -> Database? {
-        if s.is(i, "privateCloudDatabase") { return .private }
-        if s.is(i, "publicCloudDatabase") { return .public }
-        if s.is(i, "sharedCloudDatabase") { return .shared }
-        return nil
+    func dbName(_ i: Int) -> Database? {
+        switch word(i) {
+        case .privateCloudDatabase: .private
+        case .publicCloudDatabase: .public
+        case .sharedCloudDatabase: .shared
+        default: nil
+        }
     }
 
     private func zoneNamed(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
@@ -314,30 +377,67 @@ extension SwiftCallReader {
 }
 
 /// The constants and enum cases of every scanned file, looked up by name.
+///
+/// The scan reads each file once: a file's constants are added, then its calls are read
+/// with what the files so far declare. Each name a file looks up (the names an alias leads
+/// through included) is noted against it; when a later file changes what a name holds (it
+/// declares a constant an earlier file named, or makes it ambiguous), the files that looked
+/// it up are `stale` and read again at the end, so the findings are those of reading every
+/// file after all the constants.
 final class ScanGlobals {
-    private(set) var enumCases: [String: [String]] = [:]
+    /// A string enum case's raw value across every file: nil once two differ. Kept as that
+    /// summary, not the list of every declaration, so a case name that thousands of files
+    /// declare (`case title`) costs one lookup, not a set built from thousands of raw values.
+    private var enumCases: [String: String?] = [:]
     private var constants: [String: Set<ScanConstant>] = [:]
-    private var cache: [String: [ScanValue]?] = [:]
+    /// The files (their index in reading order) that looked each name up, once each.
+    private var enumLookers: [String: [Int]] = [:]
+    private var constantLookers: [String: [Int]] = [:]
+    /// The file being read.
+    private var reading = 0
+    /// The files whose lookups a later file's declarations changed.
+    private(set) var stale: Set<Int> = []
 
-    func add(_ r: SwiftCallReader) {
-        for (k, v) in r.enumCases { enumCases[k, default: []] += v }
-        for (k, v) in r.constants { constants[k, default: []].insert(v) }
+    /// Adds the constants and enum cases of the file at `index` in reading order.
+    func add(_ r: SwiftCallReader, index: Int) {
+        reading = index
+        for (k, list) in r.enumCases {
+            for v in list {
+                if let known = enumCases[k] {
+                    if known != nil, known != v { enumCases[k] = .some(nil); changed(&enumLookers, k) }
+                } else {
+                    enumCases[k] = .some(v); changed(&enumLookers, k)
+                }
+            }
+        }
+        for (k, v) in r.constants where constants[k, default: []].insert(v).inserted { changed(&constantLookers, k) }
+    }
+
+    private func changed(_ lookers: inout [String: [Int]], _ name: String) {
+        if let files = lookers.removeValue(forKey: name) { stale.formUnion(files) }
+    }
+
+    private func looked(_ lookers: inout [String: [Int]], _ name: String) {
+        if lookers[name]?.last != reading { lookers[name, default: []].append(reading) }
+    }
+
+    /// The raw value of the string enum case `name`, when every declaration of it agrees.
+    func enumRaw(_ name: String) -> String? {
+        looked(&enumLookers, name)
+        return enumCases[name] ?? nil
     }
 
     /// A constant declared outside any function (`let`, `static let`, `CKRecord.RecordType`
     /// extensions): its one string value; nil when unknown, not a string, or declared with two values.
     func constant(_ word: String, _ depth: Int) -> [ScanValue]? {
-        if let known = cache[word] { return known }
+        looked(&constantLookers, word)
         guard depth < SwiftCallReader.maxDepth, let set = constants[word], set.count == 1 else { return nil }
-        var result: [ScanValue]?
         switch set.first! {
-        case .literal(let v): result = [.string(v)]
-        case .enumRaw(let c): if let raw = enumCases[c], Set(raw).count == 1 { result = [.string(raw[0])] }
-        case .alias(let other): result = other == word ? nil : constant(other, depth + 1)
-        case .other: result = nil
-        case .value(let v): result = [v]
+        case .literal(let v): return [.string(v)]
+        case .enumRaw(let c): return enumRaw(c).map { [.string($0)] }
+        case .alias(let other): return other == word ? nil : constant(other, depth + 1)
+        case .other: return nil
+        case .value(let v): return [v]
         }
-        cache[word] = .some(result)
-        return result
     }
 }

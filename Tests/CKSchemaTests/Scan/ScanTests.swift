@@ -107,6 +107,17 @@ extension ScanTests {
         #expect(quiet.stdout == "ckschema scan: passed: 0 errors, 0 warnings\n")
     }
 
+    /// Each file is lexed once: a file that names constants or enum cases declared in a file
+    /// read after it (Z.swift), or declared twice with different values (M.swift and Z.swift),
+    /// is read again at the end, and gives what reading it after every file would.
+    @Test func constantsOfLaterFilesAreResolved() throws {
+        let r = try runCLI(["scan", "crossfile", "--schema", "schema.yaml", "--verbose"], cwd: Self.folder)
+        #expect(r.stdout == (try String(contentsOfFile: Self.folder + "/crossfile.verbose.expected", encoding: .utf8)))
+        #expect(r.code == 1)
+        let json = try runCLI(["scan", "crossfile", "--schema", "schema.yaml", "--format", "json"], cwd: Self.folder)
+        #expect(json.stdout == (try String(contentsOfFile: Self.folder + "/crossfile.json.expected", encoding: .utf8)))
+    }
+
     @Test func aFolderWithoutSwiftCannotBeRead() throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("scan-empty-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
