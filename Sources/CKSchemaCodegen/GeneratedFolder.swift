@@ -98,7 +98,7 @@ public enum GeneratedFolder {
     }
 
     private static func failure(_ path: String, _ code: Int32) -> WriteFailure {
-        WriteFailure(errorDescription: "cannot write '\(ControlCharacters.shown(path))': \(String(cString: strerror(code)))")
+        WriteFailure(errorDescription: "cannot write '\(ControlCharacters.escaped(path))': \(String(cString: strerror(code)))")
     }
 
     /// True for a Swift file whose first line is the generator's header.

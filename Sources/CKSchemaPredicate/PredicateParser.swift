@@ -436,7 +436,7 @@ public struct PredicateParser {
             // shape reads timestamps (ISOTimestamp); a number is seconds since 2001 (NSDate's).
             if case .value(.string(let text), let vc) = args[0] {
                 guard let ms = ISOTimestamp.milliseconds(text) else {
-                    throw PredicateError(PredicateRules.typeMismatch, column: vc, "'\(ControlCharacters.shown(text))' is not an ISO 8601 date",
+                    throw PredicateError(PredicateRules.typeMismatch, column: vc, "'\(ControlCharacters.escaped(text))' is not an ISO 8601 date",
                                          fix: "write it like 2026-05-01T00:00:00Z, or give seconds since 2001-01-01 as a number")
                 }
                 return .value(.date(ms), column: name.column)

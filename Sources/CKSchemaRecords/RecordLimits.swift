@@ -58,7 +58,7 @@ package enum RecordLimits {
 
     /// The message of a target that passes the limit.
     package static func deleteSelfMessage(_ ref: DeleteSelfReference) -> String {
-        "record '\(ControlCharacters.shown(ref.targetName))' already has \(maxDeleteSelfReferences) references with the deleteSelf action; CloudKit allows at most \(maxDeleteSelfReferences) to one target and refuses this save"
+        "record '\(ControlCharacters.escaped(ref.targetName))' already has \(maxDeleteSelfReferences) references with the deleteSelf action; CloudKit allows at most \(maxDeleteSelfReferences) to one target and refuses this save"
     }
 
     package static let deleteSelfFix = "use the NONE action for the references beyond 750 and delete those records yourself, or point them at more than one parent"
@@ -82,7 +82,7 @@ package enum RecordLimits {
     /// The diagnostic of an asset file over 50 MB, or nil.
     package static func assetProblem(_ asset: AssetPath, recordFile: String) -> (message: String, fix: String)? {
         guard let size = assetSize(asset.path, recordFile: recordFile), size > maxAssetBytes else { return nil }
-        return ("the asset file '\(ControlCharacters.shown(asset.path))' is \(size) bytes; CloudKit's limit is 50 MB (\(maxAssetBytes) bytes) per asset",
+        return ("the asset file '\(ControlCharacters.escaped(asset.path))' is \(size) bytes; CloudKit's limit is 50 MB (\(maxAssetBytes) bytes) per asset",
                 "split the file, compress it, or keep it outside CloudKit")
     }
 }

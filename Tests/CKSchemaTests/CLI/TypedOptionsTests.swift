@@ -210,7 +210,7 @@ import Testing
         #expect(Self.usageLines(validate) == ["ckschema validate FILE... [--schema SCHEMA] [--env production|development] [--batch N] [--max-errors N] [--infer] [-j N] [--input-format ndjson|json|yaml] [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH] [--model-version NAME] [--configuration NAME]"])
         let migrate = try runCLI(["migrate", "--help"]).stdout
         #expect(Self.usageLines(migrate) == [
-            "ckschema migrate new NAME [--config PATH] [--store PATH] [--migrations PATH] [--schema PATH]",
+            "ckschema migrate new NAME [--config PATH] [--store PATH] [--migrations PATH] [--schema PATH] [--rename TYPE.OLD:NEW]...",
             "ckschema migrate apply [--config PATH] [--env development|production] [--to VERSION] [--dry-run] [--lock-timeout S] [--store PATH] [--migrations PATH]",
             "ckschema migrate status [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH] [--env development|production] [--store PATH] [--migrations PATH] [--schema PATH]",
             "ckschema migrate hash [--config PATH] [--migrations PATH]",

@@ -57,7 +57,7 @@ import Testing
         #expect(b.code == 1)
         #expect(b.stdout == """
             \(second):1:132: error: record #1 'w751', field 'trip': record 't1' already has 750 references with the deleteSelf action; CloudKit allows at most 750 to one target and refuses this save [CK418]
-              fix: use the NONE action for the references beyond 750 and delete those records yourself, or point them at more than one parent
+            \(second):1:132: note: use the NONE action for the references beyond 750 and delete those records yourself, or point them at more than one parent
             1 error
             saved 0 records to production in 1 batch; 1 failed
 
@@ -89,7 +89,7 @@ import Testing
         ])
         let expected = """
             \(file):1:89: error: record #1 'a', field 'cover': the asset file 'photos/big.mov' is 52428801 bytes; CloudKit's limit is 50 MB (52428800 bytes) per asset [CK419]
-              fix: split the file, compress it, or keep it outside CloudKit
+            \(file):1:89: note: split the file, compress it, or keep it outside CloudKit
 
             """
         let v = try runCLI(["validate", "--schema", Paths.fixture("records/schema.yaml"), file])
