@@ -324,8 +324,8 @@ public enum StoreQuery {
                 }
                 return "\(expr) " + (c.op == .equal ? "=" : "!=") + " " + bind(c.value)
             case .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .in:
-                if let exact = StoreQuery.exactText(c.key, r.type) {
-                    return exactStringOrder(c.op, expr, exact: exact, c.value)
+                if let exact = StoreQuery.exactText(c.key, r.type), let sql = exactStringOrder(c.op, expr, exact: exact, c.value) {
+                    return sql
                 }
                 switch c.op {
                 case .less: return "\(expr) < " + bind(c.value)
@@ -395,33 +395,32 @@ public enum StoreQuery {
         /// the values cut the same way (a condition every match meets, which the B-tree
         /// serves), then the whole string decides (`exact`, which reads past a NUL only where
         /// the stored JSON holds one).
-        mutating func exactStringOrder(_ op: PredicateComparison.Operator, _ expr: String, exact: String, _ value: PredicateValue) -> String {
-            func text(_ v: PredicateValue) -> String? { if case .string(let s) = v { s } else { nil } }
-            func both(_ necessary: String, _ exactOp: String, _ v: String) -> String {
-                bindings.append(.text(Self.cutAtNUL(v)))
-                bindings.append(.text(v))
-                return "(\(expr) \(necessary) ? AND \(exact) \(exactOp) ?)"
+        mutating func exactStringOrder(_ op: PredicateComparison.Operator, _ expr: String, exact: String, _ value: PredicateValue) -> String? {
+            // Nil unless every value is a string: the plain comparison serves the rest.
+            let values: [String]
+            switch value {
+            case .string(let v): values = [v]
+            case .list(let items): values = items.compactMap { if case .string(let v) = $0 { v } else { nil } }
+                guard values.count == items.count, !values.isEmpty else { return nil }
+            default: return nil
             }
+            let sql: String
             switch op {
             case .less, .lessOrEqual, .greater, .greaterOrEqual:
-                guard let v = text(value) else { return "\(expr) \(op.rawValue) " + bind(value) }
-                return both(op == .less || op == .lessOrEqual ? "<=" : ">=", op.rawValue, v)
+                guard values.count == 1 else { return nil }
+                let necessary = op == .less || op == .lessOrEqual ? "<=" : ">="
+                sql = "(\(expr) \(necessary) ? AND \(exact) \(op.rawValue) ?)"
             case .between:
-                guard case .list(let bounds) = value, bounds.count == 2, let lo = text(bounds[0]), let hi = text(bounds[1]) else {
-                    guard case .list(let bounds) = value, bounds.count == 2 else { return "0" }
-                    return "\(expr) BETWEEN " + bind(bounds[0]) + " AND " + bind(bounds[1])
-                }
-                bindings.append(contentsOf: [.text(Self.cutAtNUL(lo)), .text(Self.cutAtNUL(hi)), .text(lo), .text(hi)])
-                return "(\(expr) BETWEEN ? AND ? AND \(exact) BETWEEN ? AND ?)"
+                guard values.count == 2 else { return nil }
+                sql = "(\(expr) BETWEEN ? AND ? AND \(exact) BETWEEN ? AND ?)"
             default:
-                guard case .list(let items) = value, !items.isEmpty else { return "0" }
-                let texts = items.compactMap(text)
-                guard texts.count == items.count else { return "\(expr) IN (" + items.map { bind($0) }.joined(separator: ", ") + ")" }
-                bindings.append(contentsOf: texts.map { .text(Self.cutAtNUL($0)) })
-                bindings.append(contentsOf: texts.map { .text($0) })
-                let marks = Array(repeating: "?", count: texts.count).joined(separator: ", ")
-                return "(\(expr) IN (\(marks)) AND \(exact) IN (\(marks)))"
+                let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
+                sql = "(\(expr) IN (\(marks)) AND \(exact) IN (\(marks)))"
             }
+            // The values cut at NUL for the indexed test, then the whole values, in that order.
+            bindings.append(contentsOf: values.map { .text(Self.cutAtNUL($0)) })
+            bindings.append(contentsOf: values.map { .text($0) })
+            return sql
         }
 
         /// The text up to its first NUL: what json_extract reads of a stored string.
