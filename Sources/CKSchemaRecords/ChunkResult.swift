@@ -35,30 +35,42 @@ package struct BatchEntry: Sendable {
     var webServices = false
 }
 
+/// Where in a chunk a value of one record is: what each finding kept for after the chunk
+/// (a reference's target, a deleteSelf count, an asset file) needs to be named and located.
+package struct RecordPlace: Sendable {
+    /// Index of the record within its chunk (0-based).
+    package var recordIndex: Int
+    /// Line within the chunk (0-based, or absolute when `absoluteLine`) and 1-based column.
+    package var line: Int
+    package var column: Int
+    var absoluteLine: Bool
+    package var recordName: String?
+    package var field: String
+
+    package init(recordIndex: Int, line: Int, column: Int, absoluteLine: Bool, recordName: String?, field: String) {
+        self.recordIndex = recordIndex
+        self.line = line
+        self.column = column
+        self.absoluteLine = absoluteLine
+        self.recordName = recordName
+        self.field = field
+    }
+}
+
 /// A reference with the deleteSelf action, counted against its target over the whole input
 /// (CKRecord.Reference: at most 750 such references to one target).
 package struct DeleteSelfReference: Sendable {
     /// The target's zone and record name, joined by U+0001 (a reference stays in its zone).
     package var target: String
     package var targetName: String
-    package var recordIndex: Int
-    package var line: Int
-    package var column: Int
-    var absoluteLine: Bool
-    package var recordName: String?
-    package var field: String
+    package var place: RecordPlace
 }
 
 /// An asset field that names a local file (the plain shape), checked against the 50 MB limit
 /// by the layer that knows which file the record came from.
 package struct AssetPath: Sendable {
     package var path: String
-    package var recordIndex: Int
-    package var line: Int
-    package var column: Int
-    var absoluteLine: Bool
-    package var recordName: String?
-    package var field: String
+    package var place: RecordPlace
 }
 
 /// A reference whose target's type is checked after the last file (`--batch` only):
@@ -66,12 +78,7 @@ package struct AssetPath: Sendable {
 package struct ReferenceCheck: Sendable {
     var target: String
     var expectedType: String
-    var recordIndex: Int
-    var line: Int
-    var column: Int
-    var absoluteLine: Bool
-    var recordName: String?
-    var field: String
+    var place: RecordPlace
 }
 
 /// A field CloudKit's development schema would add, as seen in one chunk.

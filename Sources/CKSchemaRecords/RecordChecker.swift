@@ -529,10 +529,8 @@ package struct RecordChecker {
             }
             if t.kind == .string {
                 // A local file: its size is checked where the record's file is known (50 MB).
-                let (line, column, abs) = locate(ctx, Self.at(t))
                 r.assetPaths.append(AssetPath(path: Self.text(p, Int(t.start), Int(t.end), escaped: t.flags & JSONToken.escaped != 0),
-                                              recordIndex: ctx.index, line: line, column: column, absoluteLine: abs,
-                                              recordName: ctx.recordName(), field: f.name))
+                                              place: place(ctx, Self.at(t), field: f.name)))
             }
         }
         return nil
@@ -545,10 +543,8 @@ package struct RecordChecker {
         if t.kind == .string {
             ctx.size += Int(t.end - t.start)
             if collectBatch, let target = f.referenceTarget {
-                let (line, column, abs) = locate(ctx, Self.at(t))
                 r.references.append(ReferenceCheck(target: Self.text(p, Int(t.start), Int(t.end), escaped: t.flags & JSONToken.escaped != 0),
-                                                   expectedType: target, recordIndex: ctx.index, line: line, column: column,
-                                                   absoluteLine: abs, recordName: ctx.recordName(), field: f.name))
+                                                   expectedType: target, place: place(ctx, Self.at(t), field: f.name)))
             }
             return nil
         }
@@ -567,10 +563,8 @@ package struct RecordChecker {
         if collectBatch, let target = f.referenceTarget, member(tk, p, v, "recordType") == nil {
             // The reference does not say what it points at: check against the target
             // record's own type once every file has been read.
-            let (line, column, abs) = locate(ctx, Self.at(tk[rn]))
             r.references.append(ReferenceCheck(target: Self.text(p, Int(tk[rn].start), Int(tk[rn].end), escaped: tk[rn].flags & JSONToken.escaped != 0),
-                                               expectedType: target, recordIndex: ctx.index, line: line, column: column,
-                                               absoluteLine: abs, recordName: ctx.recordName(), field: f.name))
+                                               expectedType: target, place: place(ctx, Self.at(tk[rn]), field: f.name)))
         }
         if let target = f.referenceTarget, let rt = member(tk, p, v, "recordType"), tk[rt].kind == .string {
             let given = Self.text(p, Int(tk[rt].start), Int(tk[rt].end), escaped: tk[rt].flags & JSONToken.escaped != 0)
@@ -588,9 +582,8 @@ package struct RecordChecker {
             if s == "DELETE_SELF" || s == "deleteSelf" {
                 // Counted against the target over the whole input (750 at most, CKRecord.Reference).
                 let name = Self.text(p, Int(tk[rn].start), Int(tk[rn].end), escaped: tk[rn].flags & JSONToken.escaped != 0)
-                let (line, column, abs) = locate(ctx, Self.at(tk[a]))
-                r.deleteSelf.append(DeleteSelfReference(target: recordZone(ctx) + "\u{1}" + name, targetName: name, recordIndex: ctx.index,
-                                                        line: line, column: column, absoluteLine: abs, recordName: ctx.recordName(), field: f.name))
+                r.deleteSelf.append(DeleteSelfReference(target: recordZone(ctx) + "\u{1}" + name, targetName: name,
+                                                        place: place(ctx, Self.at(tk[a]), field: f.name)))
             }
         }
         return nil
@@ -672,6 +665,12 @@ package struct RecordChecker {
     }
 
     /// Chunk-local line, column, and whether the line is absolute (YAML).
+    /// The place of a value of the record being checked, kept for a check after the chunk.
+    private func place(_ ctx: Context, _ offset: Int, field: String) -> RecordPlace {
+        let (line, column, abs) = locate(ctx, offset)
+        return RecordPlace(recordIndex: ctx.index, line: line, column: column, absoluteLine: abs, recordName: ctx.recordName(), field: field)
+    }
+
     private func locate(_ ctx: Context, _ offset: Int) -> (Int, Int, Bool) {
         switch ctx.position {
         case .yaml(let map):

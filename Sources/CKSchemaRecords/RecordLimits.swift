@@ -56,12 +56,15 @@ package enum RecordLimits {
         }
     }
 
-    /// The message of a target that passes the limit.
-    package static func deleteSelfMessage(_ ref: DeleteSelfReference) -> String {
-        "record '\(ControlCharacters.escaped(ref.targetName))' already has \(maxDeleteSelfReferences) references with the deleteSelf action; CloudKit allows at most \(maxDeleteSelfReferences) to one target and refuses this save"
+    /// CK418 at the reference that takes its target past the limit, for the record numbered
+    /// `number` (named as every record finding is), at `line` of `file`.
+    package static func deleteSelfDiagnostic(_ ref: DeleteSelfReference, number: Int, file: String, line: Int) -> Diagnostic {
+        Diagnostic(rule: RecordsRules.deleteSelfLimit,
+                   ValidationRun.compose(number: number, ref.place.recordName, ref.place.field,
+                       "record '\(ControlCharacters.escaped(ref.targetName))' already has \(maxDeleteSelfReferences) references with the deleteSelf action; CloudKit allows at most \(maxDeleteSelfReferences) to one target and refuses this save"),
+                   at: SourceLocation(file: file, line: line, column: ref.place.column),
+                   fix: "use the NONE action for the references beyond 750 and delete those records yourself, or point them at more than one parent")
     }
-
-    package static let deleteSelfFix = "use the NONE action for the references beyond 750 and delete those records yourself, or point them at more than one parent"
 
     /// The size of an asset file a record names, resolved against the folder of the record file
     /// (`recordFile`; the current folder for standard input). nil when there is no such file:
@@ -79,10 +82,14 @@ package enum RecordLimits {
         return size.int64Value
     }
 
-    /// The diagnostic of an asset file over 50 MB, or nil.
-    package static func assetProblem(_ asset: AssetPath, recordFile: String) -> (message: String, fix: String)? {
-        guard let size = assetSize(asset.path, recordFile: recordFile), size > maxAssetBytes else { return nil }
-        return ("the asset file '\(ControlCharacters.escaped(asset.path))' is \(size) bytes; CloudKit's limit is 50 MB (\(maxAssetBytes) bytes) per asset",
-                "split the file, compress it, or keep it outside CloudKit")
+    /// CK419 for an asset file over 50 MB (resolved against the folder of `file`), or nil, for
+    /// the record numbered `number`, at `line` of `file`.
+    package static func assetDiagnostic(_ asset: AssetPath, number: Int, file: String, line: Int) -> Diagnostic? {
+        guard let size = assetSize(asset.path, recordFile: file), size > maxAssetBytes else { return nil }
+        return Diagnostic(rule: RecordsRules.assetTooLarge,
+                          ValidationRun.compose(number: number, asset.place.recordName, asset.place.field,
+                              "the asset file '\(ControlCharacters.escaped(asset.path))' is \(size) bytes; CloudKit's limit is 50 MB (\(maxAssetBytes) bytes) per asset"),
+                          at: SourceLocation(file: file, line: line, column: asset.place.column),
+                          fix: "split the file, compress it, or keep it outside CloudKit")
     }
 }

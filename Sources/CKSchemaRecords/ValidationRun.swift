@@ -263,7 +263,7 @@ package final class ValidationRun {
         summary.malformedRecords += r.syntaxErrors
         var out: [(line: Int, diagnostic: Diagnostic)] = []
         for d in r.diagnostics {
-            let line = d.absoluteLine ? d.line : baseLine + d.line + 1
+            let line = absolute(d.line, d.absoluteLine)
             out.append((line, Diagnostic(code: d.code, severity: d.severity, location: SourceLocation(file: file, line: line, column: d.column),
                                          message: compose(d.recordIndex, d.recordName, d.field, d.message), fix: d.fix)))
         }
@@ -301,13 +301,13 @@ package final class ValidationRun {
 
     private func batches(_ r: ChunkResult, size: Int, into out: inout [(line: Int, diagnostic: Diagnostic)]) {
         for c in r.references {
-            let line = c.absoluteLine ? c.line : baseLine + c.line + 1
-            references.append((c, Diagnostic(rule: RecordsRules.referenceTargetType, compose(c.recordIndex, c.recordName, c.field, ""),
-                                         at: SourceLocation(file: file, line: line, column: c.column),
+            let line = absolute(c.place.line, c.place.absoluteLine)
+            references.append((c, Diagnostic(rule: RecordsRules.referenceTargetType, compose(c.place.recordIndex, c.place.recordName, c.place.field, ""),
+                                         at: SourceLocation(file: file, line: line, column: c.place.column),
                                          fix: "point it at a '\(c.expectedType)' record")))
         }
         for e in r.batch {
-            let line = e.absoluteLine ? e.line : baseLine + e.line + 1
+            let line = absolute(e.line, e.absoluteLine)
             if batchCount == size {
                 batchCount = 0; batchBytes = 0; batchNumber += 1
                 batchReportedItems = false; batchReportedBytes = false
@@ -340,7 +340,7 @@ package final class ValidationRun {
             }
             if let name = e.name, names[name] == nil { names[name] = e.recordType ?? "" }
             if let parent = e.parent {
-                let pl = e.absoluteLine ? e.parentLine : baseLine + e.parentLine + 1
+                let pl = absolute(e.parentLine, e.absoluteLine)
                 parents.append((parent, Diagnostic(rule: RecordsRules.parentNotFound,
                     compose(e.recordIndex, e.name, "parent", "the parent record '\(parent)' is neither in the batch nor in the given files"),
                     at: SourceLocation(file: file, line: pl, column: e.parentColumn),
@@ -355,30 +355,33 @@ package final class ValidationRun {
         var i = 0
         while i < r.deleteSelf.count {
             // One record's references together: a record saved again replaces its earlier ones.
-            let index = r.deleteSelf[i].recordIndex
+            let index = r.deleteSelf[i].place.recordIndex
             var j = i
-            while j < r.deleteSelf.count, r.deleteSelf[j].recordIndex == index { j += 1 }
+            while j < r.deleteSelf.count, r.deleteSelf[j].place.recordIndex == index { j += 1 }
             let refs = Array(r.deleteSelf[i..<j])
             let zone = refs[0].target.prefix { $0 != "\u{1}" }
-            let referrer = refs[0].recordName.map { zone + "\u{1}" + $0 } ?? "#\(baseRecord + index)"
+            let referrer = refs[0].place.recordName.map { zone + "\u{1}" + $0 } ?? "#\(baseRecord + index)"
             for ref in deleteSelf.add(refs, from: referrer) {
-                let line = ref.absoluteLine ? ref.line : baseLine + ref.line + 1
-                out.append((line, Diagnostic(rule: RecordsRules.deleteSelfLimit, compose(ref.recordIndex, ref.recordName, ref.field, RecordLimits.deleteSelfMessage(ref)),
-                                             at: SourceLocation(file: file, line: line, column: ref.column), fix: RecordLimits.deleteSelfFix)))
+                let line = absolute(ref.place.line, ref.place.absoluteLine)
+                out.append((line, RecordLimits.deleteSelfDiagnostic(ref, number: baseRecord + index + 1, file: file, line: line)))
             }
             i = j
         }
         for asset in r.assetPaths {
-            guard let problem = RecordLimits.assetProblem(asset, recordFile: file) else { continue }
-            let line = asset.absoluteLine ? asset.line : baseLine + asset.line + 1
-            out.append((line, Diagnostic(rule: RecordsRules.assetTooLarge, compose(asset.recordIndex, asset.recordName, asset.field, problem.message),
-                                         at: SourceLocation(file: file, line: line, column: asset.column), fix: problem.fix)))
+            let line = absolute(asset.place.line, asset.place.absoluteLine)
+            if let d = RecordLimits.assetDiagnostic(asset, number: baseRecord + asset.place.recordIndex + 1, file: file, line: line) { out.append((line, d)) }
         }
+    }
+
+    /// The input's line of a chunk's finding: YAML records carry their own line; the others
+    /// count from the chunk's first line.
+    private func absolute(_ line: Int, _ isAbsolute: Bool) -> Int {
+        isAbsolute ? line : baseLine + line + 1
     }
 
     private func infer(_ r: ChunkResult, into out: inout [(line: Int, diagnostic: Diagnostic)]) {
         for o in r.inferred {
-            let line = o.absoluteLine ? o.line : baseLine + o.line + 1
+            let line = absolute(o.line, o.absoluteLine)
             let loc = SourceLocation(file: file, line: line, column: o.column)
             switch summary.inferred.add(o) {
             case .new:

@@ -104,14 +104,11 @@ final class ImportRun {
     private func limits(_ checked: Checked, _ rec: Incoming, line: Int, number: Int, file: String) -> [Diagnostic]? {
         var out: [Diagnostic] = []
         for asset in checked.assetPaths {
-            guard let problem = RecordLimits.assetProblem(asset, recordFile: file) else { continue }
-            out.append(Diagnostic(rule: RecordsRules.assetTooLarge, ValidationRun.compose(number: number, asset.recordName, asset.field, problem.message),
-                                  at: SourceLocation(file: file, line: line + asset.line, column: asset.column), fix: problem.fix))
+            if let d = RecordLimits.assetDiagnostic(asset, number: number, file: file, line: line + asset.place.line) { out.append(d) }
         }
         if out.isEmpty, !checked.deleteSelf.isEmpty {
             for ref in deleteSelf.add(checked.deleteSelf, from: rec.zone + "\u{1}" + rec.name) {
-                out.append(Diagnostic(rule: RecordsRules.deleteSelfLimit, ValidationRun.compose(number: number, ref.recordName, ref.field, RecordLimits.deleteSelfMessage(ref)),
-                                      at: SourceLocation(file: file, line: line + ref.line, column: ref.column), fix: RecordLimits.deleteSelfFix))
+                out.append(RecordLimits.deleteSelfDiagnostic(ref, number: number, file: file, line: line + ref.place.line))
             }
         }
         return out.isEmpty ? nil : out

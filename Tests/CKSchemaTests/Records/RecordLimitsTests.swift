@@ -107,7 +107,7 @@ import Testing
 
     @Test func theCounterReplacesARecordsEarlierReferences() {
         var counter = RecordLimits.DeleteSelfCounter()
-        let ref = DeleteSelfReference(target: "Z\u{1}t", targetName: "t", recordIndex: 0, line: 0, column: 1, absoluteLine: false, recordName: "r", field: "f")
+        let ref = DeleteSelfReference(target: "Z\u{1}t", targetName: "t", place: RecordPlace(recordIndex: 0, line: 0, column: 1, absoluteLine: false, recordName: "r", field: "f"))
         counter.preload(target: "Z\u{1}t", referrer: "Z\u{1}old", count: 749)
         #expect(counter.add([ref], from: "Z\u{1}r").isEmpty)
         #expect(counter.add([ref], from: "Z\u{1}r").isEmpty)  // saved again: still 750
