@@ -37,3 +37,5 @@ for d in Small Models; do
   /usr/bin/time -v "$bin" import "$work/$d" -o /dev/null 2>&1 | grep -E "Maximum resident|Elapsed"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# `-o /dev/null` must write into the device: an atomic write once renamed a file over it.
+[ -c /dev/null ] || { echo "error: /dev/null is no longer a character device" >&2; exit 1; }

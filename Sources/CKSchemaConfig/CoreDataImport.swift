@@ -19,9 +19,23 @@ public enum CoreDataImport {
         return header + schema.canonicalYAML
     }
 
+    /// What `ckschema import App/Models` gives: the schema SwiftData sources mirror to, its
+    /// YAML, and the reader's notes (CK641, CK643, CK644) for the command to show.
+    public struct SwiftDataImport: Sendable {
+        public var schema: Schema
+        public var yaml: String
+        public var notes: [Diagnostic]
+    }
+
     /// `ckschema import App/Models`: the schema SwiftData sources mirror to, as YAML, and the
     /// reader's notes (CK641, CK643, CK644) for the command to show.
     public static func swiftDataYAML(path: String, selection: ModelSelection = ModelSelection()) throws(InputError) -> (yaml: String, notes: [Diagnostic]) {
+        let result = try swiftData(path: path, selection: selection)
+        return (result.yaml, result.notes)
+    }
+
+    /// The schema, YAML and notes of SwiftData sources (`swiftDataYAML`), with the schema.
+    public static func swiftData(path: String, selection: ModelSelection = ModelSelection()) throws(InputError) -> SwiftDataImport {
         var schema = try SchemaSource.loadSwiftData(path: path, selection: selection)
         for i in schema.recordTypes.indices { schema.recordTypes[i].fields.removeAll(where: \.mayBeAbsent) }
         let version = schema.coreDataModel?.versionName ?? ""
@@ -31,6 +45,7 @@ public enum CoreDataImport {
         let notes = (schema.coreDataModel?.notes ?? []).compactMap { n in
             SwiftRules.notes.first { $0.code == n.code }.map { Diagnostic(rule: $0, n.message, at: n.origin.location, fix: n.fix) }
         }
-        return (header + schema.canonicalYAML, notes.sortedByLocation())
+        // The header is written into the emitter's text: `header + yaml` copied the whole text.
+        return SwiftDataImport(schema: schema, yaml: SchemaEmitter.emit(schema, header: header), notes: notes.sortedByLocation())
     }
 }

@@ -5,12 +5,17 @@ import CKSchemaDiagnostics
 /// field has nothing but a type, and the comments of the source put back.
 public enum SchemaEmitter {
     /// The canonical text of a schema. `comments` and `keyLines` come from `SchemaFile`
-    /// when formatting a file in place; without them the output has no comments.
-    public static func emit(_ schema: Schema, comments: [SourceComment] = [], keyLines: [String: Int] = [:]) -> String {
+    /// when formatting a file in place; without them the output has no comments. `header`
+    /// (comment lines, each ending in a line break) comes first, written into the same text.
+    public static func emit(_ schema: Schema, comments: [SourceComment] = [], keyLines: [String: Int] = [:], header: String = "") -> String {
+        guard comments.isEmpty || header.isEmpty else { return header + emit(schema, comments: comments, keyLines: keyLines) }
         var w = Writer(direct: comments.isEmpty)
         if w.direct {
-            // About what the text will take, so the buffer is not copied as it grows.
-            w.text.reserveCapacity(schema.recordTypes.reduce(256) { $0 + 128 + $1.fields.count * 48 })
+            // About what the text will take, so the buffer is not copied as it grows (an
+            // indexed field's line is about 80 bytes; pages reserved and never written cost
+            // nothing, a copy of the whole text as it doubles costs a page fault per page).
+            w.text.reserveCapacity(schema.recordTypes.reduce(256 + header.utf8.count) { $0 + 128 + $1.fields.count * 96 })
+            w.write(header)
         }
         let line = { (path: String) -> Int? in keyLines[path] }
         w.add("ckschema: \(Schema.formatVersion)", source: line("ckschema"))

@@ -140,6 +140,9 @@ public struct SwiftSource: Sendable {
     }
 
     private func unescape(_ raw: String, hashes: Int) -> String? {
+        // Most literals hold no backslash: no escape to look for (Foundation's `contains` of a
+        // String was most of reading `originalName:` values, Benchmarks/swift).
+        guard raw.utf8.contains(UInt8(ascii: "\\")) else { return raw }
         let escape = "\\" + String(repeating: "#", count: hashes)
         guard raw.contains(escape) else { return raw }
         var out = ""

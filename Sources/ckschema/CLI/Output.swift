@@ -74,7 +74,17 @@ extension Output {
         }
     }
 
-    /// Writes `text` to a file, or to standard output when `path` is nil or `-`.
+    /// True when `path` exists (symbolic links followed) and is not a regular file or a
+    /// folder: a device, a FIFO or a socket, which is written in place, never replaced.
+    static func isSpecialFile(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let type = info.st_mode & S_IFMT
+        return type != S_IFREG && type != S_IFDIR
+    }
+
+    /// Writes `text` to a file, or to standard output when `path` is nil or `-`. A device or
+    /// FIFO (`-o /dev/null`) is written in place; a regular file is replaced atomically.
     func write(_ text: String, to path: String?) throws(InputError) {
         guard let path, path != "-" else {
             write(text)
@@ -85,7 +95,15 @@ extension Output {
             var text = text
             try text.withUTF8 { bytes in
                 let data = bytes.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count, deallocator: .none) } ?? Data()
-                try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+                if Self.isSpecialFile(path) {
+                    // `-o /dev/null`, a FIFO, `/dev/stdout`: an atomic write renames a new
+                    // regular file over the path, which (as root) replaced /dev/null itself.
+                    guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
+                    defer { try? handle.close() }
+                    try handle.write(contentsOf: data)
+                } else {
+                    try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+                }
             }
         } catch {
             throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot write '\(path)': \(error.localizedDescription)",

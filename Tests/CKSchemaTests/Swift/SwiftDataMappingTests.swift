@@ -206,6 +206,24 @@ import Testing
         #expect(exported.stdout.contains("CD_reminders"))
     }
 
+    /// `import DIR -o /dev/null` (the benchmark's command) writes into the device: the atomic
+    /// write used for files renamed a new regular file over /dev/null when run as root. A file
+    /// gets the same text as standard output, header first.
+    @Test func importWritesADeviceInPlaceAndAFileWhole() throws {
+        let devNull = try runCLI(["import", "Tests/Fixtures/swift/apps/Pantry", "-o", "/dev/null"])
+        #expect(devNull.code == 0)
+        #expect(devNull.stderr.hasSuffix("wrote /dev/null\n"), "\(devNull.stderr)")
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial)
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = try runCLI(["import", "Tests/Fixtures/swift/apps/Pantry", "-o", dir + "/schema.yaml"])
+        let stdout = try runCLI(["import", "Tests/Fixtures/swift/apps/Pantry", "-o", "-"])
+        #expect(file.code == 0 && stdout.code == 0)
+        #expect(try read(dir + "/schema.yaml") == stdout.stdout)
+        #expect(stdout.stdout.hasPrefix("# Mapped by 'ckschema import' from the SwiftData sources Tests/Fixtures/swift/apps/Pantry.\n# The schema NSPersistentCloudKitContainer mirrors (docs/swiftdata.md); fields CloudKit creates\n# only on demand (CD_<attribute>_ckAsset, CD_moveReceipt) are not listed.\nckschema: 1\nzones:\n"))
+    }
+
     @Test func checkReadsASwiftFolderNamedInTheConfiguration() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
