@@ -7,6 +7,9 @@
 #   3. the same records imported again over the full store with --save-policy allKeys
 #      (insert refused, lookup, replace: three statements per record);
 #   4. records export of the N records (the export scan).
+# Each runs RUNS times (default 3) per binary under hyperfine, then RUNS alternating rounds under /usr/bin/time
+# (SKIP_TIMES=1 skips them); with CALLGRIND=1, also the instructions of a smaller import
+# (CALLGRIND_N records, default 20,000) by each binary, which the machine's load does not change.
 # Usage: bash Benchmarks/store/statements.sh BEFORE_BIN AFTER_BIN [N]   (default N 200,000)
 # Build each binary with `swift build -c release --product ckschema` at the commit to measure,
 # and copy it aside (e.g. Benchmarks/work/ckschema-before). Figures go to Benchmarks/RESULTS.md by hand.
@@ -31,26 +34,49 @@ rm -f "$W/none.sqlite" "$W/subs.sqlite" "$W/full.sqlite"
 cp "$W/none.sqlite" "$W/full.sqlite"
 "$AFTER" records import --env development --store "$W/full.sqlite" "$R" >/dev/null
 
-echo "== records import of $N records into an empty store"
-hyperfine --runs 5 --export-markdown "$W/import.md" \
-  --prepare "cp $W/none.sqlite $W/a.sqlite" -n "before: records import" "$BEFORE records import --env development --store $W/a.sqlite $R" \
-  --prepare "cp $W/none.sqlite $W/a.sqlite" -n "after: records import" "$AFTER records import --env development --store $W/a.sqlite $R"
+RUNS=${RUNS:-3}
+# One workload: hyperfine over both binaries (wall time), then RUNS rounds that alternate the
+# two under /usr/bin/time (user + system CPU and peak memory), which a shared machine's load
+# shifts less than wall time. PREP restores the store before each run.
+bench() {
+  local name=$1 prep=$2 args=$3
+  echo "== $name"
+  hyperfine --runs "$RUNS" --export-markdown "$W/$(echo "$name" | tr -c 'a-z0-9' '-').md" \
+    --prepare "$prep" -n "before: $name" "$BEFORE $args" \
+    --prepare "$prep" -n "after: $name" "$AFTER $args"
+  for i in $(seq "$RUNS"); do
+    for side in before after; do
+      local bin=$BEFORE; [ "$side" = after ] && bin=$AFTER
+      bash -c "$prep"
+      /usr/bin/time -f "$side cpu %U+%S s, wall %e s, max RSS %M KB" $bin $args >/dev/null 2>"$W/time.txt" || true
+      tail -1 "$W/time.txt"
+    done
+  done
+}
 
-echo "== records import of $N records, two query subscriptions"
-hyperfine --runs 5 --export-markdown "$W/subs.md" \
-  --prepare "cp $W/subs.sqlite $W/b.sqlite" -n "before: records import, subscriptions" "$BEFORE records import --env development --store $W/b.sqlite $R" \
-  --prepare "cp $W/subs.sqlite $W/b.sqlite" -n "after: records import, subscriptions" "$AFTER records import --env development --store $W/b.sqlite $R"
+if [ "${SKIP_TIMES:-0}" != 1 ]; then
+bench "records import, empty store" "cp $W/none.sqlite $W/a.sqlite" "records import --env development --store $W/a.sqlite $R"
+bench "records import, two query subscriptions" "cp $W/subs.sqlite $W/a.sqlite" "records import --env development --store $W/a.sqlite $R"
+bench "records import allKeys over existing" "cp $W/full.sqlite $W/a.sqlite" "records import --env development --save-policy allKeys --store $W/a.sqlite $R"
+bench "records export" "true" "records export --env development --store $W/full.sqlite -o $W/out.ndjson"
 
-echo "== records import of the same $N records over them, --save-policy allKeys"
-hyperfine --runs 5 --export-markdown "$W/replace.md" \
-  --prepare "cp $W/full.sqlite $W/c.sqlite" -n "before: records import, allKeys over existing" "$BEFORE records import --env development --save-policy allKeys --store $W/c.sqlite $R" \
-  --prepare "cp $W/full.sqlite $W/c.sqlite" -n "after: records import, allKeys over existing" "$AFTER records import --env development --save-policy allKeys --store $W/c.sqlite $R"
+fi
 
-echo "== records export of $N records"
-hyperfine --warmup 1 --runs 5 --export-markdown "$W/export.md" \
-  -n "before: records export" "$BEFORE records export --env development --store $W/full.sqlite -o /dev/null" \
-  -n "after: records export" "$AFTER records export --env development --store $W/full.sqlite -o /dev/null"
-
-# The outputs agree: the same records, the same notifications.
+# The outputs agree: the same records exported from the same store.
 "$BEFORE" records export --env development --store "$W/full.sqlite" | md5sum
 "$AFTER" records export --env development --store "$W/full.sqlite" | md5sum
+
+# Instructions (callgrind), which the machine's load does not change: CALLGRIND_N records
+# (default 20,000) imported into an empty store and with two subscriptions, by each binary.
+if [ "${CALLGRIND:-0}" = 1 ]; then
+  CN=${CALLGRIND_N:-20000}
+  [ -f "$W/records-$CN.ndjson" ] || python3 Benchmarks/store/gen.py "$CN" > "$W/records-$CN.ndjson"
+  for store in none subs; do
+    for side in before after; do
+      bin=$BEFORE; [ "$side" = after ] && bin=$AFTER
+      cp "$W/$store.sqlite" "$W/cg.sqlite"
+      valgrind --tool=callgrind --callgrind-out-file="$W/callgrind.$store.$side" "$bin" records import --env development --store "$W/cg.sqlite" "$W/records-$CN.ndjson" 2>&1 >/dev/null \
+        | grep -o 'Collected : [0-9]*' | sed "s/^/$store $side: /"
+    done
+  done
+fi
