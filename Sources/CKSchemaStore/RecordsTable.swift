@@ -66,16 +66,16 @@ package enum RecordsTable {
     static let byKey = "\(C.env) = ? AND \(C.zone) = ? AND \(C.recordName) = ?"
 
     // The statements of one record, each cached on the connection (`SQLiteConnection.cached`).
-    static let insert = "INSERT INTO \(name) (\(C.env), \(C.zone), \(C.recordType), \(C.recordName), \(C.changeTag), \(C.createdAt), \(C.modifiedAt), \(C.fields)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT (\(C.env), \(C.zone), \(C.recordName)) DO NOTHING"
-    static let typeAndTag = "SELECT \(C.recordType), \(C.changeTag) FROM \(name) WHERE \(byKey)"
-    static let replace = "UPDATE \(name) SET \(C.fields) = ?4, \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3"
-    static let merge = "UPDATE \(name) SET \(C.fields) = json_patch(\(C.fields), ?4), \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3"
-    static let delete = "DELETE FROM \(name) WHERE \(byKey)"
-    static let fieldsByKey = "SELECT \(C.fields) FROM \(name) WHERE \(byKey)"
-    static let count = "SELECT count(*) FROM \(name) WHERE \(C.env) = ?"
-    static let countOfType = "SELECT count(*) FROM \(name) WHERE \(C.env) = ? AND \(C.recordType) = ?"
-    static let maxID = "SELECT coalesce(max(\(C.id)), 0) FROM \(name)"
-    static let keysOfType = "SELECT \(C.zone), \(C.recordName) FROM \(name) WHERE \(C.env) = ? AND \(C.recordType) = ? ORDER BY \(C.id)"
+    static let insert = CachedSQL("INSERT INTO \(name) (\(C.env), \(C.zone), \(C.recordType), \(C.recordName), \(C.changeTag), \(C.createdAt), \(C.modifiedAt), \(C.fields)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT (\(C.env), \(C.zone), \(C.recordName)) DO NOTHING")
+    static let typeAndTag = CachedSQL("SELECT \(C.recordType), \(C.changeTag) FROM \(name) WHERE \(byKey)")
+    static let replace = CachedSQL("UPDATE \(name) SET \(C.fields) = ?4, \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3")
+    static let merge = CachedSQL("UPDATE \(name) SET \(C.fields) = json_patch(\(C.fields), ?4), \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3")
+    static let delete = CachedSQL("DELETE FROM \(name) WHERE \(byKey)")
+    static let fieldsByKey = CachedSQL("SELECT \(C.fields) FROM \(name) WHERE \(byKey)")
+    static let count = CachedSQL("SELECT count(*) FROM \(name) WHERE \(C.env) = ?")
+    static let countOfType = CachedSQL("SELECT count(*) FROM \(name) WHERE \(C.env) = ? AND \(C.recordType) = ?")
+    static let maxID = CachedSQL("SELECT coalesce(max(\(C.id)), 0) FROM \(name)")
+    static let keysOfType = CachedSQL("SELECT \(C.zone), \(C.recordName) FROM \(name) WHERE \(C.env) = ? AND \(C.recordType) = ? ORDER BY \(C.id)")
 }
 
 /// The rows of a `RecordsTable.selectRows` statement, one record at a time: `next()` steps and

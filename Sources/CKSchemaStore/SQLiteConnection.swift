@@ -132,6 +132,8 @@ package final class SQLiteConnection {
     /// statement holds its connection strongly, so a cache of them would be a cycle and the
     /// connection would never close. Only SQL the store spells itself is cached (a fixed set).
     private var statements: [String: CachedHandle] = [:]
+    /// The statements of `CachedSQL` declarations, found by identity (no hash of the text).
+    private var declared: [ObjectIdentifier: CachedHandle] = [:]
     private var isClosed = false
 
     /// Finalizes the cached statements, then closes the handle. Returns `sqlite3_close`'s code:
@@ -143,7 +145,9 @@ package final class SQLiteConnection {
         guard !isClosed else { return SQLITE_OK }
         isClosed = true
         for entry in statements.values { sqlite3_finalize(entry.handle) }
+        for entry in declared.values { sqlite3_finalize(entry.handle) }
         statements.removeAll()
+        declared.removeAll()
         let rc = sqlite3_close(db)
         if rc != SQLITE_OK { sqlite3_close_v2(db) }
         return rc
@@ -219,19 +223,30 @@ package final class SQLiteConnection {
     /// SQL gets a freshly prepared statement instead, so nested uses never reset each other.
     /// For the store's own fixed SQL (`RecordsTable`); SQL built per input uses `prepare`.
     package func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-        if let entry = statements[sql] {
+        try reuse(statements[sql], sql) { statements[sql] = $0 }
+    }
+
+    /// The same for a statement the store declares once (`RecordsTable`): found by the
+    /// declaration's identity, so a statement run per record does not hash its text each time.
+    package func cached(_ sql: CachedSQL) throws(SQLiteError) -> SQLiteStatement {
+        let key = ObjectIdentifier(sql)
+        return try reuse(declared[key], sql.text) { declared[key] = $0 }
+    }
+
+    private func reuse(_ entry: CachedHandle?, _ sql: String, keep: (CachedHandle) -> Void) throws(SQLiteError) -> SQLiteStatement {
+        if let entry {
             guard !entry.inUse else { return try prepare(sql) }
             sqlite3_reset(entry.handle)
             sqlite3_clear_bindings(entry.handle)
             return SQLiteStatement(stmt: entry.handle, connection: self, sql: sql, cache: entry)
         }
         let entry = CachedHandle(try compile(sql))
-        statements[sql] = entry
+        keep(entry)
         return SQLiteStatement(stmt: entry.handle, connection: self, sql: sql, cache: entry)
     }
 
     /// How many statements the cache holds (for tests).
-    var cachedStatementCount: Int { statements.count }
+    var cachedStatementCount: Int { statements.count + declared.count }
 
     private func compile(_ sql: String) throws(SQLiteError) -> OpaquePointer {
         guard !isClosed else { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed", sql: sql) }
@@ -284,6 +299,14 @@ package final class SQLiteConnection {
 
     /// The SQLite library version (`3.40.1`).
     static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}
+
+/// SQL the store declares once (a `static let`), which `SQLiteConnection.cached` finds by the
+/// declaration's identity rather than by hashing its text.
+package final class CachedSQL: Sendable {
+    package let text: String
+
+    package init(_ text: String) { self.text = text }
 }
 
 /// A statement handle the connection's cache owns, and whether a `SQLiteStatement` is using it.

@@ -165,6 +165,9 @@ extension Store {
 
     // MARK: The store's other run-time statements
 
+    private static let lastChangeSQL = CachedSQL("SELECT coalesce(max(seq), 0) FROM record_changes")
+    private static let addNotificationSQL = CachedSQL("INSERT INTO notifications (env, body) VALUES (?1, ?2)")
+
     /// Advances the store's change-tag sequence and returns it in base 36: every change tag a
     /// write gives carries it, so tags of two writes never collide.
     package func nextChangeTagSequence() throws -> String {
@@ -175,13 +178,13 @@ extension Store {
     /// The change log's last entry (0 for none, or before the run-time tables exist).
     package func lastChangeSeq() throws -> Int64 {
         guard try hasRuntimeTables() else { return 0 }
-        let s = try db.cached("SELECT coalesce(max(seq), 0) FROM record_changes")
+        let s = try db.cached(Self.lastChangeSQL)
         return try s.step() ? s.int64(at: 0) : 0
     }
 
     /// Records one notification's JSON body for the environment.
     package func addNotification(env: Environment, body: String) throws {
-        let s = try db.cached("INSERT INTO notifications (env, body) VALUES (?1, ?2)")
+        let s = try db.cached(Self.addNotificationSQL)
         try s.bind(env.rawValue, at: 1); try s.bind(body, at: 2)
         try s.step()
     }

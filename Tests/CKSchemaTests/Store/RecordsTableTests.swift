@@ -98,6 +98,17 @@ import Testing
         #expect(db.cachedStatementCount == 2)
     }
 
+    /// A statement the store declares (`CachedSQL`) is found by the declaration, not its text.
+    @Test func aDeclaredStatementIsFoundByItsDeclaration() throws {
+        let db = try SQLiteConnection(path: ":memory:", mode: .readWriteCreate)
+        let sql = CachedSQL("SELECT ?1")
+        let first = try db.cached(sql).handle
+        #expect(try db.cached(sql).handle == first)
+        #expect(try db.cached(CachedSQL("SELECT ?1")).handle != first, "another declaration is another statement")
+        #expect(db.cachedStatementCount == 2)
+        #expect(db.close() == 0)
+    }
+
     /// A second use of the same SQL while the first is alive gets its own statement: the
     /// first keeps its place.
     @Test func nestedUsesDoNotResetEachOther() throws {
