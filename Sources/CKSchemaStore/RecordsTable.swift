@@ -2,9 +2,10 @@ import CKSchemaRecords
 import CKSchemaPull
 
 /// The store's `records` table, declared once: its name, its columns, the row read back, and
-/// (in `Store+Records.swift`) every statement of it that the layers above run. Runtime and
-/// migrations never spell the table's SQL themselves; the index DDL (`StoreIndexer`) and the
-/// change-log triggers (`Store+RuntimeTables.swift`) read the names from here.
+/// (in `Store+Records.swift`) every statement of it that the layers above run. Runtime never
+/// spells the table's SQL itself (`RecordsTableTests` scans it), and migrations only in their
+/// data steps, which are expressions over a step's fields; the index DDL (`StoreIndexer`) and
+/// the change-log triggers (`Store+RuntimeTables.swift`) read the names from here.
 /// See `docs/store.md`, "Where the SQL lives".
 package enum RecordsTable {
     /// The table's name in SQL.
