@@ -157,9 +157,7 @@ public enum Migrator {
     }
 
     private static func nextSequence(_ store: Store) throws -> String {
-        try store.db.run("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence'")
-        let n = try store.db.scalar("SELECT value FROM meta WHERE key = 'sequence'")?.text ?? "0"
-        return String(Int(n) ?? 0, radix: 36)
+        try store.nextChangeTagSequence()
     }
 
     /// The SQL of a data step; nil for a schema step.
@@ -181,8 +179,7 @@ public enum Migrator {
     }
 
     private static func recordKeys(_ store: Store, _ env: Environment, _ type: String) throws -> [NotificationRecorder.Key] {
-        try store.db.rows("SELECT zone, record_name FROM records WHERE env = ? AND record_type = ? ORDER BY id", [.text(env.rawValue), .text(type)])
-            .map { NotificationRecorder.Key(zone: $0[0].text ?? "", name: $0[1].text ?? "") }
+        try store.recordKeys(env: env, recordType: type).map { NotificationRecorder.Key(zone: $0.zone, name: $0.name) }
     }
 
     /// How many records a migration's data steps would change (for dry runs).

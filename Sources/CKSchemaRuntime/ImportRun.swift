@@ -29,9 +29,8 @@ final class ImportRun {
     init(store: Store, options: RecordImporter.Options, schema: Schema) throws {
         self.options = options
         self.schema = schema
-        try store.db.run("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence'")
-        seq = String(Int(try store.db.scalar("SELECT value FROM meta WHERE key = 'sequence'")?.text ?? "0") ?? 0, radix: 36)
-        writer = try RecordImporter.Writer(store: store, env: options.environment)
+        seq = try store.nextChangeTagSequence()
+        writer = RecordImporter.Writer(store: store, env: options.environment)
         recorder = try NotificationRecorder(store: store, env: options.environment, schema: schema)
         // The validate command's checks run first on every record (names, value types,
         // encryption, references, size; CK4xx); the importer's own checks follow.
@@ -43,19 +42,8 @@ final class ImportRun {
     /// Counts the deleteSelf references the environment's records already hold (CKRecord.Reference:
     /// at most 750 to one target), so that the import's records are counted on top of them.
     private func preloadDeleteSelf(_ store: Store) throws {
-        // The LIKE skips, without parsing its JSON, every record that has no such reference.
-        let s = try store.db.prepare("""
-            SELECT r.zone, r.record_name, json_extract(t.value, '$.recordName'), count(*)
-            FROM records r, json_tree(r.fields) t
-            WHERE r.env = ?1 AND (r.fields LIKE '%DELETE_SELF%' OR r.fields LIKE '%deleteSelf%')
-              AND t.type = 'object' AND json_extract(t.value, '$.action') IN ('DELETE_SELF', 'deleteSelf')
-              AND json_type(t.value, '$.recordName') = 'text'
-            GROUP BY 1, 2, 3
-            """)
-        try s.bind(options.environment.rawValue, at: 1)
-        while try s.step() {
-            let zone = s.string(at: 0)
-            deleteSelf.preload(target: zone + "\u{1}" + s.string(at: 2), referrer: zone + "\u{1}" + s.string(at: 1), count: Int(s.int64(at: 3)))
+        try store.deleteSelfReferences(env: options.environment) { zone, referrer, target, count in
+            deleteSelf.preload(target: zone + "\u{1}" + target, referrer: zone + "\u{1}" + referrer, count: Int(clamping: count))
         }
     }
 

@@ -61,15 +61,14 @@ package final class NotificationRecorder {
     static let groupColumns = 100, groupBindings = 30_000
     /// True when a subscription tests a distance, which needs the record's fields in Swift.
     private let needsFields: Bool
-    private let fieldsLookup: SQLiteStatement
-    private let insert: SQLiteStatement
-    private let lastRow: SQLiteStatement
+    private let store: Store
 
     /// Nil when the environment's schema has no subscriptions: a write then costs nothing more.
     package init?(store: Store, env: Environment, schema: Schema) throws {
         guard !schema.subscriptions.isEmpty else { return nil }
         self.env = env
         self.schema = schema
+        self.store = store
         let indexes = try store.indexes(env)
         var queries: [QuerySubscription] = []
         var groups: [(columns: [String], bindings: [SQLiteValue], queries: Range<Int>)] = []
@@ -94,25 +93,21 @@ package final class NotificationRecorder {
         // Every value bound: the subscriptions' constants first, then the record's key.
         let first = groups.first ?? ([], [], 0..<0)
         firstGroup = first.queries
-        let select = (["record_type", "change_tag", "fields"] + first.columns).joined(separator: ", ")
+        let select = RecordsTable.stateColumns.map(\.rawValue) + first.columns
         // Bound once: SQLite keeps bindings across resets, so each record binds only its key
         // (measured: rebinding every constant and reading every record's fields made a 200,000-record
         // import with two subscriptions 1.75x slower than without).
-        lookup = try store.db.prepare("SELECT \(select) FROM records WHERE env = ? AND zone = ? AND record_name = ?")
+        lookup = try store.prepareRecordLookup(selecting: select)
         try lookup.bind(first.bindings + [.text(env.rawValue)])
         keyParameter = Int32(first.bindings.count + 2)
-        created = try store.db.prepare("SELECT \(select), zone, record_name FROM records WHERE id > ? AND +env = ?")
+        created = try store.prepareRecordsCreated(selecting: select)
         try created.bind(first.bindings + [.integer(0), .text(env.rawValue)])
         moreGroups = try groups.dropFirst().map { g in
-            let statement = try store.db.prepare("SELECT " + g.columns.joined(separator: ", ") + " FROM records WHERE env = ? AND zone = ? AND record_name = ?")
+            let statement = try store.prepareRecordLookup(selecting: g.columns)
             try statement.bind(g.bindings + [.text(env.rawValue)])
             return (statement, Int32(g.bindings.count + 2), g.queries)
         }
         needsFields = queries.contains { !$0.distances.isEmpty }
-        fieldsLookup = try store.db.prepare("SELECT fields FROM records WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
-        try fieldsLookup.bind(env.rawValue, at: 1)
-        insert = try store.db.prepare("INSERT INTO notifications (env, body) VALUES (?1, ?2)")
-        lastRow = try store.db.prepare("SELECT coalesce(max(id), 0) FROM records")
     }
 
     /// The current state of each record (absent when it does not exist).
@@ -131,8 +126,7 @@ package final class NotificationRecorder {
 
     /// The largest rowid of `records` (the records a write creates come after it).
     func lastRowID() throws -> Int64 {
-        lastRow.rewind()
-        return try lastRow.step() ? lastRow.int64(at: 0) : 0
+        try store.lastRecordID()
     }
 
     private func state(_ row: SQLiteStatement, _ key: Key) throws -> State {
@@ -257,11 +251,7 @@ package final class NotificationRecorder {
 
     /// A record's stored fields, read only for the records a notification carries keys of.
     private func fields(_ k: Key) throws -> JSONValue {
-        fieldsLookup.rewind()
-        try fieldsLookup.bind(k.zone, at: 2)
-        try fieldsLookup.bind(k.name, at: 3)
-        guard try fieldsLookup.step() else { return .object([]) }
-        return try fieldsLookup.withBytes(at: 0) { try JSONValue.parse($0) }
+        try store.withRecordFields(env: env, zone: k.zone, name: k.name) { try JSONValue.parse($0) } ?? .object([])
     }
 
     /// The desired keys of a record in the Web Services shape; an encrypted value never leaves the store.
@@ -273,9 +263,6 @@ package final class NotificationRecorder {
     }
 
     private func write(_ body: [(String, JSONValue)]) throws {
-        insert.reset()
-        try insert.bind(env.rawValue, at: 1)
-        try insert.bind(JSONValue.object(body).text, at: 2)
-        try insert.step()
+        try store.addNotification(env: env, body: JSONValue.object(body).text)
     }
 }

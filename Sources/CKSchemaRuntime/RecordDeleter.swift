@@ -26,12 +26,8 @@ public enum RecordDeleter {
                 let recorder = try NotificationRecorder(store: store, env: env, schema: schema)
                 let keys = names.map { NotificationRecorder.Key(zone: zone, name: $0) }
                 let before = try recorder?.states(keys) ?? [:]
-                let s = try store.db.prepare("DELETE FROM records WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
                 for name in names {
-                    s.reset()
-                    try s.bind([.text(env.rawValue), .text(zone), .text(name)])
-                    _ = try s.step()
-                    if store.db.changes == 1 {
+                    if try store.deleteRecord(env: env, zone: zone, name: name) {
                         result.deleted += 1
                     } else {
                         result.diagnostics.append(Diagnostic(rule: notFound, "Record not found: \(JSONValue.string(name).text) in zone '\(ControlCharacters.escaped(zone))'", at: nil,
@@ -53,17 +49,14 @@ public enum NotificationLog {
     public static func read(store: Store, environment env: Environment, since: Int64 = 0, format: RecordLineFormat = .ndjson,
                             sink: (String) throws -> Void) throws(InputError) -> Int {
         try store.guarded("read notifications") {
-            guard try store.hasRuntimeTables() else { return 0 }
-            let s = try store.db.prepare("SELECT seq, body FROM notifications WHERE env = ?1 AND seq > ?2 ORDER BY seq")
-            try s.bind([.text(env.rawValue), .integer(since)])
             var n = 0
-            while try s.step() {
-                let body = try s.withBytes(at: 1) { try JSONValue.parse($0) }
-                let line = JSONValue.object([("sequence", .int(s.int64(at: 0)))] + (body.objectValue ?? []))
+            try store.notifications(env: env, since: since) { seq, bytes in
+                let body = try JSONValue.parse(bytes)
+                let line = JSONValue.object([("sequence", .int(seq))] + (body.objectValue ?? []))
                 switch format {
                 case .ndjson: try sink(line.text + "\n")
                 case .text:
-                    var parts = ["\(s.int64(at: 0))", body["subscriptionID"].map(\.text) ?? "", body["queryNotificationReason"]?.stringValue ?? body["notificationType"]?.stringValue ?? ""]
+                    var parts = ["\(seq)", body["subscriptionID"].map(\.text) ?? "", body["queryNotificationReason"]?.stringValue ?? body["notificationType"]?.stringValue ?? ""]
                     if let id = body["recordID"] { parts.append((id["recordName"].map(\.text) ?? "") + " in " + (id["zoneName"].map(\.text) ?? "")) }
                     if let z = body["recordZoneID"]?["zoneName"] { parts.append("zone " + z.text) }
                     try sink(parts.joined(separator: " ") + "\n")

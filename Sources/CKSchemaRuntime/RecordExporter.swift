@@ -14,28 +14,22 @@ public enum RecordExporter {
         var types: [String: [String: Field]] = [:]
         for t in schema.recordTypes { types[t.name] = Dictionary(t.fields.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }) }
         return try store.guarded("export records") {
-            var sql = "SELECT record_type, record_name, zone, change_tag, created_at, modified_at, fields FROM records WHERE env = ?1"
-            if recordType != nil { sql += " AND record_type = ?2" }
-            let s = try store.db.prepare(sql + " ORDER BY id")
-            try s.bind(environment.rawValue, at: 1)
-            if let recordType { try s.bind(recordType, at: 2) }
+            let rows = try store.exportRows(env: environment, recordType: recordType)
             var out: [UInt8] = []
             out.reserveCapacity(1 << 20)
             var n = 0
-            while try s.step() {
-                let type = s.string(at: 0)
+            while let row = try rows.next() {
                 // A damaged row is a finding about the store, named by its record, never a raw
                 // Swift error value; fields that are not an object are not silently dropped.
                 let stored: JSONValue
-                do { stored = try s.withBytes(at: 6) { try JSONValue.parse($0) } } catch {
+                do { stored = try rows.withFields { try JSONValue.parse($0) } } catch {
                     let why = (error as? JSONValue.ParseError).map { "\($0.message) at byte \($0.offset + 1)" } ?? "\(Swift.type(of: error))"
-                    throw Self.damaged(store, s.string(at: 1), type, "its fields are not JSON (\(why))")
+                    throw Self.damaged(store, row.recordName, row.recordType, "its fields are not JSON (\(why))")
                 }
                 guard stored.objectValue != nil else {
-                    throw Self.damaged(store, s.string(at: 1), type, "its fields are \(stored.kindName), not an object")
+                    throw Self.damaged(store, row.recordName, row.recordType, "its fields are \(stored.kindName), not an object")
                 }
-                let record = webServicesRecord(type: type, name: s.string(at: 1), zone: s.string(at: 2), changeTag: s.string(at: 3),
-                                               created: s.int64(at: 4), modified: s.int64(at: 5), stored: stored, fields: types[type] ?? [:])
+                let record = webServicesRecord(row, stored: stored, fields: types[row.recordType] ?? [:])
                 record.write(to: &out)
                 out.append(0x0A)
                 n += 1
@@ -51,8 +45,7 @@ public enum RecordExporter {
 
     /// One record in the Web Services shape. With `redactEncrypted`, an encrypted field keeps
     /// its type and loses its value (queries and notifications never print one).
-    static func webServicesRecord(type: String, name: String, zone: String, changeTag: String, created: Int64, modified: Int64,
-                                  stored: JSONValue, fields fieldTypes: [String: Field], redactEncrypted: Bool = false) -> JSONValue {
+    static func webServicesRecord(_ row: RecordRows.Row, stored: JSONValue, fields fieldTypes: [String: Field], redactEncrypted: Bool = false) -> JSONValue {
         let fields: [(String, JSONValue)] = (stored.objectValue ?? []).map { key, value in
             let field = fieldTypes[key]
             if redactEncrypted, let field, field.isEncrypted {
@@ -61,12 +54,12 @@ public enum RecordExporter {
             return (key, FieldValue.webServices(value, field: field))
         }
         return JSONValue.object([
-            ("recordName", .string(name)),
-            ("recordType", .string(type)),
-            ("zoneID", .object([("zoneName", .string(zone))])),
-            ("recordChangeTag", .string(changeTag)),
-            ("created", .object([("timestamp", .int(created))])),
-            ("modified", .object([("timestamp", .int(modified))])),
+            ("recordName", .string(row.recordName)),
+            ("recordType", .string(row.recordType)),
+            ("zoneID", .object([("zoneName", .string(row.zone))])),
+            ("recordChangeTag", .string(row.changeTag)),
+            ("created", .object([("timestamp", .int(row.createdAt))])),
+            ("modified", .object([("timestamp", .int(row.modifiedAt))])),
             ("fields", .object(fields)),
         ])
     }

@@ -97,23 +97,11 @@ public enum RecordImporter {
         }
     }
 
-    /// Prepared statements reused across batches.
-    final class Writer {
-        let insert: SQLiteStatement
-        let lookup: SQLiteStatement
-        let replace: SQLiteStatement
-        let merge: SQLiteStatement
-        let env: String
+    /// Where a batch is written: the store (whose statements of `records` are cached on its
+    /// connection) and the environment.
+    struct Writer {
         let store: Store
-
-        init(store: Store, env: Environment) throws {
-            self.store = store
-            self.env = env.rawValue
-            insert = try store.db.prepare("INSERT INTO records (env, zone, record_type, record_name, change_tag, created_at, modified_at, fields) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT (env, zone, record_name) DO NOTHING")
-            lookup = try store.db.prepare("SELECT record_type, change_tag FROM records WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
-            replace = try store.db.prepare("UPDATE records SET fields = ?4, change_tag = ?5, modified_at = ?6 WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
-            merge = try store.db.prepare("UPDATE records SET fields = json_patch(fields, ?4), change_tag = ?5, modified_at = ?6 WHERE env = ?1 AND zone = ?2 AND record_name = ?3")
-        }
+        let env: Environment
     }
 
     static func saveBatch(_ batch: inout [Incoming], schema: Schema, writer: Writer, recorder: NotificationRecorder?, options: Options,
@@ -171,18 +159,10 @@ public enum RecordImporter {
                               options: Options, seq: String, counter: inout Int, now: Int64) throws -> Bool {
         counter += 1
         let tag = seq + "-" + String(counter, radix: 36)
-        let ins = writer.insert
-        ins.reset()
-        try ins.bind(writer.env, at: 1); try ins.bind(r.zone, at: 2); try ins.bind(r.type, at: 3); try ins.bind(r.name, at: 4)
-        try ins.bind(tag, at: 5); try ins.bind(now, at: 6); try ins.bind(r.storedFields, at: 7)
-        try ins.step()
-        if writer.store.db.changes == 1 { return true }
+        let store = writer.store
+        if try store.insertRecord(env: writer.env, zone: r.zone, type: r.type, name: r.name, changeTag: tag, now: now, fields: r.storedFields) { return true }
         // The record exists: the save policy decides.
-        let s = writer.lookup
-        s.reset()
-        try s.bind(writer.env, at: 1); try s.bind(r.zone, at: 2); try s.bind(r.name, at: 3)
-        guard try s.step() else { return false }
-        let type = s.string(at: 0), current = s.string(at: 1)
+        guard let (type, current) = try store.recordTypeAndChangeTag(env: writer.env, zone: r.zone, name: r.name) else { return false }
         let at = SourceLocation(file: r.file, line: r.line, column: 1)
         if type != r.type {
             r.error = Diagnostic(rule: StoreRules.recordConflict, ValidationRun.compose(number: r.number, r.name, nil, "already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'"), at: at,
@@ -200,11 +180,8 @@ public enum RecordImporter {
             let key = NotificationRecorder.Key(zone: r.zone, name: r.name)
             if before[key] == nil, let state = try recorder.states([key])[key] { before[key] = state }
         }
-        let u = options.savePolicy == .changedKeys ? writer.merge : writer.replace
-        u.reset()
-        try u.bind(writer.env, at: 1); try u.bind(r.zone, at: 2); try u.bind(r.name, at: 3)
-        try u.bind(r.storedFields, at: 4); try u.bind(tag, at: 5); try u.bind(now, at: 6)
-        try u.step()
+        try store.saveRecordFields(env: writer.env, zone: r.zone, name: r.name, fields: r.storedFields,
+                                   merging: options.savePolicy == .changedKeys, changeTag: tag, now: now)
         return true
     }
 }

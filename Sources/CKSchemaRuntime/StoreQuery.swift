@@ -153,9 +153,15 @@ public enum StoreQuery {
 
         var b = Builder(type: type, env: q.environment, searchTables: searchTables)
         let chosen = chooseIndex(predicate, sort: q.sort, btreeIndexes: btreeIndexes)
-        var sql = "SELECT id, record_type, record_name, zone, change_tag, created_at, modified_at, fields FROM records"
-            + (chosen.map { " INDEXED BY " + Store.sqlIdentifier($0) } ?? "") + " WHERE env = "
-            + Store.sqlLiteral(q.environment.rawValue) + " AND record_type = " + Store.sqlLiteral(type.name) + " AND +zone = ?"
+        // The environment and type are literals here, unlike `Store.equalityQuery`'s bound values:
+        // SQLite checks `INDEXED BY` when the statement is prepared, before any value is bound,
+        // and a partial index is usable then only if the WHERE repeats its terms as written. The
+        // type name was checked against CloudKit's grammar when the schema entered the store;
+        // `sqlLiteral` doubles any quote. Every other value is bound.
+        typealias C = RecordsTable.Column
+        var sql = RecordsTable.selectRows
+            + (chosen.map { " INDEXED BY " + Store.sqlIdentifier($0) } ?? "") + " WHERE \(C.env) = "
+            + Store.sqlLiteral(q.environment.rawValue) + " AND \(C.recordType) = " + Store.sqlLiteral(type.name) + " AND +\(C.zone) = ?"
         b.bindings.append(.text(zone))
         let condition = b.condition(predicate.root)
         if condition != "1" { sql += " AND " + condition }
@@ -232,21 +238,18 @@ public enum StoreQuery {
         }
         let fields = Dictionary((schema.recordType(named: q.recordType)?.fields ?? []).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         return try store.guarded("run a query") {
-            let s: SQLiteStatement
-            do { s = try store.db.prepare(compiled.sql) } catch {
+            let rows: RecordRows
+            do { rows = try store.queryRows(compiled.sql, compiled.bindings) } catch let error as SQLiteError {
                 // SQLite found no plan with the named index ("no query solution"): let it choose.
                 guard let fallback = compiled.fallbackSQL else { throw error }
-                s = try store.db.prepare(fallback)
+                rows = try store.queryRows(fallback, compiled.bindings)
             }
-            try s.bind(compiled.bindings)
             var n = 0
-            while try s.step() {
+            while let row = try rows.next() {
                 if let limit = compiled.limit, n >= limit { break }
-                let stored = try s.withBytes(at: 7) { try JSONValue.parse($0) }
+                let stored = try rows.withFields { try JSONValue.parse($0) }
                 if !compiled.distances.allSatisfy({ d in matches(d, stored) }) { continue }
-                let record = RecordExporter.webServicesRecord(
-                    type: s.string(at: 1), name: s.string(at: 2), zone: s.string(at: 3), changeTag: s.string(at: 4),
-                    created: s.int64(at: 5), modified: s.int64(at: 6), stored: stored, fields: fields, redactEncrypted: true)
+                let record = RecordExporter.webServicesRecord(row, stored: stored, fields: fields, redactEncrypted: true)
                 try sink(format.line(record))
                 n += 1
             }

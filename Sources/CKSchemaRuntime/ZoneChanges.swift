@@ -39,41 +39,21 @@ public enum ZoneChanges {
             let hasLog = try store.hasRuntimeTables()
             let storeID = try store.storeID()
             // A position in the store's history: the change log's last entry and the last record id.
-            let last = Position(
-                seq: hasLog ? (try store.db.scalar("SELECT coalesce(max(seq), 0) FROM record_changes")?.integer ?? 0) : 0,
-                recordID: try store.db.scalar("SELECT coalesce(max(id), 0) FROM records")?.integer ?? 0)
+            let last = Position(seq: try store.lastChangeSeq(), recordID: try store.lastRecordID())
             var since: Position?
             if let token { since = try decode(token, storeID: storeID, env: env, zone: zone, last: last) }
             var changed = 0, deleted = 0
-            let sql: String
-            var bindings: [SQLiteValue] = [.text(env.rawValue), .text(zone)]
             if let since, hasLog {
                 // Deleted since (and not saved again), then created or updated since.
-                let gone = try store.db.prepare("""
-                    SELECT DISTINCT d.record_name FROM record_changes d WHERE d.seq > ?3 AND d.deleted = 1 AND d.env = ?1 AND d.zone = ?2
-                    AND NOT EXISTS (SELECT 1 FROM records r WHERE r.env = ?1 AND r.zone = ?2 AND r.record_name = d.record_name) ORDER BY d.seq
-                    """)
-                try gone.bind(bindings + [.integer(since.seq)])
-                while try gone.step() {
-                    try sink(format.line(.object([("recordName", .string(gone.string(at: 0))), ("zoneID", .object([("zoneName", .string(zone))])), ("deleted", .bool(true))])))
+                try store.deletedRecordNames(env: env, zone: zone, after: since.seq) { name in
+                    try sink(format.line(.object([("recordName", .string(name)), ("zoneID", .object([("zoneName", .string(zone))])), ("deleted", .bool(true))])))
                     deleted += 1
                 }
-                sql = """
-                    SELECT record_name, record_type, change_tag, created_at, modified_at, fields FROM records WHERE env = ?1 AND zone = ?2
-                    AND (id > ?4 OR id IN (SELECT record_id FROM record_changes WHERE seq > ?3 AND record_id IS NOT NULL)) ORDER BY id
-                    """
-                bindings += [.integer(since.seq), .integer(since.recordID)]
-            } else {
-                sql = "SELECT record_name, record_type, change_tag, created_at, modified_at, fields FROM records WHERE env = ?1 AND zone = ?2 ORDER BY id"
             }
-            let s = try store.db.prepare(sql)
-            try s.bind(bindings)
-            while try s.step() {
-                let name = s.string(at: 0)
-                let type = s.string(at: 1)
-                let stored = try s.withBytes(at: 5) { try JSONValue.parse($0) }
-                try sink(format.line(RecordExporter.webServicesRecord(type: type, name: name, zone: zone, changeTag: s.string(at: 2), created: s.int64(at: 3),
-                                                                      modified: s.int64(at: 4), stored: stored, fields: fields[type] ?? [:], redactEncrypted: true)))
+            let rows = try store.zoneRows(env: env, zone: zone, since: hasLog ? since.map { ($0.seq, $0.recordID) } : nil)
+            while let row = try rows.next() {
+                let stored = try rows.withFields { try JSONValue.parse($0) }
+                try sink(format.line(RecordExporter.webServicesRecord(row, stored: stored, fields: fields[row.recordType] ?? [:], redactEncrypted: true)))
                 changed += 1
             }
             try sink(JSONValue.object([("serverChangeToken", .string(encode(storeID: storeID, env: env, zone: zone, at: last)))]).text + "\n")

@@ -125,7 +125,32 @@ package final class SQLiteConnection {
     }
 
     deinit {
-        sqlite3_close_v2(db)
+        _ = close()
+    }
+
+    /// The statements `cached` keeps, by their SQL. Raw handles, never `SQLiteStatement`s: a
+    /// statement holds its connection strongly, so a cache of them would be a cycle and the
+    /// connection would never close. Only SQL the store spells itself is cached (a fixed set).
+    private var statements: [String: CachedHandle] = [:]
+    /// The statements of `CachedSQL` declarations, found by identity (no hash of the text).
+    private var declared: [ObjectIdentifier: CachedHandle] = [:]
+    private var isClosed = false
+
+    /// Finalizes the cached statements, then closes the handle. Returns `sqlite3_close`'s code:
+    /// SQLITE_OK, or SQLITE_BUSY when a statement from `prepare` is still alive, in which case
+    /// the handle closes when that statement is finalized (`sqlite3_close_v2`). `deinit` calls
+    /// it (no statement can be alive then, each holds the connection); tests call it to prove
+    /// that the cache leaves nothing open. The connection is not used after it.
+    func close() -> Int32 {
+        guard !isClosed else { return SQLITE_OK }
+        isClosed = true
+        for entry in statements.values { sqlite3_finalize(entry.handle) }
+        for entry in declared.values { sqlite3_finalize(entry.handle) }
+        statements.removeAll()
+        declared.removeAll()
+        let rc = sqlite3_close(db)
+        if rc != SQLITE_OK { sqlite3_close_v2(db) }
+        return rc
     }
 
     /// True when SQLite opened the file read-only (the file or its folder cannot be written).
@@ -188,6 +213,43 @@ package final class SQLiteConnection {
     /// Compiles exactly one statement: text after it (other than spaces and `;`) is refused,
     /// so that a name spliced into SQL by mistake cannot smuggle in a second statement.
     package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        SQLiteStatement(stmt: try compile(sql), connection: self, sql: sql, cache: nil)
+    }
+
+    /// The prepared statement of `sql` kept on this connection (GRDB's cached statements):
+    /// compiled on first use, then the same statement, reset and its bindings cleared, on every
+    /// call. The statement is reset again when the returned object is released, so a read never
+    /// keeps SQLite's lock after it. While one use of it is alive, another call with the same
+    /// SQL gets a freshly prepared statement instead, so nested uses never reset each other.
+    /// For the store's own fixed SQL (`RecordsTable`); SQL built per input uses `prepare`.
+    package func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        try reuse(statements[sql], sql) { statements[sql] = $0 }
+    }
+
+    /// The same for a statement the store declares once (`RecordsTable`): found by the
+    /// declaration's identity, so a statement run per record does not hash its text each time.
+    package func cached(_ sql: CachedSQL) throws(SQLiteError) -> SQLiteStatement {
+        let key = ObjectIdentifier(sql)
+        return try reuse(declared[key], sql.text) { declared[key] = $0 }
+    }
+
+    private func reuse(_ entry: CachedHandle?, _ sql: String, keep: (CachedHandle) -> Void) throws(SQLiteError) -> SQLiteStatement {
+        if let entry {
+            guard !entry.inUse else { return try prepare(sql) }
+            sqlite3_reset(entry.handle)
+            sqlite3_clear_bindings(entry.handle)
+            return SQLiteStatement(stmt: entry.handle, connection: self, sql: sql, cache: entry)
+        }
+        let entry = CachedHandle(try compile(sql))
+        keep(entry)
+        return SQLiteStatement(stmt: entry.handle, connection: self, sql: sql, cache: entry)
+    }
+
+    /// How many statements the cache holds (for tests).
+    var cachedStatementCount: Int { statements.count + declared.count }
+
+    private func compile(_ sql: String) throws(SQLiteError) -> OpaquePointer {
+        guard !isClosed else { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed", sql: sql) }
         var stmt: OpaquePointer?
         var rest = ""
         let rc = sql.withCString { p -> Int32 in
@@ -203,7 +265,7 @@ package final class SQLiteConnection {
             sqlite3_finalize(stmt)
             throw SQLiteError(code: SQLITE_MISUSE, message: "more than one SQL statement in one prepare", sql: sql)
         }
-        return SQLiteStatement(stmt: stmt, connection: self, sql: sql)
+        return stmt
     }
 
     /// Runs `body` inside a transaction (`BEGIN IMMEDIATE` by default): commits when it returns,
@@ -239,21 +301,50 @@ package final class SQLiteConnection {
     static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 }
 
-/// One prepared statement, finalized in `deinit`. Reusable: `reset()` and bind again.
+/// SQL the store declares once (a `static let`), which `SQLiteConnection.cached` finds by the
+/// declaration's identity rather than by hashing its text.
+package final class CachedSQL: Sendable {
+    package let text: String
+
+    package init(_ text: String) { self.text = text }
+}
+
+/// A statement handle the connection's cache owns, and whether a `SQLiteStatement` is using it.
+/// It holds no reference to the connection (no cycle); the connection finalizes it in `close`.
+private final class CachedHandle {
+    let handle: OpaquePointer
+    var inUse = true
+
+    init(_ handle: OpaquePointer) { self.handle = handle }
+}
+
+/// One prepared statement, finalized in `deinit` (a cached one is reset and handed back to the
+/// connection's cache instead). Reusable: `reset()` and bind again.
 package final class SQLiteStatement {
     private let stmt: OpaquePointer
     private let connection: SQLiteConnection
+    private let cache: CachedHandle?
     let sql: String
 
-    fileprivate init(stmt: OpaquePointer, connection: SQLiteConnection, sql: String) {
+    fileprivate init(stmt: OpaquePointer, connection: SQLiteConnection, sql: String, cache: CachedHandle?) {
         self.stmt = stmt
         self.connection = connection
         self.sql = sql
+        self.cache = cache
+        cache?.inUse = true
     }
 
     deinit {
-        sqlite3_finalize(stmt)
+        if let cache {
+            sqlite3_reset(stmt)
+            cache.inUse = false
+        } else {
+            sqlite3_finalize(stmt)
+        }
     }
+
+    /// The SQLite handle, which tests compare to see that the cache gave the same statement.
+    var handle: OpaquePointer { stmt }
 
     var columnCount: Int { Int(sqlite3_column_count(stmt)) }
 

@@ -18,14 +18,17 @@ extension Store {
             // No AUTOINCREMENT and no secondary index: log rows are never deleted, so their rowids
             // only grow too, and `changes --since` reads the rowid range after its token.
             // Fixed text with no input in it: the one kind of SQL that may be a script.
+            // The names of `records` and its columns come from `RecordsTable` (constants, no input).
+            typealias C = RecordsTable.Column
+            let records = RecordsTable.name
             try self.db.executeTrustedScript("""
                 CREATE TABLE IF NOT EXISTS record_changes (
                     seq INTEGER PRIMARY KEY, record_id INTEGER,
                     env TEXT, zone TEXT, record_name TEXT, deleted INTEGER NOT NULL DEFAULT 0);
-                CREATE TRIGGER IF NOT EXISTS "changes:update" AFTER UPDATE ON records BEGIN
-                    INSERT INTO record_changes (record_id) VALUES (new.id); END;
-                CREATE TRIGGER IF NOT EXISTS "changes:delete" AFTER DELETE ON records BEGIN
-                    INSERT INTO record_changes (env, zone, record_name, deleted) VALUES (old.env, old.zone, old.record_name, 1); END;
+                CREATE TRIGGER IF NOT EXISTS "changes:update" AFTER UPDATE ON \(records) BEGIN
+                    INSERT INTO record_changes (record_id) VALUES (new.\(C.id)); END;
+                CREATE TRIGGER IF NOT EXISTS "changes:delete" AFTER DELETE ON \(records) BEGIN
+                    INSERT INTO record_changes (env, zone, record_name, deleted) VALUES (old.\(C.env), old.\(C.zone), old.\(C.recordName), 1); END;
                 CREATE TABLE IF NOT EXISTS notifications (
                     seq INTEGER PRIMARY KEY AUTOINCREMENT, env TEXT NOT NULL, body TEXT NOT NULL);
                 """)

@@ -40,6 +40,17 @@ public struct StoreIndex: Sendable, Hashable {
     public var sqlName: String
 }
 
+/// A query of the store and the values of its first parameters; the caller binds the last.
+public struct StoreLookup: Sendable, Hashable {
+    public var sql: String
+    public var values: [String]
+
+    public init(sql: String, values: [String]) {
+        self.sql = sql
+        self.values = values
+    }
+}
+
 /// The local SQLite store that stands in for a CloudKit container: per environment its schema,
 /// zones, records and migration history. See `docs/store.md` for the tables.
 public final class Store {
@@ -183,14 +194,7 @@ public final class Store {
             env TEXT NOT NULL REFERENCES environments(name), name TEXT NOT NULL,
             database TEXT NOT NULL, capabilities TEXT NOT NULL, PRIMARY KEY (env, name)
         ) WITHOUT ROWID;
-        CREATE TABLE records (
-            id INTEGER PRIMARY KEY,
-            env TEXT NOT NULL, zone TEXT NOT NULL, record_type TEXT NOT NULL, record_name TEXT NOT NULL,
-            change_tag TEXT NOT NULL, created_at INTEGER NOT NULL, modified_at INTEGER NOT NULL,
-            created_by TEXT, modified_by TEXT, fields TEXT NOT NULL DEFAULT '{}',
-            UNIQUE (env, zone, record_name)
-        );
-        CREATE INDEX records_by_type ON records (env, record_type);
+        \(RecordsTable.createSQL)
         CREATE TABLE migrations (
             env TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, checksum TEXT NOT NULL,
             applied_at TEXT NOT NULL, duration_ms INTEGER NOT NULL, ckschema_version TEXT NOT NULL,
@@ -241,12 +245,7 @@ public final class Store {
 
     /// How many records an environment holds (of one type, when given).
     public func recordCount(_ env: Environment, recordType: String? = nil) throws(InputError) -> Int {
-        try guarded("count records") {
-            if let recordType {
-                return Int(try self.db.scalar("SELECT count(*) FROM records WHERE env = ? AND record_type = ?", [.text(env.rawValue), .text(recordType)])?.integer ?? 0)
-            }
-            return Int(try self.db.scalar("SELECT count(*) FROM records WHERE env = ?", [.text(env.rawValue)])?.integer ?? 0)
-        }
+        try guarded("count records") { Int(clamping: try countRecords(env: env, recordType: recordType)) }
     }
 
     /// The SQLite indexes and full-text tables the store keeps for an environment's schema.
@@ -261,32 +260,53 @@ public final class Store {
     /// The fields JSON of one record, or nil when there is none.
     public func recordFields(_ env: Environment, zone: String = Zone.defaultZoneName, recordName: String) throws(InputError) -> String? {
         try guarded("read a record") {
-            try self.db.scalar("SELECT fields FROM records WHERE env = ? AND zone = ? AND record_name = ?",
-                               [.text(env.rawValue), .text(zone), .text(recordName)])?.text
+            try withRecordFields(env: env, zone: zone, name: recordName) { String(decoding: $0, as: UTF8.self) }
         }
     }
 
-    /// The SQL that finds records of a type by one field's value, as the store's indexes serve it.
-    /// Literals, not parameters, name the environment and type so that SQLite can use the partial index.
-    public static func equalityQuery(env: Environment, recordType: String, field: String) throws(InputError) -> String {
+    /// The SQL that finds records of a type by one field's value, as the store's indexes serve
+    /// it, with the environment and type as bound values (`?1`, `?2`; the field's value is `?3`).
+    ///
+    /// Bound, not spliced: SQLite still uses the partial index `WHERE env = '…' AND record_type
+    /// = '…'`, because when a term of the index's WHERE meets a parameter the planner compares
+    /// the parameter's bound value and re-prepares the statement if it is bound again
+    /// (`sqlite3ExprCompare`; SQLite's test/index9.test, "partial indexes work with bound
+    /// variables"). `StoreQuery` keeps literals for another reason: its `INDEXED BY` is checked
+    /// when the statement is prepared, before any value is bound.
+    public static func equalityQuery(env: Environment, recordType: String, field: String) throws(InputError) -> StoreLookup {
+        typealias C = RecordsTable.Column
         let value: String
         do { value = try StoreIndexer.valueExpression(field: field, reference: false) } catch { throw InputError(error.diagnostic) }
-        return "SELECT record_name FROM records WHERE env = \(sqlLiteral(env.rawValue)) AND record_type = \(sqlLiteral(recordType)) AND \(value) = ?"
+        return StoreLookup(sql: "SELECT \(C.recordName) FROM \(RecordsTable.name) WHERE \(C.env) = ?1 AND \(C.recordType) = ?2 AND \(value) = ?3",
+                           values: [env.rawValue, recordType])
     }
 
     /// The SQL of a full-text search on a searchable field (FTS5 `MATCH`).
     public static func searchQuery(env: Environment, recordType: String, field: String) -> String {
-        "SELECT r.record_name FROM records r JOIN \(sqlIdentifier(StoreIndexer.ftsName(env: env, recordType: recordType, field: field))) f ON f.rowid = r.id WHERE f.value MATCH ?"
+        typealias C = RecordsTable.Column
+        return "SELECT r.\(C.recordName) FROM \(RecordsTable.name) r JOIN \(sqlIdentifier(StoreIndexer.ftsName(env: env, recordType: recordType, field: field))) f ON f.rowid = r.\(C.id) WHERE f.value MATCH ?"
     }
 
     /// Runs a query that takes one text parameter and returns the first column of each row (for tests and `docs/store.md`).
     public func strings(_ sql: String, _ parameter: String) throws(InputError) -> [String] {
-        try guarded("run a query") { try self.db.rows(sql, [.text(parameter)]).map { $0[0].text ?? "" } }
+        try strings(StoreLookup(sql: sql, values: []), parameter)
+    }
+
+    /// Runs a lookup with its own values, then `parameter`, bound.
+    public func strings(_ lookup: StoreLookup, _ parameter: String) throws(InputError) -> [String] {
+        try guarded("run a query") { try self.db.rows(lookup.sql, (lookup.values + [parameter]).map { .text($0) }).map { $0[0].text ?? "" } }
     }
 
     /// SQLite's `EXPLAIN QUERY PLAN` for a statement: one line per step.
     public func queryPlan(_ sql: String) throws(InputError) -> [String] {
-        try guarded("explain a query") { try self.db.rows("EXPLAIN QUERY PLAN " + sql, [.text("x")]).map { $0[3].text ?? "" } }
+        try queryPlan(StoreLookup(sql: sql, values: []))
+    }
+
+    /// SQLite's `EXPLAIN QUERY PLAN` for a lookup with its values bound (the last parameter "x").
+    public func queryPlan(_ lookup: StoreLookup) throws(InputError) -> [String] {
+        try guarded("explain a query") {
+            try self.db.rows("EXPLAIN QUERY PLAN " + lookup.sql, (lookup.values + ["x"]).map { .text($0) }).map { $0[3].text ?? "" }
+        }
     }
 
     /// A SHA-256 over every row of every table except the lock, and the schema objects: two

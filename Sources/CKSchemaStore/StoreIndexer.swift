@@ -15,20 +15,14 @@ package struct StoreIndexer {
     /// The SQL expression of a custom field's value in the `fields` JSON column. The name is
     /// checked against CloudKit's grammar before it is quoted into the path (`StoreName`).
     package static func valueExpression(field: String, reference: Bool, row: String? = nil) throws(StoreName.Unsafe) -> String {
-        let col = row.map { "\($0).fields" } ?? "fields"
+        let col = row.map { "\($0).\(C.fields)" } ?? C.fields.rawValue
         return "json_extract(\(col), \(try StoreName.jsonPath(field, then: reference ? "recordName" : nil)))"
     }
 
-    package static func systemColumn(_ f: SystemField) -> String {
-        switch f {
-        case .createdAt: "created_at"
-        case .modifiedAt: "modified_at"
-        case .createdBy: "created_by"
-        case .modifiedBy: "modified_by"
-        case .etag: "change_tag"
-        case .recordName: "record_name"
-        }
-    }
+    /// The `records` column of a system field.
+    package static func systemColumn(_ f: SystemField) -> String { RecordsTable.Column(f).rawValue }
+
+    private typealias C = RecordsTable.Column
 
     static func indexName(env: Environment, recordType: String, field: String) -> String { "ix:\(env.rawValue):\(recordType):\(field)" }
     static func ftsName(env: Environment, recordType: String, field: String) -> String { "fts:\(env.rawValue):\(recordType):\(field)" }
@@ -42,16 +36,18 @@ package struct StoreIndexer {
     func sync(schema: Schema, env: Environment) throws {
         let q = Store.sqlLiteral
         let id = Store.sqlIdentifier
+        let table = RecordsTable.name
         var wanted: [String: Wanted] = [:]
         func key(_ t: String, _ f: String, _ k: StoreIndex.Kind) -> String { "\(t)\u{1}\(f)\u{1}\(k.rawValue)" }
         for t in schema.recordTypes {
             try StoreName.check(t.name, "record type")
-            let scope = "env = \(q(env.rawValue)) AND record_type = \(q(t.name))"
+            // Literals, as a partial index's WHERE must be (CREATE INDEX takes no parameters).
+            let scope = "\(C.env) = \(q(env.rawValue)) AND \(C.recordType) = \(q(t.name))"
             for (sf, kinds) in t.systemIndexes where kinds.contains(.queryable) || kinds.contains(.sortable) {
                 let name = Self.indexName(env: env, recordType: t.name, field: sf.rawValue)
                 wanted[key(t.name, sf.rawValue, .btree)] = Wanted(
                     index: StoreIndex(recordType: t.name, field: sf.rawValue, kind: .btree, sqlName: name),
-                    create: ["CREATE INDEX \(id(name)) ON records (\(Self.systemColumn(sf))) WHERE \(scope)"])
+                    create: ["CREATE INDEX \(id(name)) ON \(table) (\(Self.systemColumn(sf))) WHERE \(scope)"])
             }
             for f in t.fields where !f.isEncrypted {
                 if f.indexes.contains(.queryable) || f.indexes.contains(.sortable) {
@@ -63,7 +59,7 @@ package struct StoreIndexer {
                         let expr = try Self.valueExpression(field: f.name, reference: f.type.primitive == .reference)
                         wanted[key(t.name, f.name, .btree)] = Wanted(
                             index: StoreIndex(recordType: t.name, field: f.name, kind: .btree, sqlName: name),
-                            create: ["CREATE INDEX \(id(name)) ON records (\(expr)) WHERE \(scope)"])
+                            create: ["CREATE INDEX \(id(name)) ON \(table) (\(expr)) WHERE \(scope)"])
                     }
                 }
                 if f.indexes.contains(.searchable), f.type.primitive == .string {
@@ -74,21 +70,21 @@ package struct StoreIndexer {
                     }
                     let path = try StoreName.jsonPath(f.name)
                     func text(_ row: String?) -> String {
-                        let col = row.map { "\($0).fields" } ?? "fields"
+                        let col = row.map { "\($0).\(C.fields)" } ?? C.fields.rawValue
                         return f.type.isList
                             ? "(SELECT group_concat(value, ' ') FROM json_each(\(col), \(path)))"
                             : "json_extract(\(col), \(path))"
                     }
-                    let newScope = "new.env = \(q(env.rawValue)) AND new.record_type = \(q(t.name))"
-                    let oldScope = "old.env = \(q(env.rawValue)) AND old.record_type = \(q(t.name))"
+                    let newScope = "new.\(C.env) = \(q(env.rawValue)) AND new.\(C.recordType) = \(q(t.name))"
+                    let oldScope = "old.\(C.env) = \(q(env.rawValue)) AND old.\(C.recordType) = \(q(t.name))"
                     wanted[key(t.name, f.name, .fts)] = Wanted(
                         index: StoreIndex(recordType: t.name, field: f.name, kind: .fts, sqlName: name),
                         create: [
                             "CREATE VIRTUAL TABLE \(id(name)) USING fts5(value)",
-                            "INSERT INTO \(id(name)) (rowid, value) SELECT id, \(text(nil)) FROM records WHERE \(scope)",
-                            "CREATE TRIGGER \(id(name + ":insert")) AFTER INSERT ON records WHEN \(newScope) BEGIN INSERT INTO \(id(name)) (rowid, value) VALUES (new.id, \(text("new"))); END",
-                            "CREATE TRIGGER \(id(name + ":delete")) AFTER DELETE ON records WHEN \(oldScope) BEGIN DELETE FROM \(id(name)) WHERE rowid = old.id; END",
-                            "CREATE TRIGGER \(id(name + ":update")) AFTER UPDATE OF fields ON records WHEN \(newScope) BEGIN DELETE FROM \(id(name)) WHERE rowid = old.id; INSERT INTO \(id(name)) (rowid, value) VALUES (new.id, \(text("new"))); END",
+                            "INSERT INTO \(id(name)) (rowid, value) SELECT \(C.id), \(text(nil)) FROM \(table) WHERE \(scope)",
+                            "CREATE TRIGGER \(id(name + ":insert")) AFTER INSERT ON \(table) WHEN \(newScope) BEGIN INSERT INTO \(id(name)) (rowid, value) VALUES (new.\(C.id), \(text("new"))); END",
+                            "CREATE TRIGGER \(id(name + ":delete")) AFTER DELETE ON \(table) WHEN \(oldScope) BEGIN DELETE FROM \(id(name)) WHERE rowid = old.\(C.id); END",
+                            "CREATE TRIGGER \(id(name + ":update")) AFTER UPDATE OF \(C.fields) ON \(table) WHEN \(newScope) BEGIN DELETE FROM \(id(name)) WHERE rowid = old.\(C.id); INSERT INTO \(id(name)) (rowid, value) VALUES (new.\(C.id), \(text("new"))); END",
                         ])
                 }
             }
