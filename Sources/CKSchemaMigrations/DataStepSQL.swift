@@ -7,12 +7,9 @@ struct DataStepError: Error {
     var fix: String?
 }
 
-/// The SQL of data steps (`backfill`, `copy`) over the store's `records` table.
+/// The SQL expressions of data steps (`backfill`, `copy`) over a record's `fields`; the store
+/// writes the UPDATE around them (`RecordsFieldUpdate`).
 enum DataStepSQL {
-    /// What every data step sets besides the field: a new change tag and modification time
-    /// (bound as the two parameters after the value's).
-    static let touch = "change_tag = ? || '-' || printf('%x', id), modified_at = ?"
-
     /// A value expression for `json_set` with the parameters it binds.
     struct ValueSQL {
         var expression: String

@@ -160,20 +160,19 @@ public enum Migrator {
         try store.nextChangeTagSequence()
     }
 
-    /// The SQL of a data step; nil for a schema step.
-    static func dataStepSQL(_ step: MigrationStep, schema: Schema, env: Environment, tag: String) throws -> (String, [SQLiteValue])? {
-        try step.action.dataSQL(in: schema, env: env, tag: tag, now: Int64(Date().timeIntervalSince1970 * 1000), at: step.location)
+    /// What a data step changes in the records; nil for a schema step.
+    static func dataStepUpdate(_ step: MigrationStep, schema: Schema) throws -> RecordsFieldUpdate? {
+        try step.action.dataUpdate(in: schema, at: step.location)
     }
 
     private static func runDataStep(_ step: MigrationStep, schema: Schema, store: Store, env: Environment, tag: String) throws -> Int {
-        guard let (sql, params) = try dataStepSQL(step, schema: schema, env: env, tag: tag) else { return 0 }
+        guard let update = try dataStepUpdate(step, schema: schema) else { return 0 }
         // Data steps save records too: the environment's subscriptions see them (docs/runtime.md).
         let recorder = try NotificationRecorder(store: store, env: env, schema: schema)
         var keys: [NotificationRecorder.Key] = []
         if recorder != nil, let tn = step.recordTypeName { keys = try recordKeys(store, env, tn) }
         let before = try recorder?.states(keys) ?? [:]
-        try store.db.run(sql, params)
-        let changed = store.db.changes
+        let changed = try store.updateRecords(update, env: env, changeTag: tag, now: Int64(Date().timeIntervalSince1970 * 1000))
         try recorder?.record(before: before, keys: keys)
         return changed
     }
@@ -189,11 +188,8 @@ public enum Migrator {
             try SchemaChanger.apply(step, to: &schema, file: m.path, adoptingFields: env == .development)
             let s = schema
             n += try store.guarded("count records") {
-                guard let (sql, params) = try dataStepSQL(step, schema: s, env: env, tag: "") else { return 0 }
-                let whereClause = sql[sql.range(of: " WHERE ")!.upperBound...]
-                // The UPDATE's parameters before WHERE (value, tag, time) are not in the count.
-                let skip = params.count - 2
-                return Int(try store.db.scalar("SELECT count(*) FROM records WHERE " + whereClause, Array(params[skip...]))?.integer ?? 0)
+                guard let update = try dataStepUpdate(step, schema: s) else { return 0 }
+                return try store.countRecords(update, env: env)
             }
         }
         return n

@@ -2,9 +2,9 @@ import CKSchemaRecords
 import CKSchemaPull
 
 /// The store's `records` table, declared once: its name, its columns, the row read back, and
-/// (in `Store+Records.swift`) every statement of it that the layers above run. Runtime never
-/// spells the table's SQL itself (`RecordsTableTests` scans it), and migrations only in their
-/// data steps, which are expressions over a step's fields; the index DDL (`StoreIndexer`) and
+/// (in `Store+Records.swift`) every statement of it that the layers above run. Neither runtime
+/// nor migrations spell the table's SQL themselves (`RecordsTableTests` scans both: a data
+/// step hands the store a `RecordsFieldUpdate`); the index DDL (`StoreIndexer`) and
 /// the change-log triggers (`Store+RuntimeTables.swift`) read the names from here.
 /// See `docs/store.md`, "Where the SQL lives".
 package enum RecordsTable {

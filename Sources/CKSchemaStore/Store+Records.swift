@@ -201,3 +201,58 @@ extension Store {
         }
     }
 }
+
+/// A data step's change to one field of every record of a type (`backfill`, `copy`): the field
+/// at `path` (a JSON path from `StoreName.jsonPath`) set to `value` (an SQL expression over the
+/// record's `fields`, binding `valueParameters` in order) in the records where `conditions` hold.
+/// Migrations say what the expression is; the store writes the statement around it.
+package struct RecordsFieldUpdate: Sendable {
+    package var recordType: String
+    package var path: String
+    package var value: String
+    package var valueParameters: [SQLiteValue]
+    /// Conditions over `fields`, joined by AND (they bind nothing).
+    package var conditions: [String]
+
+    package init(recordType: String, path: String, value: String, valueParameters: [SQLiteValue] = [], conditions: [String] = []) {
+        self.recordType = recordType
+        self.path = path
+        self.value = value
+        self.valueParameters = valueParameters
+        self.conditions = conditions
+    }
+
+    private typealias C = RecordsTable.Column
+
+    /// `WHERE env = ? AND record_type = ? AND <conditions>`: the records the update touches.
+    private var scope: String {
+        " WHERE \(C.env) = ? AND \(C.recordType) = ?" + conditions.map { " AND (\($0))" }.joined()
+    }
+
+    /// The UPDATE: the field, a new change tag (the step's tag and the row's id) and
+    /// modification time, bound after the value's parameters; then the environment and type.
+    package func updateSQL(env: Environment, changeTag: String, now: Int64) -> (sql: String, parameters: [SQLiteValue]) {
+        ("UPDATE \(RecordsTable.name) SET \(C.fields) = json_set(\(C.fields), \(path), \(value)), \(C.changeTag) = ? || '-' || printf('%x', \(C.id)), \(C.modifiedAt) = ?" + scope,
+         valueParameters + [.text(changeTag), .integer(now), .text(env.rawValue), .text(recordType)])
+    }
+
+    /// The count of the records the update would touch (a dry run).
+    package func countSQL(env: Environment) -> (sql: String, parameters: [SQLiteValue]) {
+        ("SELECT count(*) FROM \(RecordsTable.name)" + scope, [.text(env.rawValue), .text(recordType)])
+    }
+}
+
+extension Store {
+    /// Runs a data step's update; the number of records it changed.
+    package func updateRecords(_ u: RecordsFieldUpdate, env: Environment, changeTag: String, now: Int64) throws -> Int {
+        let (sql, parameters) = u.updateSQL(env: env, changeTag: changeTag, now: now)
+        try db.run(sql, parameters)
+        return db.changes
+    }
+
+    /// How many records a data step's update would change.
+    package func countRecords(_ u: RecordsFieldUpdate, env: Environment) throws -> Int {
+        let (sql, parameters) = u.countSQL(env: env)
+        return Int(try db.scalar(sql, parameters)?.integer ?? 0)
+    }
+}

@@ -27,9 +27,11 @@ public func fuzzMigration(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 
     for step in m.steps {
         do {
             try SchemaChanger.apply(step, to: &schema, file: m.path, adoptingFields: true)
-            if let (sql, _) = try Migrator.dataStepSQL(step, schema: schema, env: .development, tag: "t") {
+            if let update = try Migrator.dataStepUpdate(step, schema: schema) {
                 // One statement, and no name outside CloudKit's grammar in it.
-                precondition(!sql.contains(";"), "a data step's SQL holds a second statement: \(sql)")
+                for (sql, _) in [update.updateSQL(env: .development, changeTag: "t", now: 0), update.countSQL(env: .development)] {
+                    precondition(!sql.contains(";"), "a data step's SQL holds a second statement: \(sql)")
+                }
             }
         } catch { break }
     }

@@ -59,17 +59,17 @@ struct BackfillStep: MigrationStepKind {
 
     var isDataStep: Bool { true }
 
-    func dataSQL(in schema: Schema, env: Environment, tag: String, now: Int64, at location: SourceLocation?) throws -> (String, [SQLiteValue])? {
+    func dataUpdate(in schema: Schema, at location: SourceLocation?) throws -> RecordsFieldUpdate? {
         guard let t = schema.recordType(named: recordType), let f = t.field(named: field) else { return nil }
         let v: DataStepSQL.ValueSQL
         do throws(DataStepError) { v = try DataStepSQL.backfillValueSQL(value, field: f, recordType: t) } catch {
             throw InputError(.error(error.rule, error.message, at: location, fix: error.fix))
         }
         let path = try StoreName.jsonPath(field)
-        var sql = "UPDATE records SET fields = json_set(fields, \(path), \(v.expression)), \(DataStepSQL.touch) WHERE env = ? AND record_type = ?"
-        if !overwrite { sql += " AND json_extract(fields, \(path)) IS NULL" }
-        if let c = v.condition { sql += " AND \(c)" }
-        return (sql, v.parameters + [.text(tag), .integer(now), .text(env.rawValue), .text(recordType)])
+        var conditions: [String] = []
+        if !overwrite { conditions.append("json_extract(fields, \(path)) IS NULL") }
+        if let c = v.condition { conditions.append(c) }
+        return RecordsFieldUpdate(recordType: recordType, path: path, value: v.expression, valueParameters: v.parameters, conditions: conditions)
     }
 }
 

@@ -29,14 +29,14 @@ struct CopyStep: MigrationStepKind {
 
     var isDataStep: Bool { true }
 
-    func dataSQL(in schema: Schema, env: Environment, tag: String, now: Int64, at location: SourceLocation?) throws -> (String, [SQLiteValue])? {
+    func dataUpdate(in schema: Schema, at location: SourceLocation?) throws -> RecordsFieldUpdate? {
         guard let t = schema.recordType(named: recordType), let a = t.field(named: from), let b = t.field(named: to) else { return nil }
         let conv: String
         do throws(DataStepError) { conv = try DataStepSQL.conversionSQL(from: a, to: b) } catch {
             throw InputError(.error(error.rule, error.message, at: location, fix: error.fix))
         }
-        let sql = "UPDATE records SET fields = json_set(fields, \(try StoreName.jsonPath(to)), \(conv)), \(DataStepSQL.touch) WHERE env = ? AND record_type = ? AND json_extract(fields, \(try StoreName.jsonPath(from))) IS NOT NULL"
-        return (sql, [.text(tag), .integer(now), .text(env.rawValue), .text(recordType)])
+        return RecordsFieldUpdate(recordType: recordType, path: try StoreName.jsonPath(to), value: conv,
+                                  conditions: ["json_extract(fields, \(try StoreName.jsonPath(from))) IS NOT NULL"])
     }
 }
 

@@ -36,9 +36,10 @@ protocol MigrationStepKind: Sendable, Hashable {
 
     /// True for steps that change records rather than the schema.
     var isDataStep: Bool { get }
-    /// The SQL that applies a data step to the store's `records` table; nil for a schema step.
-    /// Throws `InputError` for a value that does not fit, `StoreName.Unsafe` for a name no SQL may hold.
-    func dataSQL(in schema: Schema, env: Environment, tag: String, now: Int64, at: SourceLocation?) throws -> (String, [SQLiteValue])?
+    /// What a data step changes in the store's records (the store writes the statement); nil
+    /// for a schema step. Throws `InputError` for a value that does not fit, `StoreName.Unsafe`
+    /// for a name no SQL may hold.
+    func dataUpdate(in schema: Schema, at: SourceLocation?) throws -> RecordsFieldUpdate?
     /// In development, an allowed step a person should still look at, as a warning.
     func developmentReview(at: SourceLocation?) -> Diagnostic?
 }
@@ -47,7 +48,7 @@ extension MigrationStepKind {
     static func parse(scalar: String, _ args: inout StepArguments) -> Self? { nil }
     var fieldName: String? { nil }
     var isDataStep: Bool { false }
-    func dataSQL(in schema: Schema, env: Environment, tag: String, now: Int64, at: SourceLocation?) throws -> (String, [SQLiteValue])? { nil }
+    func dataUpdate(in schema: Schema, at: SourceLocation?) throws -> RecordsFieldUpdate? { nil }
     func developmentReview(at: SourceLocation?) -> Diagnostic? { nil }
 }
 

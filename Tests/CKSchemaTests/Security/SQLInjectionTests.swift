@@ -112,10 +112,10 @@ import Testing
         let t = RecordType(name: "Note", fields: [f, Field(name: "b", type: FieldType(.string))])
         let s = Schema(recordTypes: [t])
         #expect(throws: StoreName.Unsafe.self) {
-            try Migrator.dataStepSQL(MigrationStep(.backfill(recordType: "Note", field: name, value: .constant("x", quoted: true), overwrite: false)), schema: s, env: .development, tag: "t")
+            try Migrator.dataStepUpdate(MigrationStep(.backfill(recordType: "Note", field: name, value: .constant("x", quoted: true), overwrite: false)), schema: s)
         }
         #expect(throws: StoreName.Unsafe.self) {
-            try Migrator.dataStepSQL(MigrationStep(.copy(recordType: "Note", from: "b", to: name)), schema: s, env: .development, tag: "t")
+            try Migrator.dataStepUpdate(MigrationStep(.copy(recordType: "Note", from: "b", to: name)), schema: s)
         }
         #expect(try store.recordFields(.development, zone: "Notes", recordName: "n1") != nil)
         #expect(try store.recordFields(.development, zone: "Notes", recordName: "n2") != nil)

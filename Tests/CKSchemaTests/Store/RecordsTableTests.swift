@@ -6,11 +6,13 @@ import Testing
 /// The `records` table has one home (`RecordsTable`, `Store+Records.swift`), and the
 /// connection's statement cache reuses statements without leaking them or their locks.
 @Suite struct RecordsTableTests {
-    /// Runtime calls the store's functions and never writes SQL of the records table itself.
-    @Test func runtimeSpellsNoSQLOfTheRecordsTable() throws {
-        let folder = Paths.root + "/Sources/CKSchemaRuntime"
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }.sorted()
-        #expect(files.contains("RecordImporter.swift"), "the scan reads the runtime's sources")
+    /// Runtime and migrations call the store's functions and never write SQL of the records
+    /// table themselves (a data step gives the store its field expression, not a statement).
+    @Test(arguments: ["CKSchemaRuntime", "CKSchemaMigrations"])
+    func noLayerAboveTheStoreSpellsSQLOfTheRecordsTable(_ target: String) throws {
+        let folder = Paths.root + "/Sources/" + target
+        let files = try FileManager.default.subpathsOfDirectory(atPath: folder).filter { $0.hasSuffix(".swift") }.sorted()
+        #expect(files.count > 5, "the scan reads \(target)'s sources")
         let statement = try Regex(#"(?i)\b(FROM|INTO|UPDATE|JOIN|ON)\s+records\b"#)
         var found: [String] = []
         for file in files {
@@ -22,6 +24,28 @@ import Testing
             }
         }
         #expect(found == [], "SQL of `records` belongs in CKSchemaStore (RecordsTable, Store+Records.swift)")
+    }
+
+    /// A data step's update and its dry-run count scope the same records: the count is what
+    /// the update then changes (the count used to be cut out of the UPDATE's text).
+    @Test func aDataStepsCountIsWhatItsUpdateChanges() throws {
+        let dir = try makeTempDir("ckschema-records")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try Store(path: dir + "/store.sqlite")
+        for (name, fields) in [("a", #"{"x":1}"#), ("b", #"{}"#), ("c", #"{"x":null}"#), ("d", #"{"y":2}"#)] {
+            #expect(try store.insertRecord(env: .development, zone: "_defaultZone", type: "T", name: name, changeTag: "t0", now: 1, fields: fields))
+        }
+        #expect(try store.insertRecord(env: .development, zone: "_defaultZone", type: "U", name: "e", changeTag: "t0", now: 1, fields: "{}"))
+        let update = RecordsFieldUpdate(recordType: "T", path: "'$.\"x\"'", value: "?", valueParameters: [.integer(7)],
+                                        conditions: ["json_extract(fields, '$.\"x\"') IS NULL"])
+        #expect(try store.countRecords(update, env: .development) == 3)
+        #expect(try store.countRecords(update, env: .production) == 0)
+        #expect(try store.updateRecords(update, env: .development, changeTag: "m1", now: 9) == 3)
+        #expect(try store.countRecords(update, env: .development) == 0)
+        let b = try #require(try store.recordTypeAndChangeTag(env: .development, zone: "_defaultZone", name: "b"))
+        #expect(b.changeTag.hasPrefix("m1-"))
+        #expect(try store.recordTypeAndChangeTag(env: .development, zone: "_defaultZone", name: "a")?.changeTag == "t0")
+        #expect(try store.recordTypeAndChangeTag(env: .development, zone: "_defaultZone", name: "e")?.changeTag == "t0")
     }
 
     /// The table a new store creates has exactly the declared columns, in order.
