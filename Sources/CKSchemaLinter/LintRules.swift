@@ -95,10 +95,13 @@ package struct Suppressions {
         }
     }
 
+    /// The diagnostics no comment covers at their own place.
+    package func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] { filter(diagnostics, keys: []) }
+
     /// The diagnostics no comment covers. `keys[i]`, when given, is the place of the key the
     /// i-th finding is about (it points at one of its values): a comment covering that line
     /// covers the finding too, so moving a finding from a key to its value kept every comment.
-    package func filter(_ diagnostics: [Diagnostic], keys: [SourceLocation?] = []) -> [Diagnostic] {
+    package func filter(_ diagnostics: [Diagnostic], keys: [SourceLocation?]) -> [Diagnostic] {
         diagnostics.indices.compactMap { i in
             let d = diagnostics[i]
             guard !Self.unsuppressible.contains(d.code) else { return d }
