@@ -6,6 +6,7 @@
 #
 #   bash Benchmarks/layers/run.sh [BASELINE_COMMIT]     (default 80762df, before the split)
 #   BASELINE_DIR=/path/to/worktree bash Benchmarks/layers/run.sh   (reuse a worktree already at that commit)
+#   OLD_BIN=/path/to/ckschema bash Benchmarks/layers/run.sh         (a baseline release binary built already)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"
@@ -17,12 +18,16 @@ mkdir -p "$work"
 command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
 command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind; }
 
-base="${BASELINE_DIR:-$root/Benchmarks/work/layers-baseline}"
-if [ ! -d "$base" ]; then git worktree add -f --detach "$base" "$base_commit" >/dev/null; fi
-[ "$(git -C "$base" rev-parse HEAD)" = "$(git rev-parse "$base_commit")" ] || { echo "$base is not at $base_commit" >&2; exit 2; }
-(cd "$base" && swift build -c release --product ckschema >/dev/null)
+if [ -n "${OLD_BIN:-}" ]; then
+  old="$OLD_BIN"  # a release binary of the baseline built already (e.g. copied aside before a change)
+else
+  base="${BASELINE_DIR:-$root/Benchmarks/work/layers-baseline}"
+  if [ ! -d "$base" ]; then git worktree add -f --detach "$base" "$base_commit" >/dev/null; fi
+  [ "$(git -C "$base" rev-parse HEAD)" = "$(git rev-parse "$base_commit")" ] || { echo "$base is not at $base_commit" >&2; exit 2; }
+  (cd "$base" && swift build -c release --product ckschema >/dev/null)
+  old="$base/.build/release/ckschema"
+fi
 swift build -c release --product ckschema >/dev/null
-old="$base/.build/release/ckschema"
 new="$root/.build/release/ckschema"
 
 python3 Benchmarks/lint/generate.py 2000 40 "$work/schema.yaml"

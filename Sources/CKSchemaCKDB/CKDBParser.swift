@@ -503,13 +503,20 @@ private struct Engine {
         let fieldName = name(nameToken, of: "field")
         let label = ItemLabel.field(fieldName)
         advance()
+        let typeToken = token
         guard let (fieldType, encrypted) = parseDataType(of: fieldName) else {
             skipItem()
             return nil
         }
         var indexes = IndexSet()
+        // The run of index keywords, which an index fix-it may replace whole when it stands on
+        // the field's line with one space between keywords (a wider gap may hold a comment).
+        var firstIndex: CKDBToken?, lastIndex: CKDBToken?, singleSpaced = true
         while token.kind == .word, let k = token.keyword?.indexKind {
             indexes.insert(k)
+            if let last = lastIndex, token.start - last.end != 1 || token.line != last.line { singleSpaced = false }
+            if firstIndex == nil { firstIndex = token }
+            lastIndex = token
             advance()
         }
 
@@ -541,7 +548,15 @@ private struct Engine {
         // An encrypted field with an index, or ENCRYPTED on a type that cannot be encrypted,
         // is grammatical: CloudKit's rules on it (CK105, CK106) live in `CloudKitRules` and
         // lint reports them with the same code and exit status as the YAML form.
-        type.fields.append(Field(name: fieldName, type: fieldType, isEncrypted: encrypted, indexes: indexes, origin: Origin(loc)))
+        var field = Field(name: fieldName, type: fieldType, isEncrypted: encrypted, indexes: indexes, origin: Origin(loc))
+        let typeLoc = location(typeToken)
+        field.placeType(line: typeLoc.line, column: typeLoc.column)
+        if let first = firstIndex, let last = lastIndex {
+            let at = location(first)
+            // Keywords are ASCII: their bytes are their columns.
+            field.placeIndexes(line: at.line, column: at.column, width: singleSpaced ? last.end - first.start : nil)
+        }
+        type.fields.append(field)
         return label
     }
 

@@ -16,7 +16,16 @@ extension CloudKitRules {
             for i in t.fields.indices where t.fields[i].isEncrypted || !t.fields[i].indexes.isEmpty {
                 let f = t.fields[i]
                 for v in indexAndEncryptionViolations(f, in: t, database: database, notation: notation) {
-                    byRule[v.rule, default: []].append(LintFinding(v.message, at: f.origin, fix: v.fix))
+                    // Each points at what it is about: the indexes (CK104, CK105), the type
+                    // (CK106); CK107 is about the field in its database, and stays at its name.
+                    let at: SourceLocation?, fixIt: FixIt?
+                    switch v.rule {
+                    case .indexNotAllowed: (at, fixIt) = (f.indexesPlace, f.indexesFixIt(f.indexes.subtracting(v.removedIndexes), notation: notation))
+                    case .encryptedIndexed: (at, fixIt) = (f.indexesPlace, nil)
+                    case .encryptedTypeNotAllowed: (at, fixIt) = (f.typePlace, nil)
+                    default: (at, fixIt) = (f.origin.location, nil)
+                    }
+                    byRule[v.rule, default: []].append(LintFinding(v.message, at: at, key: f.origin, fix: v.fix, fixIt: fixIt))
                 }
             }
             for s in SystemField.allCases {

@@ -21,7 +21,7 @@ struct LegacyNumberRule: LintRule {
             for i in t.fields.indices where t.fields[i].type.primitive == .number {
                 let f = t.fields[i]
                 findings.append(LintFinding("field '\(t.name).\(f.name)' uses the legacy type \(schema.notation.value.spell(f.type))",
-                                            at: f.origin, fix: "new fields should be int64 or double; a deployed field keeps its type"))
+                                            at: f.typePlace, key: f.origin, fix: "new fields should be int64 or double; a deployed field keeps its type"))
             }
         }
     }

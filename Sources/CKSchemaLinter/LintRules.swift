@@ -53,6 +53,8 @@ public struct Linter: Sendable {
     /// The findings, sorted by place.
     public func lint(_ schema: Schema) -> [Diagnostic] {
         var out: [Diagnostic] = []
+        // The key each finding is about, when it points at a value: suppressions look there too.
+        var keys: [SourceLocation?] = []
         // What several rules need (types by name, parsed predicates, CK104-CK107's one pass
         // over the fields) is computed once here, and every rule reads it.
         let context = LintContext(schema)
@@ -63,11 +65,12 @@ public struct Linter: Sendable {
             let severity = configuration.severities[type.info.code] ?? type.info.defaultSeverity
             for f in findings {
                 out.append(Diagnostic(code: type.info.code, severity: severity, location: f.location, message: f.message, fix: f.fix, fixIt: f.fixIt))
+                keys.append(f.keyLocation)
             }
         }
         // The comments were found when the files were read: lint reads no file.
         let suppressions = Suppressions(schema.suppressions.items)
-        out = suppressions.filter(out)
+        out = suppressions.filter(out, keys: keys)
         if !configuration.disabled.contains(LintRules.suppressionWithoutReason.code) { out += suppressions.unreasoned }
         return out.sortedByLocation()
     }
@@ -92,12 +95,25 @@ package struct Suppressions {
         }
     }
 
-    package func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.filter { d in
-            guard let loc = d.location, !Self.unsuppressible.contains(d.code), let lines = byFile[loc.file] else { return true }
-            if (lines[loc.line] ?? []).contains(where: { !$0.standalone && $0.covers(d.code) }) { return false }
-            if (lines[loc.line - 1] ?? []).contains(where: { $0.standalone && $0.covers(d.code) }) { return false }
-            return true
+    /// The diagnostics no comment covers at their own place.
+    package func filter(_ diagnostics: [Diagnostic]) -> [Diagnostic] { filter(diagnostics, keys: []) }
+
+    /// The diagnostics no comment covers. `keys[i]`, when given, is the place of the key the
+    /// i-th finding is about (it points at one of its values): a comment covering that line
+    /// covers the finding too, so moving a finding from a key to its value kept every comment.
+    package func filter(_ diagnostics: [Diagnostic], keys: [SourceLocation?]) -> [Diagnostic] {
+        diagnostics.indices.compactMap { i in
+            let d = diagnostics[i]
+            guard !Self.unsuppressible.contains(d.code) else { return d }
+            let key = i < keys.count ? keys[i] : nil
+            return covered(d.location, d.code) || (key != d.location && covered(key, d.code)) ? nil : d
         }
+    }
+
+    /// True when a comment on `place`'s line, or alone on the line above, covers `code`.
+    private func covered(_ place: SourceLocation?, _ code: String) -> Bool {
+        guard let loc = place, let lines = byFile[loc.file] else { return false }
+        if (lines[loc.line] ?? []).contains(where: { !$0.standalone && $0.covers(code) }) { return true }
+        return (lines[loc.line - 1] ?? []).contains(where: { $0.standalone && $0.covers(code) })
     }
 }

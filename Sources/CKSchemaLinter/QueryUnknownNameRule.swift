@@ -18,16 +18,30 @@ struct QueryUnknownNameRule: LintRule {
         let schema = context.schema
         let types = context.recordTypesByName
         for q in schema.queries {
+            // At the name itself; the one close name is a rename the renderer keeps only where
+            // the file holds the name there (`FixIt.verified(against:)`).
+            func finding(_ message: String, _ name: String, at place: Origin, among known: [String], fix: String) -> LintFinding {
+                let rename = Suggest.closest(to: name, in: known).flatMap { s in place.location.map { FixIt(renaming: name, at: $0, to: s) } }
+                return LintFinding(message + Suggest.phrase(for: name, in: known), at: place.location, key: q.origin, fix: fix, fixIt: rename)
+            }
             guard let t = types[q.recordType] else {
-                findings.append(LintFinding("query \(q.label) names record type '\(q.recordType)', which the schema does not define\(Suggest.phrase(for: q.recordType, in: schema.recordTypes.map(\.name)))",
-                                            at: q.origin, fix: "correct 'recordType:' or define the record type"))
+                findings.append(finding("query \(q.label) names record type '\(q.recordType)', which the schema does not define", q.recordType,
+                                        at: q.places.recordType, among: schema.recordTypes.map(\.name), fix: "correct 'recordType:' or define the record type"))
                 continue
             }
-            for name in q.filter + q.search + q.sort where t.indexesOfAnyField(name) == nil {
+            let names = Array(zip(q.filter, Self.padded(q.places.filter, q.filter.count)))
+                + Array(zip(q.search, Self.padded(q.places.search, q.search.count)))
+                + Array(zip(q.sort, Self.padded(q.places.sort, q.sort.count)))
+            for (name, place) in names where t.indexesOfAnyField(name) == nil {
                 let known = t.fields.map(\.name) + SystemField.allCases.map(\.rawValue)
-                findings.append(LintFinding("query \(q.label) names field '\(name)', which '\(t.name)' does not have\(Suggest.phrase(for: name, in: known))",
-                                            at: q.origin, fix: "correct the field name or add the field to '\(t.name)'"))
+                findings.append(finding("query \(q.label) names field '\(name)', which '\(t.name)' does not have", name,
+                                        at: place, among: known, fix: "correct the field name or add the field to '\(t.name)'"))
             }
         }
+    }
+
+    /// `places` with unknown places up to `count` (a query whose reader recorded none).
+    static func padded(_ places: [Origin], _ count: Int) -> [Origin] {
+        places.count >= count ? places : places + Array(repeating: .unknown, count: count - places.count)
     }
 }

@@ -19,8 +19,9 @@ struct ReferenceOptionsRule: LintRule {
             // By index: a field is read in place, and copied only when it breaks the rule.
             for i in t.fields.indices where t.fields[i].type.primitive != .reference && (t.fields[i].referenceTarget != nil || t.fields[i].referenceAction != nil) {
                 let f = t.fields[i]
+                // At the type: making the field a reference is one of the two fixes.
                 findings.append(LintFinding("field '\(t.name).\(f.name)' is of type \(f.type), so 'to:' and 'action:' mean nothing",
-                                            at: f.origin, fix: "make it a reference or remove 'to:'/'action:'"))
+                                            at: f.typePlace, key: f.origin, fix: "make it a reference or remove 'to:'/'action:'"))
             }
         }
     }

@@ -21,8 +21,12 @@ struct UnknownReferenceTargetRule: LintRule {
         for t in schema.recordTypes {
             for f in t.fields {
                 guard let target = f.referenceTarget, !names.contains(target) else { continue }
+                // At the `to:` value; the one close name is a rename the renderer keeps only
+                // where the file holds the target there (`FixIt.verified(against:)`).
+                let place = f.referenceTargetLocation
+                let rename = Suggest.closest(to: target, in: names).flatMap { s in place.map { FixIt(renaming: target, at: $0, to: s) } }
                 findings.append(LintFinding("field '\(t.name).\(f.name)' references record type '\(target)', which the schema does not define\(Suggest.phrase(for: target, in: names))",
-                                            at: f.origin, fix: "define '\(target)' or correct 'to:'"))
+                                            at: place, key: f.origin, fix: "define '\(target)' or correct 'to:'", fixIt: rename))
             }
         }
     }

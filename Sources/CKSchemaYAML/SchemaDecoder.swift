@@ -148,7 +148,9 @@ package struct SchemaDecoder {
         // Shorthand: `cover: asset` is a plain field of that type.
         if case .scalar = spec.kind, !spec.isNull {
             guard let type = fieldType(spec) else { return nil }
-            return Field(name: name, type: type, origin: Origin(d.location(key)))
+            var field = Field(name: name, type: type, origin: Origin(d.location(key)))
+            field.placeType(line: spec.line, column: spec.column)
+            return field
         }
         guard spec.shape == .mapping else {
             d.report(InputRules.wrongKind, "field '\(typeName).\(name)' must be a type or a mapping, found \(spec.kindName)", at: spec)
@@ -168,8 +170,16 @@ package struct SchemaDecoder {
             case "type": typeNode = q.value
             case "encrypted": field.isEncrypted = d.bool(q.value, what: "'encrypted'") ?? false
             case "deprecated": field.isDeprecated = d.bool(q.value, what: "'deprecated'") ?? false
-            case "indexes": field.indexes = indexes(q.value, what: "'indexes' of '\(typeName).\(p.name)'")
-            case "to": field.referenceTarget = d.string(q.value, what: "'to'")
+            case "indexes":
+                field.indexes = indexes(q.value, what: "'indexes' of '\(typeName).\(p.name)'")
+                let v = q.value
+                if let place = Self.indexesPlace(line: v.line, column: v.column, width: v.sourceWidth ?? -1,
+                                                 isEmptyScalar: v.shape == .scalar && v.style == .plain && v.text.isEmpty) {
+                    field.placeIndexes(line: place.line, column: place.column, width: place.width)
+                }
+            case "to":
+                field.referenceTarget = d.string(q.value, what: "'to'")
+                field.placeReferenceTarget(line: q.value.line, column: q.value.column)
             case "action": field.referenceAction = d.enumValue(q.value, what: "reference action", as: ReferenceAction.self)
             case "description": field.description = d.string(q.value, what: "'description'")
             default:
@@ -186,7 +196,16 @@ package struct SchemaDecoder {
         }
         guard let type = fieldType(typeNode) else { return nil }
         field.type = type
+        field.placeType(line: typeNode.line, column: typeNode.column)
         return field
+    }
+
+    /// Where an `indexes:` value is, for findings that point at it, and its width when an
+    /// index fix-it may replace it whole: a flow list or a scalar on one line (`width` from
+    /// libyaml's marks, -1 otherwise). An empty value (`indexes:` and nothing) has no place
+    /// of its own. Both decoders ask this, so they record the same places.
+    static func indexesPlace(line: Int, column: Int, width: Int, isEmptyScalar: Bool) -> (line: Int, column: Int, width: Int?)? {
+        isEmptyScalar ? nil : (line, column, width > 0 ? width : nil)
     }
 
     static let typeNames = PrimitiveType.allCases.filter { $0 != .number }.map(\.rawValue) + ["list<T>"]
@@ -243,12 +262,22 @@ package struct SchemaDecoder {
             return nil
         }
         var q = DeclaredQuery(recordType: d.string(typeNode, what: "'recordType'") ?? "", origin: Origin(d.location(node)))
+        q.places.recordType = Origin(d.location(typeNode))
         for p in pairs {
             switch p.name {
             case "name": q.name = d.string(p.value, what: "'name'")
-            case "filter": q.filter = d.stringList(p.value, what: "'filter'").map(\.0)
-            case "search": q.search = d.stringList(p.value, what: "'search'").map(\.0)
-            case "sort": q.sort = d.stringList(p.value, what: "'sort'").map(\.0)
+            case "filter":
+                let items = d.stringList(p.value, what: "'filter'")
+                q.filter = items.map(\.0)
+                q.places.filter = items.map { Origin(d.location($0.1)) }
+            case "search":
+                let items = d.stringList(p.value, what: "'search'")
+                q.search = items.map(\.0)
+                q.places.search = items.map { Origin(d.location($0.1)) }
+            case "sort":
+                let items = d.stringList(p.value, what: "'sort'")
+                q.sort = items.map(\.0)
+                q.places.sort = items.map { Origin(d.location($0.1)) }
             case "database": q.database = d.enumValue(p.value, what: "database", as: Database.self)
             case "predicate":
                 q.predicate = d.string(p.value, what: "'predicate'")

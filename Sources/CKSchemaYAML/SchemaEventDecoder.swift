@@ -174,7 +174,7 @@ struct SchemaEventDecoder {
             let field = try key(Self.systemFields, seen: &seen)
             let origin = cursor.origin(file)
             base.keyLines["recordTypes.\(rt.name).system.\(field.rawValue)"] = cursor.line
-            let set = try indexes()
+            let set = try indexes().set
             if !set.isEmpty {
                 rt.systemIndexes[field] = set
                 rt.systemIndexOrigins.table[field] = origin
@@ -200,7 +200,9 @@ struct SchemaEventDecoder {
         switch try cursor.advance() {
         case .scalar:
             guard !cursor.isNull, let type = fieldType() else { throw GiveUp() }
-            return Field(name: name, type: type, origin: origin)
+            var field = Field(name: name, type: type, origin: origin)
+            field.placeType(line: cursor.line, column: cursor.column)
+            return field
         case .mappingStart:
             var field = Field(name: name, type: FieldType(.string), origin: origin)
             var seen: UInt32 = 0
@@ -210,11 +212,17 @@ struct SchemaEventDecoder {
                 case .type:
                     guard try cursor.advance() == .scalar, !cursor.isNull, let type = fieldType() else { throw GiveUp() }
                     field.type = type
+                    field.placeType(line: cursor.line, column: cursor.column)
                     typed = true
                 case .encrypted: field.isEncrypted = try bool()
-                case .indexes: field.indexes = try indexes()
+                case .indexes:
+                    let (set, place) = try indexes()
+                    field.indexes = set
+                    if let place { field.placeIndexes(line: place.line, column: place.column, width: place.width) }
                 case .deprecated: field.isDeprecated = try bool()
-                case .to: field.referenceTarget = try string()
+                case .to:
+                    field.referenceTarget = try string()
+                    field.placeReferenceTarget(line: cursor.line, column: cursor.column)
                 case .action: field.referenceAction = try enumValue(ReferenceAction.self)
                 case .description: field.description = try string()
                 }
@@ -288,23 +296,29 @@ struct SchemaEventDecoder {
         return out
     }
 
-    /// A list of index kinds, a single one, or nothing (`SchemaDecoder.indexes`).
-    private func indexes() throws(GiveUp) -> IndexSet {
+    /// A list of index kinds, a single one, or nothing (`SchemaDecoder.indexes`), with the
+    /// value's place as `SchemaDecoder.indexesPlace` gives it.
+    private func indexes() throws(GiveUp) -> (set: IndexSet, place: (line: Int, column: Int, width: Int?)?) {
         var set = IndexSet()
         switch try cursor.advance() {
         case .sequenceStart:
+            let line = cursor.line, column = cursor.column, flow = cursor.isFlow
             while try cursor.advance() != .end {
                 guard cursor.kind == .scalar, let i = cursor.match(Self.indexKinds) else { throw GiveUp() }
                 set.insert(Self.indexKinds[i].key)
             }
+            let width = flow && cursor.endLine == line ? cursor.endColumn - column : -1
+            return (set, SchemaDecoder.indexesPlace(line: line, column: column, width: width, isEmptyScalar: false))
         case .scalar:
-            if cursor.isNull { return set }
+            let place = SchemaDecoder.indexesPlace(line: cursor.line, column: cursor.column, width: cursor.width,
+                                                   isEmptyScalar: cursor.isPlain && cursor.equals(""))
+            if cursor.isNull { return (set, place) }
             guard let i = cursor.match(Self.indexKinds) else { throw GiveUp() }
             set.insert(Self.indexKinds[i].key)
+            return (set, place)
         default:
             throw GiveUp()
         }
-        return set
     }
 }
 
@@ -382,6 +396,17 @@ final class EventCursor {
     /// 1-based line and column of the current event's first character.
     var line: Int { Int(event.start_mark.line) + 1 }
     var column: Int { Int(event.start_mark.column) + 1 }
+    /// Where the current event ends: 1-based line, and the column just past its last character.
+    var endLine: Int { Int(event.end_mark.line) + 1 }
+    var endColumn: Int { Int(event.end_mark.column) + 1 }
+    /// The current collection starts in flow style (`[a, b]`, `{ a: b }`).
+    var isFlow: Bool {
+        switch kind {
+        case .sequenceStart: event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+        case .mappingStart: event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+        default: false
+        }
+    }
     /// The current scalar's width on its line, quotes included; -1 when it spans lines.
     var width: Int { event.end_mark.line == event.start_mark.line ? Int(event.end_mark.column) + 1 - column : -1 }
     func origin(_ file: String) -> Origin { Origin(file: file, line: line, column: column) }
@@ -436,10 +461,10 @@ final class EventCursor {
                     try builder.scalar(text, style: EventParser.style(event.data.scalar.style), anchor: nil, line: line, column: column, width: width)
                 case .mappingStart, .sequenceStart:
                     depth += 1
-                    try builder.open(mapping: kind == .mappingStart, anchor: nil, line: line, column: column)
+                    try builder.open(mapping: kind == .mappingStart, anchor: nil, line: line, column: column, flow: isFlow)
                 case .end:
                     depth -= 1
-                    try builder.close()
+                    try builder.close(endLine: endLine, endColumn: endColumn)
                 default:
                     throw InputError([])
                 }

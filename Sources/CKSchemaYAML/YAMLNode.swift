@@ -10,7 +10,8 @@ public final class YAMLTree: Sendable {
     let texts: [String]
     let lines: [Int32]
     let columns: [Int32]
-    /// A scalar's width in the file (quotes included) when it stands on one line, else -1.
+    /// A scalar's or a flow collection's width in the file (quotes and brackets included)
+    /// when it stands on one line, else -1.
     let widths: [Int32]
     let childStart: [Int32]
     let childCount: [Int32]
@@ -100,8 +101,9 @@ public struct YAMLNode: Sendable {
     /// 1-based column (in characters) of the node's first character.
     public var column: Int { Int(tree.columns[Int(index)]) }
 
-    /// How many characters a scalar takes in the file, quotes included, when it stands on
-    /// one line (libyaml's start and end marks); nil for a collection or a multi-line scalar.
+    /// How many characters a scalar or a flow collection (`[queryable, sortable]`) takes in the
+    /// file, quotes and brackets included, when it stands on one line (libyaml's start and end
+    /// marks); nil for a block collection or anything over several lines.
     public var sourceWidth: Int? {
         let w = tree.widths[Int(index)]
         return w < 0 ? nil : Int(w)

@@ -148,11 +148,13 @@ final class EventParser {
                 let width = endLine == line ? Int(event.end_mark.column) + 1 - column : -1
                 try builder.scalar(text, style: style, anchor: Self.string(s.anchor), line: line, column: column, width: width)
             case YAML_SEQUENCE_START_EVENT:
-                try builder.open(mapping: false, anchor: Self.string(event.data.sequence_start.anchor), line: line, column: column)
+                try builder.open(mapping: false, anchor: Self.string(event.data.sequence_start.anchor), line: line, column: column,
+                                 flow: event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE)
             case YAML_MAPPING_START_EVENT:
-                try builder.open(mapping: true, anchor: Self.string(event.data.mapping_start.anchor), line: line, column: column)
+                try builder.open(mapping: true, anchor: Self.string(event.data.mapping_start.anchor), line: line, column: column,
+                                 flow: event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE)
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                try builder.close()
+                try builder.close(endLine: Int(event.end_mark.line) + 1, endColumn: Int(event.end_mark.column) + 1)
             case YAML_ALIAS_EVENT:
                 try builder.alias(Self.string(event.data.alias.anchor) ?? "", line: line, column: column)
             default:
@@ -186,6 +188,8 @@ struct TreeBuilder {
         var anchor: String?
         var line: Int
         var column: Int
+        /// Written in flow style (`[a, b]`, `{ a: b }`): only such a collection has a width.
+        var isFlow = false
         /// Where this collection's children start on the scratch stack.
         var scratchStart: Int
         /// Nodes this collection stands for once aliases are expanded.
@@ -227,15 +231,17 @@ struct TreeBuilder {
         try add(index, size: 1, anchor: anchor)
     }
 
-    mutating func open(mapping: Bool, anchor: String?, line: Int, column: Int) throws(InputError) {
+    mutating func open(mapping: Bool, anchor: String?, line: Int, column: Int, flow: Bool = false) throws(InputError) {
         if stack.count + enclosingDepth >= YAMLReader.maxDepth {
             throw InputError(Diagnostic(rule: InputRules.tooDeep, "nesting is deeper than \(YAMLReader.maxDepth) levels",
                                     at: loc(line, column), fix: "a schema file needs only a few levels; check the file is what you meant"))
         }
-        stack.append(Frame(isMapping: mapping, anchor: anchor, line: line, column: column, scratchStart: scratch.count))
+        stack.append(Frame(isMapping: mapping, anchor: anchor, line: line, column: column, isFlow: flow, scratchStart: scratch.count))
     }
 
-    mutating func close() throws(InputError) {
+    /// Ends the innermost collection; `endLine` and `endColumn` are the place just past its
+    /// end (libyaml's end mark), which gives a flow collection on one line its width.
+    mutating func close(endLine: Int = 0, endColumn: Int = 0) throws(InputError) {
         let frame = stack.removeLast()
         if frame.isMapping && scratch.count - frame.scratchStart > Self.pairwiseLimit {
             try checkDuplicatesBySorting(from: frame.scratchStart)
@@ -244,8 +250,9 @@ struct TreeBuilder {
         let count = Int32(scratch.count - frame.scratchStart)
         storage.childList.append(contentsOf: scratch[frame.scratchStart...])
         scratch.removeSubrange(frame.scratchStart...)
+        let width = frame.isFlow && endLine == frame.line && endColumn > frame.column ? endColumn - frame.column : -1
         let index = storage.append(frame.isMapping ? .mapping : .sequence, .plain, "", line: frame.line, column: frame.column,
-                                   start: start, count: count)
+                                   width: width, start: start, count: count)
         try add(index, size: frame.size, anchor: frame.anchor)
     }
 

@@ -32,7 +32,8 @@ public func fuzzYAMLLint(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
 }
 
 /// Where the event decoder (the fast path of loading) takes a file, the tree path must load
-/// it too, without a word, into the same model, origins, key lines and multi-line scalar lines.
+/// it too, without a word, into the same model, origins (a field's value places included), key
+/// lines and multi-line scalar lines.
 func agreeOnTheFastPath(_ data: Data) {
     guard let fast = SchemaEventDecoder.decode(data, file: "fuzz.yaml") else { return }
     guard let doc = try? YAMLReader.parse(data, file: "fuzz.yaml") else { fatalError("the fast path took a file YAMLReader refuses") }
@@ -43,7 +44,10 @@ func agreeOnTheFastPath(_ data: Data) {
     precondition(fast.keyLines == decoder.keyLines && fast.multilineScalarLines == doc.multilineScalarLines, "the two paths disagree on lines")
     func origins(_ s: Schema) -> [String] {
         s.recordTypes.flatMap { t in
-            ["\(t.origin)"] + t.fields.map { "\($0.origin)" } + t.grants.map { "\($0.origin)" }
+            // A field's value places too (where CK104-CK109 and CK120 point, and what an index
+            // fix-it replaces).
+            ["\(t.origin)"] + t.fields.map { "\($0.origin) \(String(describing: $0.typeLocation)) \(String(describing: $0.indexesLocation)) \(String(describing: $0.indexesWidth)) \(String(describing: $0.referenceTargetLocation))" }
+                + t.grants.map { "\($0.origin)" }
                 + SystemField.allCases.map { "\(t.systemIndexOrigin($0))" }
         } + s.zones.map { "\($0.origin)" } + s.roles.map { "\($0.origin)" } + s.queries.map { "\($0.origin)" }
     }

@@ -77,11 +77,15 @@ public struct CloudKitViolation: Sendable, Hashable {
     public var rule: CloudKitRule
     public var message: String
     public var fix: String
+    /// The index kinds the fix removes, where the fix is to remove them (CK104): lint turns
+    /// it into a fix-it where the reader measured the field's indexes.
+    public var removedIndexes: IndexSet
 
-    public init(_ rule: CloudKitRule, _ message: String, fix: String) {
+    public init(_ rule: CloudKitRule, _ message: String, fix: String, removedIndexes: IndexSet = []) {
         self.rule = rule
         self.message = message
         self.fix = fix
+        self.removedIndexes = removedIndexes
     }
 }
 
@@ -304,17 +308,17 @@ public enum CloudKitRules {
         if !refused.isEmpty {
             if f.type.primitive == .asset {
                 out.append(CloudKitViolation(.indexNotAllowed, "field '\(path)' is of type \(spelled) and cannot be indexed",
-                                             fix: notation.removeIndex(refused.kinds) + "; index a field that describes the asset instead"))
+                                             fix: notation.removeIndex(refused.kinds) + "; index a field that describes the asset instead", removedIndexes: refused))
             }
             if f.type.primitive != .asset, refused.contains(.searchable) {
                 out.append(CloudKitViolation(.indexNotAllowed,
                                              "field '\(path)' is of type \(spelled) and cannot be \(notation.word(.searchable)); only string and list<string> fields can",
-                                             fix: notation.removeIndex([.searchable]) + ", or keep a string copy of the text to search"))
+                                             fix: notation.removeIndex([.searchable]) + ", or keep a string copy of the text to search", removedIndexes: [.searchable]))
             }
             if f.type.primitive != .asset, refused.contains(.sortable) {
                 out.append(CloudKitViolation(.indexNotAllowed,
                                              "field '\(path)' is of type \(spelled) and cannot be \(notation.word(.sortable)); a list has no order to sort by",
-                                             fix: notation.removeIndex([.sortable])))
+                                             fix: notation.removeIndex([.sortable]), removedIndexes: [.sortable]))
             }
         }
         guard f.isEncrypted else { return out }

@@ -16,6 +16,23 @@ public struct DeclaredQuery: Sendable, Hashable {
     public var predicate: String?
     /// Where the predicate's first character is, so that a problem points inside it.
     public var predicateOrigin: Origin = .unknown
+    /// Where the names are written, so that a finding about one points at it (CK110, CK113).
+    package var places = Places()
+
+    /// Where a declared query's record type and each name of its lists are written (YAML):
+    /// `filter[i]` is the place of `filter`'s i-th name. Empty where the reader did not say
+    /// (a query `scan` found in code). Never part of the query's identity, like `Origin`.
+    package struct Places: Sendable, Hashable {
+        package var recordType: Origin = .unknown
+        package var filter: [Origin] = []
+        package var search: [Origin] = []
+        package var sort: [Origin] = []
+
+        package init() {}
+
+        package static func == (lhs: Places, rhs: Places) -> Bool { true }
+        package func hash(into hasher: inout Hasher) {}
+    }
 
     public init(
         recordType: String, filter: [String] = [], search: [String] = [], sort: [String] = [],

@@ -11,58 +11,78 @@ public enum ReferenceAction: String, Sendable, Hashable, CaseIterable, Codable {
 /// Packed, because a large schema has tens of thousands (80,000 in Benchmarks/lint): the
 /// type, flags, indexes and reference action share one 32-bit word, and the strings most
 /// fields lack (`referenceTarget`, `description`) live out of line, so a field is 56 bytes
-/// rather than 104. The properties read and write as before.
+/// rather than 104. The properties read and write as before. The places of the `type:` and
+/// `indexes:` values (where a finding about them points, docs/output.md) share the same word,
+/// as offsets from the key's line, so knowing them costs a field no byte.
 public struct Field: Sendable, Hashable {
     public var name: String
     public var origin: Origin
     /// `referenceTarget` and `description`; nil when both are (most fields).
     private var extras: Extras?
-    /// The type, the flags, the indexes and the reference action (see `Bits`).
-    private var bits: UInt32
+    /// The type, the flags, the indexes and the reference action (see `Bits`), then the
+    /// places of the values, which are not part of the field's identity.
+    private var bits: UInt64
 
     /// The rarely set strings, shared between copies and replaced, never changed, when set.
     private final class Extras: Sendable {
         let referenceTarget: String?
         let description: String?
+        /// Where the `to:` value is written (line, column); (0, 0) when unknown.
+        let targetLine: Int32
+        let targetColumn: Int32
 
-        init(referenceTarget: String?, description: String?) {
+        init(referenceTarget: String?, description: String?, targetLine: Int32, targetColumn: Int32) {
             self.referenceTarget = referenceTarget
             self.description = description
+            self.targetLine = targetLine
+            self.targetColumn = targetColumn
         }
 
-        static func make(referenceTarget: String?, description: String?) -> Extras? {
-            referenceTarget == nil && description == nil ? nil : Extras(referenceTarget: referenceTarget, description: description)
+        static func make(referenceTarget: String?, description: String?, targetLine: Int32 = 0, targetColumn: Int32 = 0) -> Extras? {
+            referenceTarget == nil && description == nil ? nil
+                : Extras(referenceTarget: referenceTarget, description: description,
+                         targetLine: referenceTarget == nil ? 0 : targetLine, targetColumn: referenceTarget == nil ? 0 : targetColumn)
         }
     }
 
     /// Where each part of `bits` lives.
     private enum Bits {
-        static let primitive: UInt32 = 0xF          // PrimitiveType.code
-        static let preferredShift: UInt32 = 4        // 0: none, else PrimitiveType.code + 1
-        static let preferred: UInt32 = 0xF << 4
-        static let isList: UInt32 = 1 << 8
-        static let isEncrypted: UInt32 = 1 << 9
-        static let isDeprecated: UInt32 = 1 << 10
-        static let mayBeAbsent: UInt32 = 1 << 11
-        static let indexesShift: UInt32 = 12         // IndexSet's three bits
-        static let indexes: UInt32 = 7 << 12
-        static let actionShift: UInt32 = 15          // 0: none declared, 1: .none, 2: .deleteSelf
-        static let action: UInt32 = 3 << 15
+        static let primitive: UInt64 = 0xF          // PrimitiveType.code
+        static let preferredShift: UInt64 = 4        // 0: none, else PrimitiveType.code + 1
+        static let preferred: UInt64 = 0xF << 4
+        static let isList: UInt64 = 1 << 8
+        static let isEncrypted: UInt64 = 1 << 9
+        static let isDeprecated: UInt64 = 1 << 10
+        static let mayBeAbsent: UInt64 = 1 << 11
+        static let indexesShift: UInt64 = 12         // IndexSet's three bits
+        static let indexes: UInt64 = 7 << 12
+        static let actionShift: UInt64 = 15          // 0: none declared, 1: .none, 2: .deleteSelf
+        static let action: UInt64 = 3 << 15
+        /// What `==` and `hash` compare: everything above is the field; the places are not.
+        static let identity: UInt64 = (1 << 17) - 1
+        // The places: the value's line as an offset from the key's (4 bits), its column
+        // (10 bits, 0: unknown); for `indexes:`, the width of a value written on one line
+        // whose text a fix-it may replace whole (7 bits, 0: none).
+        static let typePlaceShift: UInt64 = 20
+        static let indexesPlaceShift: UInt64 = 34
+        static let indexesWidthShift: UInt64 = 48
+        static let placeMask: UInt64 = (1 << 14) - 1
+        static let widthMask: UInt64 = (1 << 7) - 1
     }
 
-    private func flag(_ bit: UInt32) -> Bool { bits & bit != 0 }
-    private mutating func set(_ bit: UInt32, _ on: Bool) { bits = on ? bits | bit : bits & ~bit }
+    private func flag(_ bit: UInt64) -> Bool { bits & bit != 0 }
+    private mutating func set(_ bit: UInt64, _ on: Bool) { bits = on ? bits | bit : bits & ~bit }
 
     public var type: FieldType {
         get {
-            let primitive = PrimitiveType(code: bits & Bits.primitive) ?? .string
+            let primitive = PrimitiveType(code: UInt32(truncatingIfNeeded: bits & Bits.primitive)) ?? .string
             let pref = (bits & Bits.preferred) >> Bits.preferredShift
-            return FieldType(primitive, isList: flag(Bits.isList), preferred: pref == 0 ? nil : PrimitiveType(code: pref - 1))
+            return FieldType(primitive, isList: flag(Bits.isList), preferred: pref == 0 ? nil : PrimitiveType(code: UInt32(truncatingIfNeeded: pref - 1)))
         }
         set {
             bits &= ~(Bits.primitive | Bits.preferred | Bits.isList)
-            bits |= newValue.primitive.code
-            if let p = newValue.preferred { bits |= (p.code + 1) << Bits.preferredShift }
+            bits |= UInt64(newValue.primitive.code)
+            if let p = newValue.preferred { bits |= UInt64(p.code + 1) << Bits.preferredShift }
             if newValue.isList { bits |= Bits.isList }
         }
     }
@@ -75,7 +95,7 @@ public struct Field: Sendable, Hashable {
 
     public var indexes: IndexSet {
         get { IndexSet(bits: UInt8(truncatingIfNeeded: (bits & Bits.indexes) >> Bits.indexesShift)) }
-        set { bits = (bits & ~Bits.indexes) | UInt32(newValue.rawBits) << Bits.indexesShift }
+        set { bits = (bits & ~Bits.indexes) | UInt64(newValue.rawBits) << Bits.indexesShift }
     }
 
     /// Retired: production can never delete a field, so it is kept and flagged where used.
@@ -87,7 +107,7 @@ public struct Field: Sendable, Hashable {
     /// For references (and lists of references): the record type pointed to, when known.
     public var referenceTarget: String? {
         get { extras?.referenceTarget }
-        set { extras = Extras.make(referenceTarget: newValue, description: extras?.description) }
+        set { extras = Extras.make(referenceTarget: newValue, description: extras?.description, targetLine: extras?.targetLine ?? 0, targetColumn: extras?.targetColumn ?? 0) }
     }
 
     /// For references: the delete action the app uses, when declared.
@@ -100,7 +120,7 @@ public struct Field: Sendable, Hashable {
             }
         }
         set {
-            let code: UInt32 = switch newValue {
+            let code: UInt64 = switch newValue {
             case nil: 0
             case .none?: 1
             case .deleteSelf?: 2
@@ -111,7 +131,7 @@ public struct Field: Sendable, Hashable {
 
     public var description: String? {
         get { extras?.description }
-        set { extras = Extras.make(referenceTarget: extras?.referenceTarget, description: newValue) }
+        set { extras = Extras.make(referenceTarget: extras?.referenceTarget, description: newValue, targetLine: extras?.targetLine ?? 0, targetColumn: extras?.targetColumn ?? 0) }
     }
 
     /// CloudKit creates it only on demand (a Core Data `_ckAsset` companion, `CD_moveReceipt`):
@@ -119,6 +139,64 @@ public struct Field: Sendable, Hashable {
     public var mayBeAbsent: Bool {
         get { flag(Bits.mayBeAbsent) }
         set { set(Bits.mayBeAbsent, newValue) }
+    }
+
+    // MARK: Where the values are written
+
+    /// Where the field's type is written: the `type:` value or the shorthand's (YAML), the
+    /// type token (`.ckdb`); nil when the reader did not say (a finding then points at the key).
+    package var typeLocation: SourceLocation? { place(at: Bits.typePlaceShift) }
+
+    /// Where the field's `indexes:` value starts (YAML), or its first index keyword (`.ckdb`).
+    package var indexesLocation: SourceLocation? { place(at: Bits.indexesPlaceShift) }
+
+    /// How many characters the indexes' value takes when a fix-it may replace it whole with
+    /// another list: a YAML flow list or a single scalar on one line, or `.ckdb`'s run of index
+    /// keywords on the field's line; nil otherwise (block lists, values over lines).
+    package var indexesWidth: Int? {
+        let w = Int((bits >> Bits.indexesWidthShift) & Bits.widthMask)
+        return w == 0 || indexesLocation == nil ? nil : w
+    }
+
+    /// Where the `to:` value is written; nil when unknown.
+    package var referenceTargetLocation: SourceLocation? {
+        guard let e = extras, e.targetColumn > 0, let file = origin.location?.file else { return nil }
+        return SourceLocation(file: file, line: Int(e.targetLine), column: Int(e.targetColumn))
+    }
+
+    /// Records where the type is written. A place the packing cannot hold (more than 15 lines
+    /// below the key, or past column 1023) is left unknown, never approximated.
+    package mutating func placeType(line: Int, column: Int) {
+        setPlace(line: line, column: column, at: Bits.typePlaceShift)
+    }
+
+    /// Records where the indexes' value is written and, when a fix-it may replace it whole,
+    /// its width (kept only up to 127 characters).
+    package mutating func placeIndexes(line: Int, column: Int, width: Int?) {
+        setPlace(line: line, column: column, at: Bits.indexesPlaceShift)
+        bits &= ~(Bits.widthMask << Bits.indexesWidthShift)
+        if let width, width > 0, width <= Int(Bits.widthMask), indexesLocation != nil {
+            bits |= UInt64(width) << Bits.indexesWidthShift
+        }
+    }
+
+    /// Records where the `to:` value is written (set `referenceTarget` first).
+    package mutating func placeReferenceTarget(line: Int, column: Int) {
+        guard let e = extras, e.referenceTarget != nil else { return }
+        extras = Extras.make(referenceTarget: e.referenceTarget, description: e.description,
+                             targetLine: Int32(clamping: line), targetColumn: Int32(clamping: column))
+    }
+
+    private func place(at shift: UInt64) -> SourceLocation? {
+        let p = (bits >> shift) & Bits.placeMask
+        guard p & 0x3FF != 0, let key = origin.location else { return nil }
+        return SourceLocation(file: key.file, line: key.line + Int(p >> 10), column: Int(p & 0x3FF))
+    }
+
+    private mutating func setPlace(line: Int, column: Int, at shift: UInt64) {
+        bits &= ~(Bits.placeMask << shift)
+        guard let key = origin.location, line >= key.line, line - key.line < 16, column > 0, column < 1024 else { return }
+        bits |= (UInt64(line - key.line) << 10 | UInt64(column)) << shift
     }
 
     public init(
@@ -139,13 +217,13 @@ public struct Field: Sendable, Hashable {
 
     /// Equal when every property but `origin` is (as when each was stored apart).
     public static func == (lhs: Field, rhs: Field) -> Bool {
-        lhs.name == rhs.name && lhs.bits == rhs.bits
+        lhs.name == rhs.name && lhs.bits & Bits.identity == rhs.bits & Bits.identity
             && lhs.referenceTarget == rhs.referenceTarget && lhs.description == rhs.description
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
-        hasher.combine(bits)
+        hasher.combine(bits & Bits.identity)
         hasher.combine(referenceTarget)
         hasher.combine(description)
     }

@@ -108,7 +108,7 @@ import Testing
         try text.write(toFile: dev, atomically: true, encoding: .utf8)
         let r = try runCLI(["check"], cwd: dir)
         #expect(r.code == 1)
-        #expect(r.stdout.contains("Schemas/development.yaml:15:7: error: field 'Note.body' is encrypted and cannot be queryable [CK105]"))
+        #expect(r.stdout.contains("Schemas/development.yaml:15:55: error: field 'Note.body' is encrypted and cannot be queryable [CK105]"))
         // An explicit path overrides the configuration.
         let clean = try runCLI(["lint", Paths.root + "/Schemas/production.yaml"], cwd: dir)
         #expect(clean.code == 0)

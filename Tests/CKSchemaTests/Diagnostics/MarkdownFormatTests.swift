@@ -27,8 +27,8 @@ import Testing
 
             | Location | Severity | Code | Message |
             |---|---|---|---|
-            | `Tests/Fixtures/lint/CK105-bad.yaml:5:7` | error | `CK105` | field 'Payload.body' is encrypted and cannot be queryable (fix: remove the index, or store a plaintext copy in another field to query it) |
-            | `Tests/Fixtures/lint/CK105-bad.yaml:6:7` | error | `CK105` | field 'Payload.secret' is encrypted and cannot be queryable, sortable (fix: remove the index, or store a plaintext copy in another field to query it) |
+            | `Tests/Fixtures/lint/CK105-bad.yaml:5:54` | error | `CK105` | field 'Payload.body' is encrypted and cannot be queryable (fix: remove the index, or store a plaintext copy in another field to query it) |
+            | `Tests/Fixtures/lint/CK105-bad.yaml:6:57` | error | `CK105` | field 'Payload.secret' is encrypted and cannot be queryable, sortable (fix: remove the index, or store a plaintext copy in another field to query it) |
 
             """)
         let clean = try runCLI(["lint", "Tests/Fixtures/lint/CK105-good.yaml", "--format", "markdown"])

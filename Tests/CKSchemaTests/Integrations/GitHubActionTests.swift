@@ -132,8 +132,8 @@ import Testing
             .write(to: URL(fileURLWithPath: dev))
         let r = try Self.runAction(args: "lint --format github", workingDirectory: "app", cwd: dir)
         #expect(r.code == 1)
-        #expect(r.log.contains("::error file=Schemas/development.yaml,line=15,col=7,title=CK105"), "\(r.log)")
-        #expect(r.summary.contains("**ckschema lint**: failed: 1 error") && r.summary.contains("| `Schemas/development.yaml:15:7` | error | `CK105` |"), "\(r.summary)")
+        #expect(r.log.contains("::error file=Schemas/development.yaml,line=15,col=55,title=CK105"), "\(r.log)")
+        #expect(r.summary.contains("**ckschema lint**: failed: 1 error") && r.summary.contains("| `Schemas/development.yaml:15:55` | error | `CK105` |"), "\(r.summary)")
         #expect(r.outputs == "exit-code=1\n")
     }
 

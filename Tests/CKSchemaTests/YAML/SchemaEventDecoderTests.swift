@@ -37,13 +37,20 @@ import Testing
         var out = ["schema \(s.origin)"]
         for t in s.recordTypes {
             out.append("type \(t.name) \(t.origin)")
-            for f in t.fields { out.append("field \(t.name).\(f.name) \(f.origin)") }
+            // The places of the values too (where CK104-CK109 and CK120 point, and the
+            // extent an index fix-it replaces): both paths must record the same ones.
+            for f in t.fields {
+                out.append("field \(t.name).\(f.name) \(f.origin) type \(f.typeLocation?.description ?? "-") indexes \(f.indexesLocation?.description ?? "-") width \(f.indexesWidth ?? 0) to \(f.referenceTargetLocation?.description ?? "-")")
+            }
             for g in t.grants { out.append("grant \(t.name).\(g.role) \(g.origin)") }
             for sf in SystemField.allCases { out.append("system \(t.name).\(sf) \(t.systemIndexOrigin(sf))") }
         }
         for z in s.zones { out.append("zone \(z.name) \(z.origin)") }
         for r in s.roles { out.append("role \(r.name) \(r.origin)") }
-        for q in s.queries { out.append("query \(q.recordType) \(q.origin) \(q.predicateOrigin)") }
+        for q in s.queries {
+            let names = [q.places.filter, q.places.search, q.places.sort].map { $0.map(\.description).joined(separator: ",") }
+            out.append("query \(q.recordType) \(q.origin) \(q.predicateOrigin) \(q.places.recordType) \(names)")
+        }
         for sub in s.subscriptions { out.append("subscription \(sub.id) \(sub.origin) \(sub.predicateOrigin)") }
         return out
     }
