@@ -21,6 +21,8 @@ struct NamePlan {
         "recordName", "createdAt", "createdBy", "modifiedAt", "modifiedBy", "etag",
         // The shared accessors every property calls (SwiftSupportFile).
         "fieldValue", "setFieldValue", "encryptedValue", "setEncryptedValue", "newRecord",
+        // What `Key` declares for `Keys` besides the fields' keys (a key is named like its field).
+        "Root", "RecordNameIndex", "CreatedAtIndex", "CreatedByIndex", "ModifiedAtIndex", "ModifiedByIndex", "EtagIndex",
     ]
 
     /// The names a declared query's function must not take.

@@ -134,14 +134,16 @@ struct SwiftRecordTypeWriter {
     }
 
     private mutating func keys() {
-        out.line("/// The keys of the record type's fields, typed by value and indexes.")
-        out.line("\(access)enum Key {")
+        out.line("/// The keys of the record type's fields, typed by value and indexes (the system fields'")
+        out.line("/// keys, `Key.recordName` ..., come from `Keys`).")
+        out.line("\(access)enum Key: Keys {")
         out.indent {
-            for (i, s) in SwiftTypes.systemOrder.enumerated() {
-                let (key, value, _) = SwiftTypes.system(s)
-                if i > 0 { out.blank() }
-                out.line("/// The system field `\(s.rawValue)` (`\(key)` in a query).")
-                declareKey(SwiftNames.spelled(s.rawValue), "Field<\(value), \(SwiftTypes.systemMarker(type.indexes(on: s)))>(\(SwiftNames.literal(key)))")
+            // The system keys are declared once, on `Keys`: a type says only which of its system
+            // fields have indexes (a `static let` costs the type checker as much as a field).
+            out.line("\(access)typealias Root = \(SwiftNames.spelled(names.swiftName))")
+            for s in SwiftTypes.systemOrder where !type.indexes(on: s).isEmpty {
+                let name = s.rawValue.prefix(1).uppercased() + s.rawValue.dropFirst() + "Index"
+                out.line("\(access)typealias \(name) = \(SwiftTypes.systemMarker(type.indexes(on: s)))")
             }
             for (field, f) in zip(type.fields, facts) {
                 out.blank()

@@ -8,7 +8,7 @@ enum SwiftSupportFile {
     static let declaredNames: Set<String> = [
         "Record", "RecordNameQueryable", "Zone", "Zones", "RecordError", "Index", "IsQueryable", "IsSortable",
         "IsSearchable", "Plaintext", "Indexes", "Matchable", "Orderable", "Notifiable", "FieldKey", "Predicate",
-        "Comparison", "Sort", "Match", "Subscriptions",
+        "Comparison", "Sort", "Match", "Subscriptions", "Keys",
     ]
 
     static func text(namespace: String, access: String) -> String {
@@ -88,6 +88,26 @@ enum SwiftSupportFile {
           ACCESS protocol Orderable: Matchable {}
           /// A value a notification can carry (not an asset).
           ACCESS protocol Notifiable {}
+
+          /// The keys of one record type (`Trip.Key`). The system fields' keys are declared once,
+          /// here, typed by the indexes the record type gives them (none unless it says), so that
+          /// each record type declares only its own fields' keys.
+          ACCESS protocol Keys {
+            /// The record type whose keys these are.
+            associatedtype Root: Record
+            /// The indexes of `recordName`.
+            associatedtype RecordNameIndex: Index = Indexes.System.None
+            /// The indexes of `createdAt`.
+            associatedtype CreatedAtIndex: Index = Indexes.System.None
+            /// The indexes of `createdBy`.
+            associatedtype CreatedByIndex: Index = Indexes.System.None
+            /// The indexes of `modifiedAt`.
+            associatedtype ModifiedAtIndex: Index = Indexes.System.None
+            /// The indexes of `modifiedBy`.
+            associatedtype ModifiedByIndex: Index = Indexes.System.None
+            /// The indexes of `etag`.
+            associatedtype EtagIndex: Index = Indexes.System.None
+          }
 
           /// The key of a field of `Root`, holding `Value`, with the indexes `Index`.
           ACCESS struct FieldKey<Root: Record, Value, Index: NAMESPACE.Index>: Sendable {
@@ -285,6 +305,36 @@ enum SwiftSupportFile {
           ACCESS func containsTokens(_ text: String) -> NAMESPACE.Predicate<Root> {
             NAMESPACE.Predicate(format: "self CONTAINS %@", arguments: [text])
           }
+        }
+
+        extension NAMESPACE.Keys {
+          /// The system field `recordName` (`recordID` in a query).
+          ACCESS static var recordName: NAMESPACE.FieldKey<Root, CKRecord.ID, RecordNameIndex> {
+            .init("recordID")
+          }
+
+          /// The system field `createdAt` (`creationDate` in a query).
+          ACCESS static var createdAt: NAMESPACE.FieldKey<Root, Date, CreatedAtIndex> {
+            .init("creationDate")
+          }
+
+          /// The system field `createdBy` (`creatorUserRecordID` in a query).
+          ACCESS static var createdBy: NAMESPACE.FieldKey<Root, CKRecord.ID, CreatedByIndex> {
+            .init("creatorUserRecordID")
+          }
+
+          /// The system field `modifiedAt` (`modificationDate` in a query).
+          ACCESS static var modifiedAt: NAMESPACE.FieldKey<Root, Date, ModifiedAtIndex> {
+            .init("modificationDate")
+          }
+
+          /// The system field `modifiedBy` (`lastModifiedUserRecordID` in a query).
+          ACCESS static var modifiedBy: NAMESPACE.FieldKey<Root, CKRecord.ID, ModifiedByIndex> {
+            .init("lastModifiedUserRecordID")
+          }
+
+          /// The system field `etag` (`___etag` in a query).
+          ACCESS static var etag: NAMESPACE.FieldKey<Root, String, EtagIndex> { .init("___etag") }
         }
 
         extension NAMESPACE.Predicate {

@@ -18,10 +18,14 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/Gen").sorted()
         #expect(names == ["Box.swift", "CloudSchema.swift", "Companion.swift", "Legacy.swift", "Trip.swift"])
         let first = try read(dir + "/Gen/Trip.swift")
-        // Again over its own output: the same bytes, and a record type gone takes its file along.
+        let written = try FileManager.default.attributesOfItem(atPath: dir + "/Gen/Trip.swift")[.systemFileNumber] as? Int
+        // Again over its own output: the same bytes, not written again (the same file), and a
+        // record type gone takes its file along.
         let again = try runCLI(["generate", "swift", Self.everything, "-o", dir + "/Gen", "--access", "public"])
         #expect(again.code == 0)
+        #expect(again.stdout == "generated 5 files in \(dir)/Gen\n")
         #expect(try read(dir + "/Gen/Trip.swift") == first)
+        #expect(try FileManager.default.attributesOfItem(atPath: dir + "/Gen/Trip.swift")[.systemFileNumber] as? Int == written)
         try Data("ckschema: 1\nrecordTypes:\n  Note:\n    fields:\n      title: string\n".utf8).write(to: URL(fileURLWithPath: dir + "/note.yaml"))
         let note = try runCLI(["generate", "swift", dir + "/note.yaml", "-o", dir + "/Gen"])
         #expect(note.code == 0, "\(note.stderr)")

@@ -100,9 +100,10 @@ import Testing
     @Test func keysCarryTheirIndexesAndSystemFieldsTheirQueryNames() throws {
         let trip = try Self.file(try Self.generate("everything.yaml"), "Trip.swift")
         for line in [
-            "public static let recordName = Field<CKRecord.ID, Indexes.System.Queryable>(\"recordID\")",
-            "public static let createdAt = Field<Date, Indexes.System.QueryableSortable>(\"creationDate\")",
-            "public static let modifiedBy = Field<CKRecord.ID, Indexes.System.None>(\"lastModifiedUserRecordID\")",
+            // The system keys come from `Keys`; the type says which of its system fields have indexes.
+            "public enum Key: Keys { public typealias Root = Trip",
+            "public typealias RecordNameIndex = Indexes.System.Queryable",
+            "public typealias CreatedAtIndex = Indexes.System.QueryableSortable",
             "public static let title = Field<String, Indexes.QueryableSearchableSortable>(\"title\")",
             "public static let summary = Field<String, Indexes.Searchable>(\"summary\")",
             "public static let label = Field<String, Indexes.Sortable>(\"label\")",
@@ -112,6 +113,16 @@ import Testing
             "public static let cover = Field<CKAsset, Indexes.None>(\"cover\")",
         ] {
             #expect(Self.flat(trip).contains(line), "\(line)")
+        }
+        // A system field without indexes keeps the default, `Indexes.System.None`.
+        #expect(!trip.contains("ModifiedByIndex"))
+        let shared = Self.flat(try Self.file(try Self.generate("everything.yaml"), "CloudSchema.swift"))
+        for line in [
+            "associatedtype ModifiedByIndex: Index = Indexes.System.None",
+            "public static var recordName: CloudSchema.FieldKey<Root, CKRecord.ID, RecordNameIndex> { .init(\"recordID\") }",
+            "public static var modifiedBy: CloudSchema.FieldKey<Root, CKRecord.ID, ModifiedByIndex> { .init(\"lastModifiedUserRecordID\") }",
+        ] {
+            #expect(shared.contains(line), "\(line)")
         }
     }
 
