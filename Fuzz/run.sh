@@ -26,9 +26,13 @@ fi
 rm -rf "$probe"
 
 echo "fuzz: building the targets"
-if ! swift build --package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -v "Cannot export local symbol" | grep -E "error|Compiling|Build complete" ; then
-  :
-fi
+# A build that fails is a failure even when binaries of an earlier build are still there: those
+# would fuzz old code and report nothing found.
+log="$(mktemp)"
+if swift build --package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address >"$log" 2>&1; then built=1; else built=0; fi
+grep -v "Cannot export local symbol" "$log" | grep -E "error|Compiling|Build complete" || true
+rm -f "$log"
+[ "$built" = 1 ] || { echo "fuzz: the targets did not build"; exit 3; }
 bin="Fuzz/.build/debug"
 # The toolchain can build fuzzers (the probe above), so a target that does not build is a
 # defect of ours, never a skip: exit 3.
