@@ -147,7 +147,10 @@ public enum CoreDataMapping {
 
     /// The schema a model mirrors to. It is partial: it describes the model's record types
     /// (and CDMR), never `Users`, `cloudkit.share` or types the app created otherwise.
-    public static func schema(for model: CoreDataModel, configuration: String? = nil) throws(InputError) -> Schema {
+    /// `onDemandFields: false` leaves out the fields CloudKit creates only on demand
+    /// (`mayBeAbsent`: `_ckAsset` companions, `CD_moveReceipt`), for a caller that would
+    /// remove them (`ckschema import`: building them was a tenth of its work, Benchmarks/swift).
+    public static func schema(for model: CoreDataModel, configuration: String? = nil, onDemandFields: Bool = true) throws(InputError) -> Schema {
         let roots = try roots(model)
         let included = try entities(of: model, configuration: configuration)
         let includedNames = Set(included.map(\.name))
@@ -177,8 +180,8 @@ public enum CoreDataMapping {
                 // root entity's; CD_entityName holds the entity of each record.
                 types.append(RecordType(
                     name: typeName, zone: zoneName,
-                    fields: [Field(name: "CD_entityName", type: FieldType(.string), indexes: indexes(.string), origin: rootOrigin),
-                             moveReceipt(rootOrigin)],
+                    fields: [Field(name: "CD_entityName", type: FieldType(.string), indexes: indexes(.string), origin: rootOrigin)]
+                        + (onDemandFields ? [moveReceipt(rootOrigin)] : []),
                     grants: grants(rootOrigin), origin: rootOrigin))
                 fieldNames.append(["CD_entityName", "CD_moveReceipt"])
             }
@@ -195,7 +198,7 @@ public enum CoreDataMapping {
                 // Source: CKRecord.encryptedValues; `allowsCloudEncryption` in the model.
                 fields.append(Field(name: cloudName(a.name), type: FieldType(type), isEncrypted: a.allowsCloudEncryption,
                                     indexes: a.allowsCloudEncryption ? [] : indexes(type), origin: a.origin))
-                if isExternalizable(a.type) {
+                if onDemandFields, isExternalizable(a.type) {
                     var companion = Field(name: cloudName(a.name) + "_ckAsset", type: FieldType(.asset), origin: a.origin)
                     companion.mayBeAbsent = true
                     fields.append(companion)
