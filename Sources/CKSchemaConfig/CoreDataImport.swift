@@ -36,8 +36,8 @@ public enum CoreDataImport {
 
     /// The schema, YAML and notes of SwiftData sources (`swiftDataYAML`), with the schema.
     public static func swiftData(path: String, selection: ModelSelection = ModelSelection()) throws(InputError) -> SwiftDataImport {
-        var schema = try SchemaSource.loadSwiftData(path: path, selection: selection)
-        for i in schema.recordTypes.indices { schema.recordTypes[i].fields.removeAll(where: \.mayBeAbsent) }
+        // The on-demand fields are not built at all (rather than built and removed).
+        let schema = try SchemaSource.loadSwiftData(path: path, selection: selection, onDemandFields: false)
         let version = schema.coreDataModel?.versionName ?? ""
         let header = "# Mapped by 'ckschema import' from the SwiftData sources \(path)" + (version.isEmpty ? "" : ", VersionedSchema '\(version)'")
             + ".\n# The schema NSPersistentCloudKitContainer mirrors (docs/swiftdata.md); fields CloudKit creates\n"

@@ -37,9 +37,9 @@ public enum SchemaSource {
     /// Reads SwiftData `@Model` sources and maps them as NSPersistentCloudKitContainer
     /// mirrors them: the Swift reader gives the Core Data model, the Core Data mapping the
     /// schema (docs/swiftdata.md). `selection.version` picks a VersionedSchema.
-    public static func loadSwiftData(path: String, selection: ModelSelection = ModelSelection()) throws(InputError) -> Schema {
+    public static func loadSwiftData(path: String, selection: ModelSelection = ModelSelection(), onDemandFields: Bool = true) throws(InputError) -> Schema {
         let (model, suppressions) = try SwiftModelReader.load(path: path, version: selection.version, models: selection.models)
-        var schema = try CoreDataMapping.schema(for: model)
+        var schema = try CoreDataMapping.schema(for: model, onDemandFields: onDemandFields)
         schema.suppressions = SuppressionList(suppressions)
         return schema
     }

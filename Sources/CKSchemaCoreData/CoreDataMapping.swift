@@ -32,14 +32,19 @@ public enum CoreDataMapping {
     /// models as Core Data Decimal attributes, as `CD_ DOUBLE` fields (an NSDecimalNumber is
     /// an NSNumber, which CloudKit stores as a number); docs/coredata.md and docs/swiftdata.md.
     public static func fieldType(_ attributeType: String) -> PrimitiveType?? {
-        switch attributeType {
-        case "String", "UUID", "URI": .string
-        case "Integer 16", "Integer 32", "Integer 64", "Boolean": .int64
-        case "Double", "Float", "Decimal": .double
-        case "Date": .timestamp
-        case "Binary", "Transformable": .bytes
-        case "Undefined", "ObjectID": .some(nil)
-        default: nil
+        // A switch over strings compares case after case: the first byte picks the few that
+        // can match (the comparisons were 1% of a SwiftData import, Benchmarks/swift).
+        let t = attributeType
+        switch t.utf8.first {
+        case UInt8(ascii: "S"): return t == "String" ? .string : nil
+        case UInt8(ascii: "U"): return t == "UUID" || t == "URI" ? .string : t == "Undefined" ? .some(nil) : nil
+        case UInt8(ascii: "I"): return t == "Integer 64" || t == "Integer 32" || t == "Integer 16" ? .int64 : nil
+        case UInt8(ascii: "B"): return t == "Boolean" ? .int64 : t == "Binary" ? .bytes : nil
+        case UInt8(ascii: "D"): return t == "Double" || t == "Decimal" ? .double : t == "Date" ? .timestamp : nil
+        case UInt8(ascii: "F"): return t == "Float" ? .double : nil
+        case UInt8(ascii: "T"): return t == "Transformable" ? .bytes : nil
+        case UInt8(ascii: "O"): return t == "ObjectID" ? .some(nil) : nil
+        default: return nil
         }
     }
 
@@ -47,7 +52,9 @@ public enum CoreDataMapping {
     /// (`CD_<attribute>_ckAsset`). Source: “Reading CloudKit Records for Core Data”
     /// (large values are externalized as CKAsset), WWDC19 “Using Core Data With CloudKit”
     /// (asset externalization).
-    static let externalizable: Set<String> = ["String", "Binary", "Transformable"]
+    static func isExternalizable(_ attributeType: String) -> Bool {
+        attributeType == "String" || attributeType == "Binary" || attributeType == "Transformable"
+    }
 
     /// Indexes CloudKit's development environment gives a field it creates: every
     /// field queryable and sortable, strings also searchable, assets none. Source: the
@@ -140,7 +147,10 @@ public enum CoreDataMapping {
 
     /// The schema a model mirrors to. It is partial: it describes the model's record types
     /// (and CDMR), never `Users`, `cloudkit.share` or types the app created otherwise.
-    public static func schema(for model: CoreDataModel, configuration: String? = nil) throws(InputError) -> Schema {
+    /// `onDemandFields: false` leaves out the fields CloudKit creates only on demand
+    /// (`mayBeAbsent`: `_ckAsset` companions, `CD_moveReceipt`), for a caller that would
+    /// remove them (`ckschema import`: building them was a tenth of its work, Benchmarks/swift).
+    public static func schema(for model: CoreDataModel, configuration: String? = nil, onDemandFields: Bool = true) throws(InputError) -> Schema {
         let roots = try roots(model)
         let included = try entities(of: model, configuration: configuration)
         let includedNames = Set(included.map(\.name))
@@ -170,12 +180,13 @@ public enum CoreDataMapping {
                 // root entity's; CD_entityName holds the entity of each record.
                 types.append(RecordType(
                     name: typeName, zone: zoneName,
-                    fields: [Field(name: "CD_entityName", type: FieldType(.string), indexes: indexes(.string), origin: rootOrigin),
-                             moveReceipt(rootOrigin)],
+                    fields: [Field(name: "CD_entityName", type: FieldType(.string), indexes: indexes(.string), origin: rootOrigin)]
+                        + (onDemandFields ? [moveReceipt(rootOrigin)] : []),
                     grants: grants(rootOrigin), origin: rootOrigin))
                 fieldNames.append(["CD_entityName", "CD_moveReceipt"])
             }
             var fields: [Field] = []
+            fields.reserveCapacity(e.attributes.count * 2 + e.relationships.count)
             for a in e.attributes where !a.isTransient {
                 guard let mapped = fieldType(a.type) else {
                     errors.append(Diagnostic(rule: CoreDataRules.unknownAttributeType, "attribute '\(e.name).\(a.name)' has the type '\(a.type)', which the mapping to CloudKit does not know",
@@ -187,7 +198,7 @@ public enum CoreDataMapping {
                 // Source: CKRecord.encryptedValues; `allowsCloudEncryption` in the model.
                 fields.append(Field(name: cloudName(a.name), type: FieldType(type), isEncrypted: a.allowsCloudEncryption,
                                     indexes: a.allowsCloudEncryption ? [] : indexes(type), origin: a.origin))
-                if externalizable.contains(a.type) {
+                if onDemandFields, isExternalizable(a.type) {
                     var companion = Field(name: cloudName(a.name) + "_ckAsset", type: FieldType(.asset), origin: a.origin)
                     companion.mayBeAbsent = true
                     fields.append(companion)
@@ -207,6 +218,8 @@ public enum CoreDataMapping {
                 }
             }
             types[t].fields.reserveCapacity(types[t].fields.count + fields.count)
+            // Grown one insert at a time, the set rehashed every name at each doubling.
+            fieldNames[t].reserveCapacity(fieldNames[t].count + fields.count)
             for f in fields where fieldNames[t].insert(f.name).inserted {
                 types[t].fields.append(f)
             }

@@ -400,14 +400,14 @@ struct SwiftDeclarationReader {
             if s.is(j, .colon) {
                 let typeStart = j + 1
                 var e = typeStart
-                while e < limit, !s.is(e, "="), !s.is(e, .leftBrace), !s.is(e, .comma), !(e > typeStart && startsDeclaration(e)) {
+                while e < limit, !s.isOperator(e, UInt8(ascii: "=")), !s.is(e, .leftBrace), !s.is(e, .comma), !(e > typeStart && startsDeclaration(e)) {
                     e = s.tokens[e].kind == .leftParen || s.tokens[e].kind == .leftBracket ? s.skipGroup(e) : e + 1
                 }
                 p.type = SwiftTypeRef.parse(s, typeStart..<e)
                 j = e
             }
             var computed = false
-            if s.is(j, "=") {
+            if s.isOperator(j, UInt8(ascii: "=")) {
                 p.hasDefault = true
                 let end = endOfExpression(j + 1, limit: limit, stopAtComma: true)
                 if p.type == nil { (p.inferred, p.inferredFromMember) = infer(j + 1..<end) }

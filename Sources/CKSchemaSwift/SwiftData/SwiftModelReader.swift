@@ -319,20 +319,39 @@ struct Resolver {
     /// Source: Apple, SwiftData “Defining data relationships with enumerations and model
     /// classes” / Schema.Attribute (the supported value types), and the corpus exports.
     static func attributeType(_ name: String) -> String? {
-        switch name {
-        case "String": "String"
-        case "Int", "Int64", "UInt", "UInt64", "UInt32": "Integer 64"
-        case "Int32", "UInt16": "Integer 32"
-        case "Int16", "Int8", "UInt8": "Integer 16"
-        case "Bool": "Boolean"
-        case "Double", "CGFloat", "TimeInterval": "Double"
-        case "Float": "Float"
-        case "Date": "Date"
-        case "UUID": "UUID"
-        case "URL": "URI"
-        case "Decimal": "Decimal"
-        case "Data": "Binary"
-        default: nil
+        // A switch over strings compares case after case: the first byte picks the few that
+        // can match, and rules out most app types (`Model1`) at once (Benchmarks/swift).
+        switch name.utf8.first {
+        case UInt8(ascii: "S"): return name == "String" ? "String" : nil
+        case UInt8(ascii: "I"):
+            switch name {
+            case "Int", "Int64": return "Integer 64"
+            case "Int32": return "Integer 32"
+            case "Int16", "Int8": return "Integer 16"
+            default: return nil
+            }
+        case UInt8(ascii: "U"):
+            switch name {
+            case "UUID": return "UUID"
+            case "URL": return "URI"
+            case "UInt", "UInt64", "UInt32": return "Integer 64"
+            case "UInt16": return "Integer 32"
+            case "UInt8": return "Integer 16"
+            default: return nil
+            }
+        case UInt8(ascii: "B"): return name == "Bool" ? "Boolean" : nil
+        case UInt8(ascii: "D"):
+            switch name {
+            case "Double": return "Double"
+            case "Date": return "Date"
+            case "Decimal": return "Decimal"
+            case "Data": return "Binary"
+            default: return nil
+            }
+        case UInt8(ascii: "C"): return name == "CGFloat" ? "Double" : nil
+        case UInt8(ascii: "T"): return name == "TimeInterval" ? "Double" : nil
+        case UInt8(ascii: "F"): return name == "Float" ? "Float" : nil
+        default: return nil
         }
     }
 
@@ -401,6 +420,7 @@ struct Resolver {
         if let first = m.inherits.first, let d = resolve([first], in: scope), let parent = modelNames[d.path.joined(separator: ".")] {
             e.parent = parent
         }
+        e.attributes.reserveCapacity(m.properties.count)
         for p in m.properties {
             if p.attributes.contains(where: { $0.name == "Transient" }) { continue }
             let attribute = p.attributes.first { $0.name == "Attribute" }

@@ -4,12 +4,15 @@
 /// `Dictionary<K, V>` `.dictionary`; `Set<T>` `.set`; `A.B.C` a `.named` path (a leading
 /// `Swift.` or `Foundation.` dropped). Anything else (tuples, functions, `some`/`any`,
 /// compositions) is `.other` with its text: the reader never guesses what it stores.
-indirect enum SwiftTypeRef: Sendable, Hashable {
+///
+/// Only the cases that nest are `indirect`: a `.named` type (most properties) is stored in
+/// place, without a heap box per property (Benchmarks/swift).
+enum SwiftTypeRef: Sendable, Hashable {
     case named([String])
-    case optional(SwiftTypeRef)
-    case array(SwiftTypeRef)
-    case set(SwiftTypeRef)
-    case dictionary(SwiftTypeRef, SwiftTypeRef)
+    indirect case optional(SwiftTypeRef)
+    indirect case array(SwiftTypeRef)
+    indirect case set(SwiftTypeRef)
+    indirect case dictionary(SwiftTypeRef, SwiftTypeRef)
     case other(String)
 
     /// Nesting deeper than this is `.other` (a crafted file cannot recurse without bound).
@@ -82,11 +85,13 @@ indirect enum SwiftTypeRef: Sendable, Hashable {
         let pieces: [Piece]
         var at = 0
 
-        func peek(_ c: Character) -> Bool {
-            at < pieces.count && pieces[at] == .symbol(c.asciiValue ?? 0)
+        // `UInt8` rather than `Character`: no conversion per call (Benchmarks/swift).
+        func peek(_ c: UInt8) -> Bool {
+            guard at < pieces.count, case let .symbol(b) = pieces[at] else { return false }
+            return b == c
         }
 
-        mutating func eat(_ c: Character) -> Bool {
+        mutating func eat(_ c: UInt8) -> Bool {
             guard peek(c) else { return false }
             at += 1
             return true
@@ -95,13 +100,13 @@ indirect enum SwiftTypeRef: Sendable, Hashable {
         mutating func type(depth: Int) -> SwiftTypeRef? {
             guard depth < SwiftTypeRef.maxDepth, at < pieces.count else { return nil }
             var base: SwiftTypeRef
-            if eat("[") {
+            if eat(UInt8(ascii: "[")) {
                 guard let element = type(depth: depth + 1) else { return nil }
-                if eat(":") {
-                    guard let value = type(depth: depth + 1), eat("]") else { return nil }
+                if eat(UInt8(ascii: ":")) {
+                    guard let value = type(depth: depth + 1), eat(UInt8(ascii: "]")) else { return nil }
                     base = .dictionary(element, value)
                 } else {
-                    guard eat("]") else { return nil }
+                    guard eat(UInt8(ascii: "]")) else { return nil }
                     base = .array(element)
                 }
             } else if case let .name(first) = pieces[at] {
@@ -110,15 +115,15 @@ indirect enum SwiftTypeRef: Sendable, Hashable {
                 var path = [first]
                 var args: [SwiftTypeRef] = []
                 while true {
-                    if eat("<") {
+                    if eat(UInt8(ascii: "<")) {
                         args = []
                         repeat {
                             guard let a = type(depth: depth + 1) else { return nil }
                             args.append(a)
-                        } while eat(",")
-                        guard eat(">") else { return nil }
+                        } while eat(UInt8(ascii: ","))
+                        guard eat(UInt8(ascii: ">")) else { return nil }
                     }
-                    guard peek("."), at + 1 < pieces.count, case let .name(next) = pieces[at + 1] else { break }
+                    guard peek(UInt8(ascii: ".")), at + 1 < pieces.count, case let .name(next) = pieces[at + 1] else { break }
                     // `.Type` and `.Protocol` are metatypes, not stored values.
                     if next == "Type" || next == "Protocol" { return nil }
                     at += 2
@@ -135,7 +140,7 @@ indirect enum SwiftTypeRef: Sendable, Hashable {
                 default: base = .named(path)   // a generic type of the app: the reader resolves its name
                 }
             } else { return nil }
-            while eat("?") || eat("!") { base = .optional(base) }
+            while eat(UInt8(ascii: "?")) || eat(UInt8(ascii: "!")) { base = .optional(base) }
             return base
         }
     }

@@ -44,6 +44,19 @@ func coreDataFixture(_ relative: String, _ selection: ModelSelection = ModelSele
         #expect(t.field(named: "CD_text_ckAsset")?.indexes == [])
     }
 
+    /// `ckschema import` asks for the schema without the on-demand fields: the same schema as
+    /// the full mapping's with its `mayBeAbsent` fields removed, never built at all.
+    @Test func onDemandFieldsCanBeLeftOut() throws {
+        let full = try coreDataFixture("mapping/AttributeTypes.xcdatamodel")
+        let model = try #require(full.coreDataModel)
+        let lean = try CoreDataMapping.schema(for: model, onDemandFields: false)
+        #expect(lean.recordTypes.map(\.name) == full.recordTypes.map(\.name))
+        for (l, f) in zip(lean.recordTypes, full.recordTypes) {
+            #expect(l.fields == f.fields.filter { !$0.mayBeAbsent }, "\(l.name)")
+            #expect(f.fields.contains { $0.mayBeAbsent }, "the full mapping has on-demand fields in \(f.name)")
+        }
+    }
+
     @Test func largeValueTypesHaveOptionalAssetCompanions() throws {
         let t = try #require(try coreDataFixture("mapping/AttributeTypes.xcdatamodel").recordType(named: "CD_Sample"))
         let companions = t.fields.filter { $0.name.hasSuffix("_ckAsset") }

@@ -166,6 +166,16 @@ import Testing
         #expect(s.lines.lineStarts == [0, 3, 9, 11])
     }
 
+    /// A file without `\r` takes the memchr path: the same starts as the byte loop.
+    @Test func lineTableOfNewlinesOnly() {
+        #expect(SwiftLineTable(Array("a\n\nbé c\nd".utf8)).lineStarts == [0, 2, 3, 9])
+        #expect(SwiftLineTable(Array("x\n".utf8)).lineStarts == [0, 2])
+        #expect(SwiftLineTable([UInt8]()).lineStarts == [0])
+        let s = lex("a\n\nbé c\nd")
+        #expect(s.location(3).description == "t.swift:4:1")
+        #expect(s.location(2).description == "t.swift:3:4")
+    }
+
     @Test func tooDeepInterpolationIsAProblemNotACrash() {
         let deep = String(repeating: "\"\\(", count: 200) + String(repeating: ")\"", count: 200)
         let s = lex(deep)
