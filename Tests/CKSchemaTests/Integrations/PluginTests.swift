@@ -73,7 +73,7 @@ import Testing
         let dev = Self.app + "/Schemas/development.yaml"
         let text = try read(dev).replacingOccurrences(of: "body: { type: string, encrypted: true }", with: "body: { type: string, encrypted: true, indexes: [queryable] }")
         try Data(text.utf8).write(to: URL(fileURLWithPath: dev))
-        let expected = "Schemas/development.yaml:15:7: error: field 'Note.body' is encrypted and cannot be queryable [CK105]"
+        let expected = "Schemas/development.yaml:15:55: error: field 'Note.body' is encrypted and cannot be queryable [CK105]"
         let badLint = try Self.swift(["ckschema", "lint"])
         #expect(badLint.code != 0)
         #expect(badLint.stdout.contains(expected), "\(badLint.stdout)\(badLint.stderr)")
