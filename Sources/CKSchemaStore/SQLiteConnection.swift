@@ -128,11 +128,10 @@ package final class SQLiteConnection {
         _ = close()
     }
 
-    /// The statements `cached` keeps, by their SQL. Raw handles, never `SQLiteStatement`s: a
-    /// statement holds its connection strongly, so a cache of them would be a cycle and the
-    /// connection would never close. Only SQL the store spells itself is cached (a fixed set).
-    private var statements: [String: CachedHandle] = [:]
-    /// The statements of `CachedSQL` declarations, found by identity (no hash of the text).
+    /// The statements `cached` keeps, by their `CachedSQL` declaration's identity (no hash of
+    /// the text). Raw handles, never `SQLiteStatement`s: a statement holds its connection
+    /// strongly, so a cache of them would be a cycle and the connection would never close. Only
+    /// SQL the store declares once is cached (a fixed set).
     private var declared: [ObjectIdentifier: CachedHandle] = [:]
     private var isClosed = false
 
@@ -144,9 +143,7 @@ package final class SQLiteConnection {
     func close() -> Int32 {
         guard !isClosed else { return SQLITE_OK }
         isClosed = true
-        for entry in statements.values { sqlite3_finalize(entry.handle) }
         for entry in declared.values { sqlite3_finalize(entry.handle) }
-        statements.removeAll()
         declared.removeAll()
         let rc = sqlite3_close(db)
         if rc != SQLITE_OK { sqlite3_close_v2(db) }
@@ -216,37 +213,29 @@ package final class SQLiteConnection {
         SQLiteStatement(stmt: try compile(sql), connection: self, sql: sql, cache: nil)
     }
 
-    /// The prepared statement of `sql` kept on this connection (GRDB's cached statements):
-    /// compiled on first use, then the same statement, reset and its bindings cleared, on every
-    /// call. The statement is reset again when the returned object is released, so a read never
-    /// keeps SQLite's lock after it. While one use of it is alive, another call with the same
-    /// SQL gets a freshly prepared statement instead, so nested uses never reset each other.
-    /// For the store's own fixed SQL (`RecordsTable`); SQL built per input uses `prepare`.
-    package func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-        try reuse(statements[sql], sql) { statements[sql] = $0 }
-    }
-
-    /// The same for a statement the store declares once (`RecordsTable`): found by the
+    /// The prepared statement of a declaration the store makes once (`RecordsTable`'s
+    /// `static let`s), kept on this connection (GRDB's cached statements): compiled on first
+    /// use, then the same statement, reset and its bindings cleared, on every call; found by the
     /// declaration's identity, so a statement run per record does not hash its text each time.
+    /// The statement is reset again when the returned object is released, so a read never
+    /// keeps SQLite's lock after it. While one use of it is alive, another call gets a freshly
+    /// prepared statement instead, so nested uses never reset each other. SQL built per input
+    /// uses `prepare`.
     package func cached(_ sql: CachedSQL) throws(SQLiteError) -> SQLiteStatement {
         let key = ObjectIdentifier(sql)
-        return try reuse(declared[key], sql.text) { declared[key] = $0 }
-    }
-
-    private func reuse(_ entry: CachedHandle?, _ sql: String, keep: (CachedHandle) -> Void) throws(SQLiteError) -> SQLiteStatement {
-        if let entry {
-            guard !entry.inUse else { return try prepare(sql) }
+        if let entry = declared[key] {
+            guard !entry.inUse else { return try prepare(sql.text) }
             sqlite3_reset(entry.handle)
             sqlite3_clear_bindings(entry.handle)
-            return SQLiteStatement(stmt: entry.handle, connection: self, sql: sql, cache: entry)
+            return SQLiteStatement(stmt: entry.handle, connection: self, sql: sql.text, cache: entry)
         }
-        let entry = CachedHandle(try compile(sql))
-        keep(entry)
-        return SQLiteStatement(stmt: entry.handle, connection: self, sql: sql, cache: entry)
+        let entry = CachedHandle(try compile(sql.text), for: sql)
+        declared[key] = entry
+        return SQLiteStatement(stmt: entry.handle, connection: self, sql: sql.text, cache: entry)
     }
 
     /// How many statements the cache holds (for tests).
-    var cachedStatementCount: Int { statements.count + declared.count }
+    var cachedStatementCount: Int { declared.count }
 
     private func compile(_ sql: String) throws(SQLiteError) -> OpaquePointer {
         guard !isClosed else { throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed", sql: sql) }
@@ -311,11 +300,17 @@ package final class CachedSQL: Sendable {
 
 /// A statement handle the connection's cache owns, and whether a `SQLiteStatement` is using it.
 /// It holds no reference to the connection (no cycle); the connection finalizes it in `close`.
+/// It keeps its declaration alive, so that the declaration's identity, the cache's key, can
+/// never be taken by another `CachedSQL` allocated at the same address.
 private final class CachedHandle {
     let handle: OpaquePointer
+    let declaration: CachedSQL
     var inUse = true
 
-    init(_ handle: OpaquePointer) { self.handle = handle }
+    init(_ handle: OpaquePointer, for declaration: CachedSQL) {
+        self.handle = handle
+        self.declaration = declaration
+    }
 }
 
 /// One prepared statement, finalized in `deinit` (a cached one is reset and handed back to the

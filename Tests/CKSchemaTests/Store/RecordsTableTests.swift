@@ -105,20 +105,21 @@ import Testing
 @Suite struct StatementCacheTests {
     @Test func theSameSQLGivesTheSameStatementWithItsBindingsCleared() throws {
         let db = try SQLiteConnection(path: ":memory:", mode: .readWriteCreate)
+        let sql = CachedSQL("SELECT ?1")
         let first: OpaquePointer
         do {
-            let s = try db.cached("SELECT ?1")
+            let s = try db.cached(sql)
             try s.bind(42, at: 1)
             #expect(try s.step())
             #expect(s.int64(at: 0) == 42)
             first = s.handle
         }
-        let s = try db.cached("SELECT ?1")
+        let s = try db.cached(sql)
         #expect(s.handle == first, "the cached statement is reused")
         #expect(try s.step())
         #expect(s.isNull(at: 0), "the binding of the last use is cleared")
         #expect(db.cachedStatementCount == 1)
-        #expect(try db.cached("SELECT ?1 + 1").handle != first)
+        #expect(try db.cached(CachedSQL("SELECT ?1 + 1")).handle != first)
         #expect(db.cachedStatementCount == 2)
     }
 
@@ -130,6 +131,12 @@ import Testing
         #expect(try db.cached(sql).handle == first)
         #expect(try db.cached(CachedSQL("SELECT ?1")).handle != first, "another declaration is another statement")
         #expect(db.cachedStatementCount == 2)
+        // Declarations made and dropped in turn: each is its own statement, never another's
+        // (a freed declaration's address cannot be reused while the cache holds it).
+        for n in 0..<50 {
+            let s = try db.cached(CachedSQL("SELECT \(n)"))
+            #expect(try s.step() && s.int64(at: 0) == Int64(n))
+        }
         #expect(db.close() == 0)
     }
 
@@ -137,7 +144,7 @@ import Testing
     /// first keeps its place.
     @Test func nestedUsesDoNotResetEachOther() throws {
         let db = try SQLiteConnection(path: ":memory:", mode: .readWriteCreate)
-        let sql = "SELECT value FROM json_each('[1,2,3]')"
+        let sql = CachedSQL("SELECT value FROM json_each('[1,2,3]')")
         let outer = try db.cached(sql)
         #expect(try outer.step())
         #expect(outer.int64(at: 0) == 1)
@@ -163,7 +170,7 @@ import Testing
         try a.execute("CREATE TABLE t (x)")
         try a.execute("INSERT INTO t VALUES (1), (2)")
         do {
-            let s = try a.cached("SELECT x FROM t")
+            let s = try a.cached(CachedSQL("SELECT x FROM t"))
             #expect(try s.step())
         }
         let b = try SQLiteConnection(path: path, mode: .readWrite)
@@ -178,15 +185,16 @@ import Testing
         do {
             let db = try SQLiteConnection(path: ":memory:", mode: .readWriteCreate)
             released = db
-            for n in 0..<3 { #expect(try db.cached("SELECT \(n)").step()) }
+            for n in 0..<3 { #expect(try db.cached(CachedSQL("SELECT \(n)")).step()) }
             #expect(db.cachedStatementCount == 3)
         }
         #expect(released == nil, "no statement in the cache holds its connection")
 
         let db = try SQLiteConnection(path: ":memory:", mode: .readWriteCreate)
-        do { #expect(try db.cached("SELECT 1").step()) }
+        let one = CachedSQL("SELECT 1")
+        do { #expect(try db.cached(one).step()) }
         #expect(db.close() == 0, "SQLITE_OK: the cache finalized its statements")
-        #expect(throws: SQLiteError.self) { try db.cached("SELECT 1") }
+        #expect(throws: SQLiteError.self) { try db.cached(one) }
 
         // What close reports when a statement is left open: SQLITE_BUSY (5).
         let other = try SQLiteConnection(path: ":memory:", mode: .readWriteCreate)
