@@ -32,17 +32,34 @@ public enum InputFile {
 
     /// Writes `data` to `path` atomically (a temporary file renamed into place), so a failed
     /// or interrupted write never leaves a half-written file; `overwrite: false` refuses an
-    /// existing file. Throws CK007 with the system's reason.
+    /// existing file. A device, FIFO or socket (`-o /dev/null`, `/dev/stdout`) is written in
+    /// place: an atomic write would rename a new regular file over it (as root, over /dev/null
+    /// itself). Throws CK007 with the system's reason.
     public static func write(_ data: Data, to path: String, overwrite: Bool = true) throws(InputError) {
         do {
             if !overwrite, FileManager.default.fileExists(atPath: path) {
                 throw CocoaError(.fileWriteFileExists)
+            }
+            if isSpecialFile(path) {
+                guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
+                defer { try? handle.close() }
+                try handle.write(contentsOf: data)
+                return
             }
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot write '\(path)': \(error.localizedDescription)",
                                     at: SourceLocation(file: path, line: 1, column: 1), fix: "check that the folder exists and is writable"))
         }
+    }
+
+    /// True when `path` exists (symbolic links followed) and is neither a regular file nor a
+    /// folder: a device, a FIFO or a socket.
+    static func isSpecialFile(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        let type = info.st_mode & S_IFMT
+        return type != S_IFREG && type != S_IFDIR
     }
 
     /// Creates the folder at `path` (and its parents) when it does not exist; CK007 when it cannot.

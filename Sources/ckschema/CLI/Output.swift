@@ -74,40 +74,21 @@ extension Output {
         }
     }
 
-    /// True when `path` exists (symbolic links followed) and is not a regular file or a
-    /// folder: a device, a FIFO or a socket, which is written in place, never replaced.
-    static func isSpecialFile(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return false }
-        let type = info.st_mode & S_IFMT
-        return type != S_IFREG && type != S_IFDIR
-    }
-
-    /// Writes `text` to a file, or to standard output when `path` is nil or `-`. A device or
-    /// FIFO (`-o /dev/null`) is written in place; a regular file is replaced atomically.
+    /// Writes `text` to a file (as `InputFile.write`: a device or FIFO such as `-o /dev/null`
+    /// in place, a regular file replaced atomically), or to standard output when `path` is nil
+    /// or `-`.
     func write(_ text: String, to path: String?) throws(InputError) {
         guard let path, path != "-" else {
             write(text)
             return
         }
-        do {
-            // Written from the string's own bytes: a large schema's text is not copied again.
-            var text = text
-            try text.withUTF8 { bytes in
-                let data = bytes.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count, deallocator: .none) } ?? Data()
-                if Self.isSpecialFile(path) {
-                    // `-o /dev/null`, a FIFO, `/dev/stdout`: an atomic write renames a new
-                    // regular file over the path, which (as root) replaced /dev/null itself.
-                    guard let handle = FileHandle(forWritingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
-                    defer { try? handle.close() }
-                    try handle.write(contentsOf: data)
-                } else {
-                    try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-                }
-            }
-        } catch {
-            throw InputError(Diagnostic(rule: InputRules.unwritable, "cannot write '\(path)': \(error.localizedDescription)",
-                                    at: SourceLocation(file: path, line: 1, column: 1), fix: "check that the folder exists and is writable"))
+        // Written from the string's own bytes: a large schema's text is not copied again.
+        var text = text
+        var failure: InputError?
+        text.withUTF8 { bytes in
+            let data = bytes.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: bytes.count, deallocator: .none) } ?? Data()
+            do throws(InputError) { try InputFile.write(data, to: path) } catch { failure = error }
         }
+        if let failure { throw failure }
     }
 }

@@ -224,6 +224,15 @@ import Testing
         #expect(stdout.stdout.hasPrefix("# Mapped by 'ckschema import' from the SwiftData sources Tests/Fixtures/swift/apps/Pantry.\n# The schema NSPersistentCloudKitContainer mirrors (docs/swiftdata.md); fields CloudKit creates\n# only on demand (CD_<attribute>_ckAsset, CD_moveReceipt) are not listed.\nckschema: 1\nzones:\n"))
     }
 
+    /// Every `-o` goes through the same writer: a command that writes through `InputFile.write`
+    /// (json-schema) keeps /dev/null a device too.
+    @Test func everyWriterKeepsADeviceADevice() throws {
+        let r = try runCLI(["json-schema", "-o", "/dev/null"])
+        #expect(r.code == 0, "\(r.stderr)")
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial)
+    }
+
     @Test func checkReadsASwiftFolderNamedInTheConfiguration() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
