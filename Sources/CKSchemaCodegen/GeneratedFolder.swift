@@ -133,6 +133,9 @@ public enum GeneratedFolder {
                     if errno == EINTR { continue }
                     return errno
                 }
+                // No progress on a non-empty buffer (POSIX allows it, regular files never do
+                // it): refused as a full disk rather than retried without end.
+                if n == 0 { return ENOSPC }
                 offset += n
             }
             return 0
