@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Every library target and the executable: a member of a module the file does not import is an
+/// error (SE-0444), so a file's imports are what it uses.
+let layer: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "ckschema",
     platforms: [.macOS(.v13)],
@@ -8,9 +12,10 @@ let package = Package(
         .library(name: "CKSchema", targets: ["CKSchema"]),
         .executable(name: "ckschema", targets: ["ckschema"]),
     ],
-    // One target per layer of docs/architecture.md, each depending only on the layers directly
-    // below it (peers on one row never see each other): the compiler refuses an import against
-    // the picture, and LayeringTests checks this graph against the document.
+    // One target per layer of docs/architecture.md, each depending on exactly the targets its
+    // files import (no re-exports below the umbrella `CKSchema`; MemberImportVisibility makes a
+    // member of an unimported module an error): LayeringTests holds this graph to the document,
+    // every edge to an import that uses it, and every import to an edge.
     targets: [
         .systemLibrary(
             name: "CYAML",
@@ -21,28 +26,31 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
-        .target(name: "CKSchemaModel", dependencies: []),
-        .target(name: "CKSchemaDiagnostics", dependencies: ["CKSchemaModel"]),
-        .target(name: "CKSchemaYAML", dependencies: ["CKSchemaDiagnostics", "CYAML"]),
-        .target(name: "CKSchemaCKDB", dependencies: ["CKSchemaDiagnostics"]),
-        .target(name: "CKSchemaCoreData", dependencies: ["CKSchemaDiagnostics"]),
-        .target(name: "CKSchemaPredicate", dependencies: ["CKSchemaDiagnostics"]),
-        .target(name: "CKSchemaSwift", dependencies: ["CKSchemaDiagnostics"]),
-        .target(name: "CKSchemaLinter", dependencies: ["CKSchemaYAML", "CKSchemaCKDB", "CKSchemaCoreData", "CKSchemaPredicate", "CKSchemaSwift"]),
-        .target(name: "CKSchemaDiff", dependencies: ["CKSchemaLinter"]),
-        .target(name: "CKSchemaConfig", dependencies: ["CKSchemaDiff"]),
-        .target(name: "CKSchemaRecords", dependencies: ["CKSchemaConfig"]),
-        .target(name: "CKSchemaPull", dependencies: ["CKSchemaConfig"]),
-        .target(name: "CKSchemaStore", dependencies: ["CKSchemaRecords", "CKSchemaPull", "CSQLite"]),
-        .target(name: "CKSchemaRuntime", dependencies: ["CKSchemaStore"]),
-        .target(name: "CKSchemaMigrations", dependencies: ["CKSchemaRuntime"]),
-        .target(name: "CKSchemaScan", dependencies: ["CKSchemaConfig"]),
-        .target(name: "CKSchemaCodegen", dependencies: ["CKSchemaConfig"]),
-        .target(name: "CKSchemaCheck", dependencies: ["CKSchemaMigrations", "CKSchemaScan", "CKSchemaCodegen"]),
-        .target(name: "CKSchema", dependencies: ["CKSchemaCheck"]),
+        .target(name: "CKSchemaModel", dependencies: [], swiftSettings: layer),
+        .target(name: "CKSchemaDiagnostics", dependencies: ["CKSchemaModel"], swiftSettings: layer),
+        .target(name: "CKSchemaWire", dependencies: ["CKSchemaModel"], swiftSettings: layer),
+        .target(name: "CKSchemaCKDB", dependencies: ["CKSchemaDiagnostics", "CKSchemaModel"], swiftSettings: layer),
+        .target(name: "CKSchemaCoreData", dependencies: ["CKSchemaDiagnostics", "CKSchemaModel"], swiftSettings: layer),
+        .target(name: "CKSchemaPredicate", dependencies: ["CKSchemaDiagnostics", "CKSchemaModel"], swiftSettings: layer),
+        .target(name: "CKSchemaSwift", dependencies: ["CKSchemaDiagnostics", "CKSchemaModel"], swiftSettings: layer),
+        .target(name: "CKSchemaYAML", dependencies: ["CKSchemaDiagnostics", "CKSchemaModel", "CYAML"], swiftSettings: layer),
+        .target(name: "CKSchemaCKTool", dependencies: ["CKSchemaCKDB", "CKSchemaDiagnostics", "CKSchemaModel"], swiftSettings: layer),
+        .target(name: "CKSchemaCodegen", dependencies: ["CKSchemaDiagnostics", "CKSchemaModel", "CKSchemaPredicate"], swiftSettings: layer),
+        .target(name: "CKSchemaDiff", dependencies: ["CKSchemaCKDB", "CKSchemaCoreData", "CKSchemaDiagnostics", "CKSchemaModel", "CKSchemaYAML"], swiftSettings: layer),
+        .target(name: "CKSchemaLinter", dependencies: ["CKSchemaCoreData", "CKSchemaDiagnostics", "CKSchemaModel", "CKSchemaPredicate", "CKSchemaSwift"], swiftSettings: layer),
+        .target(name: "CKSchemaRecords", dependencies: ["CKSchemaDiagnostics", "CKSchemaModel", "CKSchemaWire", "CKSchemaYAML"], swiftSettings: layer),
+        .target(name: "CKSchemaStore", dependencies: ["CKSchemaDiagnostics", "CKSchemaModel", "CKSchemaWire", "CKSchemaYAML", "CSQLite"], swiftSettings: layer),
+        .target(name: "CKSchemaConfig", dependencies: ["CKSchemaCKDB", "CKSchemaCoreData", "CKSchemaDiagnostics", "CKSchemaDiff", "CKSchemaModel", "CKSchemaRecords", "CKSchemaSwift", "CKSchemaYAML"], swiftSettings: layer),
+        .target(name: "CKSchemaRuntime", dependencies: ["CKSchemaDiagnostics", "CKSchemaModel", "CKSchemaPredicate", "CKSchemaRecords", "CKSchemaStore", "CKSchemaWire"], swiftSettings: layer),
+        .target(name: "CKSchemaScan", dependencies: ["CKSchemaDiagnostics", "CKSchemaLinter", "CKSchemaModel", "CKSchemaPredicate", "CKSchemaSwift"], swiftSettings: layer),
+        .target(name: "CKSchemaMigrations", dependencies: ["CKSchemaDiagnostics", "CKSchemaDiff", "CKSchemaModel", "CKSchemaPredicate", "CKSchemaRuntime", "CKSchemaStore", "CKSchemaYAML"], swiftSettings: layer),
+        .target(name: "CKSchemaProduction", dependencies: ["CKSchemaCKDB", "CKSchemaCKTool", "CKSchemaDiagnostics", "CKSchemaDiff", "CKSchemaLinter", "CKSchemaMigrations", "CKSchemaModel", "CKSchemaStore", "CKSchemaYAML"], swiftSettings: layer),
+        .target(name: "CKSchemaCheck", dependencies: ["CKSchemaCKDB", "CKSchemaCKTool", "CKSchemaCodegen", "CKSchemaConfig", "CKSchemaCoreData", "CKSchemaDiagnostics", "CKSchemaDiff", "CKSchemaLinter", "CKSchemaMigrations", "CKSchemaModel", "CKSchemaProduction", "CKSchemaRecords", "CKSchemaRuntime", "CKSchemaScan", "CKSchemaStore", "CKSchemaSwift", "CKSchemaYAML"], swiftSettings: layer),
+        .target(name: "CKSchema", dependencies: ["CKSchemaModel", "CKSchemaDiagnostics", "CKSchemaWire", "CKSchemaCKDB", "CKSchemaCoreData", "CKSchemaPredicate", "CKSchemaSwift", "CKSchemaYAML", "CKSchemaCKTool", "CKSchemaCodegen", "CKSchemaDiff", "CKSchemaLinter", "CKSchemaRecords", "CKSchemaStore", "CKSchemaConfig", "CKSchemaRuntime", "CKSchemaScan", "CKSchemaMigrations", "CKSchemaProduction", "CKSchemaCheck"], swiftSettings: layer),
         .executableTarget(
             name: "ckschema",
-            dependencies: ["CKSchema"]
+            dependencies: ["CKSchema"],
+            swiftSettings: layer
         ),
         // The executable is a dependency so that the binary the end-to-end tests run is built
         // from the same sources as the library they test, never a stale one.

@@ -1,4 +1,5 @@
 import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// Writes a schema in Apple's CloudKit Schema Language, in the form `cktool export-schema`
 /// writes it, for `cktool import-schema`.
@@ -32,7 +33,7 @@ public enum CKDBExporter {
     public static let defaultUsersType = RecordType(
         name: "Users",
         fields: [Field(name: "roles", type: .list(.int64))],
-        systemIndexes: [.recordName: IndexSet([.queryable])],
+        systemIndexes: [.recordName: IndexKinds([.queryable])],
         grants: [Grant(role: "_creator", permissions: [.write]), Grant(role: "_world", permissions: [.read])]
     )
 
@@ -138,7 +139,7 @@ public enum CKDBExporter {
         var system: SystemField?
         var type = FieldType(.string)
         var encrypted = false
-        var indexes = IndexSet()
+        var indexes = IndexKinds()
         var width = 0
         var deprecated = false
     }
@@ -174,7 +175,7 @@ public enum CKDBExporter {
                     rule: CKDBRules.encryptedIndexDropped,
                     "field \(type.name).\(field.name) is encrypted and cannot be \(indexes.kinds.map { $0.rawValue.uppercased() }.joined(separator: " ")); the export leaves the index out",
                     at: field.origin.location, fix: "remove the index from the schema, or keep a plaintext copy of the value in another field to query it"))
-                indexes = IndexSet()
+                indexes = IndexKinds()
             }
             entries.append(Entry(key: field.name, name: quoted(field.name, isField: true), type: field.type, encrypted: encrypted, indexes: indexes,
                                  deprecated: field.isDeprecated))

@@ -1,4 +1,5 @@
 import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// The words the CloudKit Schema Language reserves. Matched without regard to case.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// Reads Apple's CloudKit Schema Language (`.ckdb`, what `cktool export-schema` writes)
 /// into the schema model.
@@ -508,7 +509,7 @@ private struct Engine {
             skipItem()
             return nil
         }
-        var indexes = IndexSet()
+        var indexes = IndexKinds()
         // The run of index keywords, which an index fix-it may replace whole when it stands on
         // the field's line with one space between keywords (a wider gap may hold a comment).
         var firstIndex: CKDBToken?, lastIndex: CKDBToken?, singleSpaced = true

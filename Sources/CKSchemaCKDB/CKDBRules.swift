@@ -1,4 +1,4 @@
-import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// The codes the `.ckdb` reader and writer emit (CK2xx) and what `docs/rules.md` says of each.
 ///

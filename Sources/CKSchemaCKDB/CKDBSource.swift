@@ -1,5 +1,6 @@
 import Foundation
 import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// The seam between schema sources and the CloudKit Schema Language parser.
 package enum CKDBSource {

@@ -1,4 +1,4 @@
-import CKSchemaConfig
+import CKSchemaModel
 
 /// Codes for a schema `ckschema generate swift` cannot express as Swift (docs/codegen.md):
 /// the generator reports them and writes nothing.

@@ -1,5 +1,6 @@
-import CKSchemaConfig
 import Foundation
+import CKSchemaDiagnostics
+import CKSchemaModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,6 @@
-import CKSchemaConfig
+import CKSchemaDiagnostics
+import CKSchemaModel
+
 /// Every Swift name the generated code declares, decided before any text is written, with a
 /// CK951 error for two names of one scope that map to one identifier.
 struct NamePlan {

@@ -1,5 +1,6 @@
-import CKSchemaConfig
 import Foundation
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// `ckschema generate swift`: typed Swift for a schema (docs/codegen.md). One file per record
 /// type plus one shared file, deterministic (the same schema gives the same bytes), in

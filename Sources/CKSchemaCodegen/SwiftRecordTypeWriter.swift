@@ -1,4 +1,7 @@
-import CKSchemaConfig
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaPredicate
+
 /// The file of one record type: its wrapper struct, keys, initializers, properties and the
 /// functions of its declared queries.
 struct SwiftRecordTypeWriter {
@@ -195,12 +198,12 @@ struct SwiftRecordTypeWriter {
     }
 
     /// A resolved key of the type: its Swift name, value type and indexes.
-    private func resolve(_ name: String) -> (swift: String, value: String, indexes: IndexSet, encrypted: Bool)? {
+    private func resolve(_ name: String) -> (swift: String, value: String, indexes: IndexKinds, encrypted: Bool)? {
         if let i = type.fields.firstIndex(where: { $0.name == name }) {
             let f = type.fields[i]
             return (names.fields[i], SwiftTypes.value(f.type), f.type.primitive == .asset ? [] : f.indexes, f.isEncrypted)
         }
-        if let s = SystemField(rawValue: name) ?? PredicateKey.systemKeys[name] {
+        if let s = SystemField(rawValue: name) ?? QueryPredicateKey.systemKeys[name] {
             return (s.rawValue, SwiftTypes.system(s).value, type.indexes(on: s).subtracting([.searchable]), false)
         }
         return nil

@@ -1,4 +1,5 @@
-import CKSchemaConfig
+import Foundation
+
 /// The shared file of generated code (`CloudSchema.swift`): the namespace and the generic
 /// machinery every record type uses. Its text is fixed but for the namespace, the access level
 /// and the header, so that type-checking it costs the same whatever the schema's size.

@@ -1,4 +1,5 @@
-import CKSchemaConfig
+import CKSchemaModel
+
 /// The Swift spelling of schema facts: value types, index markers, system keys.
 enum SwiftTypes {
     /// The Swift type CloudKit uses for a field's values (`[T]` for a list).
@@ -25,11 +26,11 @@ enum SwiftTypes {
     }
 
     /// The marker of a system field.
-    static func systemMarker(_ indexes: IndexSet) -> String {
+    static func systemMarker(_ indexes: IndexKinds) -> String {
         "Indexes.System." + combination(indexes, searchable: false)
     }
 
-    private static func combination(_ indexes: IndexSet, searchable: Bool) -> String {
+    private static func combination(_ indexes: IndexKinds, searchable: Bool) -> String {
         var name = ""
         if indexes.contains(.queryable) { name += "Queryable" }
         if searchable, indexes.contains(.searchable) { name += "Searchable" }

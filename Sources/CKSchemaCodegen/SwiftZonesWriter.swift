@@ -1,4 +1,5 @@
-import CKSchemaConfig
+import CKSchemaModel
+
 /// The schema-dependent part of the shared file: `Zones` and `Subscriptions`.
 enum SwiftZonesWriter {
     static func text(schema: Schema, plan: NamePlan, access: String) -> String {

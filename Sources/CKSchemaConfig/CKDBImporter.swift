@@ -1,4 +1,7 @@
-import CKSchemaDiff
+import CKSchemaCKDB
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaYAML
 
 /// `ckschema import`: a `.ckdb` file (what `cktool export-schema` writes) to the canonical
 /// YAML form (what `ckschema fmt` writes).

@@ -1,5 +1,8 @@
 import Foundation
+import CKSchemaDiagnostics
 import CKSchemaDiff
+import CKSchemaModel
+import CKSchemaYAML
 
 /// `ckschema.yaml`: where a repository keeps its schemas, migrations, store and record
 /// fixtures, and how lint and check behave. Every command finds it from the current
@@ -38,16 +41,16 @@ public struct Configuration: Sendable, Equatable {
     public var migrations: String
     public var store: String
     public var records: [RecordFile]
-    public var lint: LintConfiguration
+    public var lint: RuleSettings
     /// `promote: { disable: [...], severity: { CK311: note } }`: the production rules'
     /// classes, as a team decides them (docs/promotion.md, "Configuring the rules").
-    public var promote: LintConfiguration = LintConfiguration()
+    public var promote: RuleSettings = RuleSettings()
     /// Every rule code the file names, where it names it, for `RuleCatalog.unknownCodes`.
     public var ruleCodes: [RuleCodeMention] = []
     /// The lowest severity that fails lint and check.
     public var failOn: Severity
     /// The checks `ckschema check` runs; nil means every one that is configured.
-    public var checks: [String]?
+    public var checks: [CheckName]?
     /// The iCloud container (`container:`), for `pull`; else the development schema's.
     public var container: String?
     /// The Apple developer team (`team:` or `teamId:`), for `pull`, `push`, `reset` and `verify`.
@@ -61,7 +64,7 @@ public struct Configuration: Sendable, Equatable {
     public init(
         path: String? = nil, developmentSchema: String? = nil, productionSchema: String? = nil,
         migrations: String = Configuration.defaultMigrations, store: String = Configuration.defaultStore, records: [RecordFile] = [],
-        lint: LintConfiguration = LintConfiguration(), failOn: Severity = .error, checks: [String]? = nil
+        lint: RuleSettings = RuleSettings(), failOn: Severity = .error, checks: [CheckName]? = nil
     ) {
         self.path = path
         self.developmentSchema = developmentSchema
@@ -75,8 +78,17 @@ public struct Configuration: Sendable, Equatable {
     }
 
     static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team", "teamId", "coreData", "swiftData", "code"]
-    /// The checks `ckschema check` knows.
-    public static let checkNames = ["lint", "promote", "validate", "migrate", "scan"]
+    /// The schema source ckschema.yaml names for an environment (`schemas.development`, `schemas.production`).
+    public func schema(for environment: Environment) -> String? {
+        environment == .production ? productionSchema : developmentSchema
+    }
+
+    mutating func setSchema(_ path: String, for environment: Environment) {
+        if environment == .production { productionSchema = path } else { developmentSchema = path }
+    }
+
+    /// The checks `ckschema check` knows, as ckschema.yaml's `check:` spells them.
+    public static let checkNames = CheckName.allCases.map(\.rawValue)
 
     /// Looks for `ckschema.yaml` in `folder` and its parents; nil when there is none.
     public static func find(from folder: String = FileManager.default.currentDirectoryPath) throws(InputError) -> Configuration? {
@@ -118,10 +130,11 @@ public struct Configuration: Sendable, Equatable {
                     d.report(InputRules.invalidValue, "ckschema.yaml format version \(v) is not supported; this ckschema reads version \(Schema.formatVersion)", at: p.value)
                 }
             case "schemas":
-                guard let s = d.mapping(p.value, what: "'schemas'", allowed: ["development", "production"]) else { continue }
+                // The keys are the environments' own names (`Environment.rawValue`), the one spelling.
+                guard let s = d.mapping(p.value, what: "'schemas'", allowed: Environment.allCases.map(\.rawValue)) else { continue }
                 for q in s {
-                    guard let v = d.string(q.value, what: "'schemas.\(q.name)'") else { continue }
-                    if q.name == "development" { config.developmentSchema = resolve(v) } else { config.productionSchema = resolve(v) }
+                    guard let v = d.string(q.value, what: "'schemas.\(q.name)'"), let env = Environment(rawValue: q.name) else { continue }
+                    config.setSchema(resolve(v), for: env)
                 }
             case "migrations": if let v = d.string(p.value, what: "'migrations'") { config.migrations = resolve(v) }
             case "store": if let v = d.string(p.value, what: "'store'") { config.store = resolve(v) }
@@ -156,9 +169,9 @@ public struct Configuration: Sendable, Equatable {
                 guard let m = d.mapping(p.value, what: "'promote'", allowed: ["disable", "severity"]) else { continue }
                 for q in m { ruleSetting(q, section: "promote", into: &config.promote, codes: &config.ruleCodes, &d) }
             case "check":
-                var names: [String] = []
+                var names: [CheckName] = []
                 for (name, node) in d.stringList(p.value, what: "'check'") {
-                    if checkNames.contains(name) { names.append(name) } else {
+                    if let check = CheckName(rawValue: name) { names.append(check) } else {
                         d.report(InputRules.invalidValue, "'\(name)' is not a check\(Suggest.phrase(for: name, in: checkNames))", at: node,
                                  fix: "use some of: " + checkNames.joined(separator: ", "))
                     }
@@ -208,7 +221,7 @@ public struct Configuration: Sendable, Equatable {
 
     /// One `disable:` or `severity:` entry of the `lint:` or `promote:` section. The codes
     /// are checked against the rule catalog above this layer (`RuleCatalog.unknownCodes`).
-    private static func ruleSetting(_ q: YAMLPair, section: String, into settings: inout LintConfiguration,
+    private static func ruleSetting(_ q: YAMLPair, section: String, into settings: inout RuleSettings,
                                     codes: inout [RuleCodeMention], _ d: inout NodeDecoder) {
         switch q.name {
         case "disable":
@@ -236,4 +249,12 @@ public struct Configuration: Sendable, Equatable {
 public struct RuleCodeMention: Sendable, Hashable {
     public var code: String
     public var location: SourceLocation
+}
+
+/// A check `ckschema check` runs, as ckschema.yaml's `check:` list names it, in the order they run.
+public enum CheckName: String, CaseIterable, Sendable {
+    case lint, promote, validate, migrate, scan
+
+    /// The check's name in the report (`check: passed (lint, promote, validate, migrations, scan)`).
+    public var shown: String { self == .migrate ? "migrations" : rawValue }
 }

@@ -1,4 +1,8 @@
-import CKSchemaDiff
+import CKSchemaCoreData
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaSwift
+import CKSchemaYAML
 
 /// `ckschema import Model.xcdatamodeld`: the mapped schema as canonical YAML.
 public enum CoreDataImport {

@@ -1,4 +1,4 @@
-import CKSchemaDiff
+import CKSchemaModel
 
 /// A JSON Schema (draft 2020-12) of the YAML schema format and of `ckschema.yaml`, for
 /// editors (yaml-language-server completes keys and refuses unknown ones and misspelled

@@ -1,5 +1,8 @@
 import Foundation
-import CKSchemaDiff
+import CKSchemaCKDB
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaYAML
 
 /// What `ckschema init` writes into a new repository.
 public enum ProjectTemplate {

@@ -1,5 +1,10 @@
 import Foundation
-import CKSchemaDiff
+import CKSchemaCKDB
+import CKSchemaCoreData
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaSwift
+import CKSchemaYAML
 
 /// Where a command's schema comes from: a YAML file, a folder of YAML files (merged),
 /// or a `.ckdb` file.

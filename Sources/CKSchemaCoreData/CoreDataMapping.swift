@@ -1,4 +1,5 @@
 import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// The CloudKit schema NSPersistentCloudKitContainer builds from a Core Data model.
 ///
@@ -59,7 +60,7 @@ public enum CoreDataMapping {
     /// Indexes CloudKit's development environment gives a field it creates: every
     /// field queryable and sortable, strings also searchable, assets none. Source: the
     /// corpus exports (every CD_ field, `CD_moveReceipt BYTES QUERYABLE SORTABLE`).
-    static func indexes(_ type: PrimitiveType) -> IndexSet {
+    static func indexes(_ type: PrimitiveType) -> IndexKinds {
         switch type {
         case .string: [.queryable, .searchable, .sortable]
         case .asset: []

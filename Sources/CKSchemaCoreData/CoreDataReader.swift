@@ -1,5 +1,6 @@
 import Foundation
 import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// Reads a Core Data model: a `.xcdatamodeld` bundle (its `.xccurrentversion` names the
 /// current version) or one `.xcdatamodel` folder, whose `contents` file is Xcode's XML.

@@ -1,4 +1,4 @@
-import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// The codes a Core Data model source emits (CK6xx) and what `docs/rules.md` says of each.
 ///

@@ -1,5 +1,3 @@
-import CKSchemaDiagnostics
-
 /// A reader of the XML that Xcode writes for a model's `contents`, instead of Foundation's
 /// `XMLParser` (docs/coredata.md, "Reading contents"): libxml2 under FoundationXML traps on a
 /// name that is not UTF-8 and crashes on a processing instruction without data, and it

@@ -1,4 +1,5 @@
 import CKSchemaModel
+import Foundation
 
 /// `--format markdown`: a summary line and one table row per diagnostic, for a GitHub
 /// job summary (`$GITHUB_STEP_SUMMARY`) or a pull-request comment.

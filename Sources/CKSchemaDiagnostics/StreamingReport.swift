@@ -1,4 +1,5 @@
 import CKSchemaModel
+import Foundation
 
 /// A JSON or SARIF report written while diagnostics arrive, so that memory does not grow with
 /// their number (`validate` over millions of failing records held 1.2-2.4 KB per error and

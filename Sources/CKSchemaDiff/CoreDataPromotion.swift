@@ -1,4 +1,5 @@
-import CKSchemaLinter
+import CKSchemaCoreData
+import CKSchemaModel
 
 /// The production rules for a Core Data model as the development side (CK630-CK633):
 /// the same CloudKit rules, worded in Core Data's terms, and the changes only a model

@@ -1,4 +1,4 @@
-import CKSchemaLinter
+import CKSchemaModel
 
 /// A rule of CloudKit's production environment: which changes it refuses, which it
 /// accepts with a consequence, and which it accepts as is.

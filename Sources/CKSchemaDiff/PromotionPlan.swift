@@ -1,5 +1,7 @@
 import Foundation
-import CKSchemaLinter
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaYAML
 
 /// A promotion plan: every change from production to development, in diff order, each
 /// with its class, reason, CloudKit source and fix, and the SHA-256 of the canonical
@@ -34,7 +36,7 @@ public struct PromotionPlan: Sendable, Hashable {
     /// rules, configured by the repository's `promote:` settings. `promote --check`,
     /// `promote --plan`, `--verify-plan`, `--apply`, `migrate new` and `migrate apply --env
     /// production` all ask this one function, so they cannot disagree.
-    public static func production(from: Schema, to: Schema, settings: LintConfiguration, hashing: Bool = false) -> PromotionPlan {
+    public static func production(from: Schema, to: Schema, settings: RuleSettings, hashing: Bool = false) -> PromotionPlan {
         compute(from: from, to: to, hashing: hashing).configured(by: settings)
     }
 
@@ -130,7 +132,7 @@ public struct PromotionPlan: Sendable, Hashable {
     /// A forbidden step stays forbidden whatever the settings say: production refuses the
     /// change, so no setting can let a deploy or a production migration make it
     /// (`Configuration.load` refuses such a setting; docs/promotion.md).
-    public func configured(by settings: LintConfiguration) -> PromotionPlan {
+    public func configured(by settings: RuleSettings) -> PromotionPlan {
         guard !settings.disabled.isEmpty || !settings.severities.isEmpty else { return self }
         var plan = self
         for i in plan.steps.indices where plan.steps[i].changeClass != .forbidden {

@@ -1,4 +1,4 @@
-import CKSchemaLinter
+import CKSchemaModel
 
 /// The diff/promote rules' codes (CK3xx) and what `docs/rules.md` says of each.
 public enum PromotionRules {

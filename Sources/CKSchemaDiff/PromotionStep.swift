@@ -1,4 +1,5 @@
-import CKSchemaLinter
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// How production treats one change.
 public enum ChangeClass: String, Sendable, Hashable, Codable, CaseIterable, Comparable {

@@ -1,4 +1,4 @@
-import CKSchemaLinter
+import CKSchemaModel
 
 /// One difference between two schemas: a record type, field, index, grant, zone,
 /// role or declared query that was added, removed or changed.

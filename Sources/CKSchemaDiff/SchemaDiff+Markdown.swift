@@ -1,4 +1,5 @@
-import CKSchemaLinter
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// `ckschema diff --format markdown`: a summary line and one table row per change.
 extension SchemaDiff {

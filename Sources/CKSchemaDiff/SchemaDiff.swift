@@ -1,5 +1,8 @@
 import Foundation
-import CKSchemaLinter
+import CKSchemaCKDB
+import CKSchemaCoreData
+import CKSchemaModel
+import CKSchemaYAML
 
 /// The structural difference between two schemas (production -> development, usually),
 /// change by change, in a stable order grouped by record type.
@@ -250,7 +253,7 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
     }
 
     private static func diffIndexes(
-        _ a: IndexSet, _ b: IndexSet, recordType: String, field: String, isSystem: Bool,
+        _ a: IndexKinds, _ b: IndexKinds, recordType: String, field: String, isSystem: Bool,
         origin: Origin, fromOrigin: Origin, into out: inout [SchemaChange]
     ) {
         guard a != b else { return }

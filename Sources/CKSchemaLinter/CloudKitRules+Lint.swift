@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 extension CloudKitRules {
     /// The findings of CloudKit's index and encryption rules (CK104-CK107) over a whole

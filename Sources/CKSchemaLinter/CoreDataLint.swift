@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
 import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// The lint rules for a model mirrored with NSPersistentCloudKitContainer (CK610-CK618).
 /// Each reads the Core Data model a schema was mapped from and points into `contents`;

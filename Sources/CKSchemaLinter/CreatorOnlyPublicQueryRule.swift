@@ -1,7 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// In the public database, a record type that only its creator may read (`_creator` has READ,
 /// `_world` and `_icloud` do not) is queried with a filter on the creator that CloudKit adds

@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
 import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// Relationships that leave the configuration mirrored. Source: “Creating a Core Data
 /// Model for CloudKit” — “Entities in a configuration must not have relationships to

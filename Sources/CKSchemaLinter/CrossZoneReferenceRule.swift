@@ -1,7 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// A reference field on a record type of a custom zone whose target type lives in another
 /// zone: no record can ever hold such a reference, because a reference and its target are in

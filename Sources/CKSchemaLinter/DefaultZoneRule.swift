@@ -1,7 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// The default zone has no capabilities: no change fetching, no atomic saves, and it
 /// cannot be deleted. Custom zones exist only in the private (and shared) database.

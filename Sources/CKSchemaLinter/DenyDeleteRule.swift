@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
 import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// The Deny delete rule. Source: “Creating a Core Data Model for CloudKit” — “The Deny
 /// deletion rule is not supported.”

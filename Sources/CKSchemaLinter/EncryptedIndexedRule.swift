@@ -1,7 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// An encrypted field can have no index: the server cannot read what it would index.
 ///

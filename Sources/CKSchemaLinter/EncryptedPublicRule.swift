@@ -1,7 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// No field of a record type in the public database can be encrypted.
 ///

@@ -1,7 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// Each type allows only some index kinds: searchable only on strings and lists of strings
 /// (so bytes are never searchable), assets never indexed.

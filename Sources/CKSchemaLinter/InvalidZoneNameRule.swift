@@ -1,7 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// Zone names: ASCII, at most 255 characters, not starting with '_' (reserved for `_defaultZone`).
 ///

@@ -1,6 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
+import CKSchemaModel
 import CKSchemaPredicate
 
 /// What several lint rules need, computed once per lint run and read by every rule (as
@@ -15,7 +13,7 @@ public struct LintContext: Sendable {
     /// Every predicate of the schema (declared queries, query subscriptions).
     let predicateSites: [PredicateSite]
     /// Every problem of those predicates, parsed once, located inside the predicate.
-    let predicateProblems: [(PredicateError, SourceLocation?, String)]
+    let predicateProblems: [(QueryPredicateError, SourceLocation?, String)]
     /// CK104-CK107's findings, by rule.
     let cloudKitFindings: [CloudKitRule: [LintFinding]]
 

@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// One lint rule: a code, what it catches, and the check.
 public protocol LintRule: Sendable {
@@ -61,7 +59,7 @@ extension Field {
     /// where the reader knows no exact extent (a block list, a value over several lines, no
     /// `indexes:` at all) and, in `.ckdb`, for no index at all (the keywords' run would leave
     /// its space behind): a fix-it is offered only where applying it is exactly the fix.
-    func indexesFixIt(_ kinds: IndexSet, notation: SchemaNotation) -> FixIt? {
+    func indexesFixIt(_ kinds: IndexKinds, notation: SchemaNotation) -> FixIt? {
         guard let at = indexesLocation, let width = indexesWidth else { return nil }
         switch notation {
         case .yaml:
@@ -77,7 +75,7 @@ extension Field {
 extension RecordType {
     /// The indexes of a custom field or a system field (`recordName`, `createdAt`, ...);
     /// nil when the record type has no such field.
-    func indexesOfAnyField(_ name: String) -> IndexSet? {
+    func indexesOfAnyField(_ name: String) -> IndexKinds? {
         if let f = field(named: name) { return f.indexes }
         if let s = SystemField(rawValue: name) { return indexes(on: s) }
         return nil

@@ -1,8 +1,6 @@
 import Foundation
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaDiagnostics
+import CKSchemaModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,23 +30,12 @@ public enum LintRules {
     public static let all: [RuleInfo] = (types.map { $0.info } + [suppressionWithoutReason]).sorted { $0.code < $1.code }
 }
 
-/// Which rules run and how severe each is, from `ckschema.yaml`'s `lint:` section.
-public struct LintConfiguration: Sendable, Equatable {
-    public var disabled: Set<String>
-    public var severities: [String: Severity]
-
-    public init(disabled: Set<String> = [], severities: [String: Severity] = [:]) {
-        self.disabled = disabled
-        self.severities = severities
-    }
-}
-
 /// Runs every lint rule over a schema, applies the configuration and the
 /// `ckschema-disable` comments of the source files.
 public struct Linter: Sendable {
-    public var configuration: LintConfiguration
+    public var configuration: RuleSettings
 
-    public init(configuration: LintConfiguration = LintConfiguration()) { self.configuration = configuration }
+    public init(configuration: RuleSettings = RuleSettings()) { self.configuration = configuration }
 
     /// The findings, sorted by place.
     public func lint(_ schema: Schema) -> [Diagnostic] {

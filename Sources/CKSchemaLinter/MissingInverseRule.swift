@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
 import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// Relationships without an inverse. Source: “Creating a Core Data Model for CloudKit” —
 /// “All relationships must have an inverse, in case the records synchronize out of order.”

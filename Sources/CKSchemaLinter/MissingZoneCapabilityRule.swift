@@ -1,7 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// A record type whose code relies on a zone capability (fetching changes, atomic saves)
 /// must live in a zone that has it; the default zone has none.

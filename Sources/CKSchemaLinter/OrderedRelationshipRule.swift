@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
 import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// Ordered relationships. Source: NSPersistentCloudKitContainer's model validation —
 /// “CloudKit integration does not support ordered relationships.”

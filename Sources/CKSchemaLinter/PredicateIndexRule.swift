@@ -1,6 +1,3 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
 import CKSchemaPredicate
 
 /// Source: CKQuery: "fields in the predicate must be queryable"; the server's error

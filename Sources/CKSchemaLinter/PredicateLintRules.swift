@@ -1,6 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
+import CKSchemaModel
 import CKSchemaPredicate
 
 /// One predicate the schema holds: a declared query's or a query subscription's.
@@ -31,15 +29,15 @@ struct PredicateSite {
     }
 
     /// Every problem of these predicates, located inside the predicate (`LintContext` asks once).
-    static func problems(of sites: [PredicateSite], types: [String: RecordType]) -> [(PredicateError, SourceLocation?, String)] {
-        var out: [(PredicateError, SourceLocation?, String)] = []
+    static func problems(of sites: [PredicateSite], types: [String: RecordType]) -> [(QueryPredicateError, SourceLocation?, String)] {
+        var out: [(QueryPredicateError, SourceLocation?, String)] = []
         // Each distinct text parsed once: a scanned app repeats the same predicate in many files.
-        var parsed: [String: Result<Predicate, PredicateError>] = [:]
+        var parsed: [String: Result<QueryPredicate, QueryPredicateError>] = [:]
         for site in sites {
             let text = site.text ?? "TRUEPREDICATE"
-            let result = parsed[text] ?? Result { () throws(PredicateError) in try PredicateParser.parse(text) }
+            let result = parsed[text] ?? Result { () throws(QueryPredicateError) in try PredicateParser.parse(text) }
             parsed[text] = result
-            let predicate: Predicate
+            let predicate: QueryPredicate
             switch result {
             case .success(let p): predicate = p
             case .failure(let error):
@@ -50,7 +48,7 @@ struct PredicateSite {
             for e in PredicateChecker.check(predicate, on: t) { out.append((e, site.start, site.label)) }
             // A declared query that matches all records is CK110's; a subscription's is checked here.
             if site.isSubscription, predicate.matchesAll, !t.indexes(on: .recordName).contains(.queryable) {
-                out.append((PredicateError(PredicateRules.needsIndex, column: 1, "matches all records: Field 'recordName' is not marked queryable",
+                out.append((QueryPredicateError(PredicateRules.needsIndex, column: 1, "matches all records: Field 'recordName' is not marked queryable",
                                            fix: "add 'system: { recordName: [queryable] }' to \(t.name), or give the subscription a predicate"),
                             site.start, site.label))
             }

@@ -1,6 +1,3 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
 import CKSchemaPredicate
 
 /// Source: CKQuery (developer.apple.com/documentation/cloudkit/ckquery), "Predicate Rules for

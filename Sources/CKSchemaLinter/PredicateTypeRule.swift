@@ -1,6 +1,3 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
 import CKSchemaPredicate
 
 /// Source: CKQuery: BEGINSWITH on strings, CONTAINS on lists, distance on locations; values of the field's type.

@@ -1,6 +1,3 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
 import CKSchemaPredicate
 
 /// Source: CKQuery; production refuses unknown fields ("Unknown field").

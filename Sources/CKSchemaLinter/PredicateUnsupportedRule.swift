@@ -1,6 +1,3 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
 import CKSchemaPredicate
 
 /// Source: CKQuery, "Predicate Rules for Query Objects": no OR; NOT not around AND, BETWEEN,

@@ -1,7 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// A query that runs in one database on a record type that lives in another finds nothing.
 ///

@@ -1,6 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
+import CKSchemaModel
 import CKSchemaPredicate
 
 /// What a declared query needs from the schema. CloudKit refuses, in production only, a

@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// A declared query must name a record type and fields that exist.
 ///

@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
 import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// Required attributes without a default. Source: NSPersistentCloudKitContainer's model
 /// validation — “CloudKit integration requires that all attributes be optional, or have a

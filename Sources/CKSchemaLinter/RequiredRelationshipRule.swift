@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
 import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// Required relationships. Source: “Creating a Core Data Model for CloudKit” — “All
 /// relationships must be optional.”

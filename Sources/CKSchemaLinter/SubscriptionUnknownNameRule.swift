@@ -1,7 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// What a declared subscription needs from the schema (CK710-CK714). A subscription CloudKit
 /// refuses fails when the app saves it (`CKModifySubscriptionsOperation`), at run time, on

@@ -1,7 +1,4 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 import CKSchemaSwift
 
 /// The notes the Swift reader left on a SwiftData model (what it could not resolve, models

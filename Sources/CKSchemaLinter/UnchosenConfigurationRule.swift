@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
 import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// A model with named configurations, none marked "Used with CloudKit", read without
 /// `--configuration`: the mapping mirrors every entity (the Default configuration), which is

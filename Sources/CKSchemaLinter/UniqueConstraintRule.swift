@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
 import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// Entities with uniqueness constraints. Source: “Creating a Core Data Model for CloudKit”
 /// — Entities: “Unique constraints aren't supported.”

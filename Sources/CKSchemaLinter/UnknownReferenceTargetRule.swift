@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// A reference's target must be a record type the schema defines, and only references
 /// have a target or a delete action.

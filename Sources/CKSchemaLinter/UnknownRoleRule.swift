@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
-import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// A grant must name a built-in role or one the schema creates.
 ///

@@ -1,7 +1,5 @@
-import CKSchemaYAML
-import CKSchemaCKDB
 import CKSchemaCoreData
-import CKSchemaPredicate
+import CKSchemaModel
 
 /// Undefined and ObjectID attributes. Source: “Creating a Core Data Model for CloudKit” —
 /// “Undefined and objectID attribute types aren't supported.”

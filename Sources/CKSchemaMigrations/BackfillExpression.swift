@@ -1,4 +1,6 @@
-import CKSchemaRuntime
+import CKSchemaModel
+import CKSchemaStore
+import CKSchemaDiagnostics
 
 /// A backfill expression compiled to SQL over a record's row, with its result type.
 ///

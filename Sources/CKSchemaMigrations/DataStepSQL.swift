@@ -1,4 +1,6 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
 
 /// A data step that cannot run: which rule, what is wrong, what to do.
 struct DataStepError: Error {

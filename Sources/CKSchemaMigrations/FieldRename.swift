@@ -1,5 +1,8 @@
 import Foundation
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaPredicate
+import CKSchemaStore
 
 /// `migrate new NAME --rename Trip.rating:score`: the only rename CloudKit allows once a field
 /// is in production. A deployed field can be neither renamed nor deleted ("Deploying an iCloud
@@ -76,7 +79,7 @@ public struct FieldRename: Sendable, Hashable {
             out.queries[q].filter = out.queries[q].filter.map { $0 == from ? to : $0 }
             out.queries[q].search = out.queries[q].search.map { $0 == from ? to : $0 }
             out.queries[q].sort = out.queries[q].sort.map { $0 == from ? to : $0 }
-            if let p = out.queries[q].predicate, let renamed = Predicate.renamingKey(in: p, from: from, to: to) { out.queries[q].predicate = renamed }
+            if let p = out.queries[q].predicate, let renamed = QueryPredicate.renamingKey(in: p, from: from, to: to) { out.queries[q].predicate = renamed }
         }
         return out
     }

@@ -1,5 +1,8 @@
 import Foundation
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
+import CKSchemaYAML
 
 /// One migration file, `Migrations/NNNN_name.yaml`: a version, a name, and its steps.
 public struct Migration: Sendable, Hashable {

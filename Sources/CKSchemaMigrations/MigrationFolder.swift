@@ -1,11 +1,19 @@
 import Foundation
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
 
 /// The `Migrations/` folder: its migration files in version order and its sum file.
 public struct MigrationFolder: Sendable {
     public var path: String
     /// Every migration, by version (1, 2, 3, ... with no gap or duplicate).
     public var migrations: [Migration]
+
+    /// A folder of these migrations (a baseline writes its one migration this way).
+    package init(path: String, migrations: [Migration]) {
+        self.path = path
+        self.migrations = migrations
+    }
 
     /// Reads every `NNNN_name.yaml` in `path`. Throws `InputError` listing every unreadable file,
     /// bad name, duplicate version and gap. A missing folder is an empty history.

@@ -1,5 +1,9 @@
 import Foundation
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaDiff
+import CKSchemaModel
+import CKSchemaStore
+import CKSchemaYAML
 
 /// `migrate new`: the steps that take the schema the migrations produce to the development
 /// schema, refusing the changes production would refuse (with what to do instead).
@@ -102,7 +106,7 @@ public enum MigrationGenerator {
             }
         }
 
-        mutating func indexes(_ a: IndexSet, _ b: IndexSet, _ type: String, _ field: String) {
+        mutating func indexes(_ a: IndexKinds, _ b: IndexKinds, _ type: String, _ field: String) {
             for k in b.subtracting(a) { add(.addIndex(recordType: type, field: field, kind: k)) }
             for k in a.subtracting(b) { add(.removeIndex(recordType: type, field: field, kind: k)) }
         }
@@ -151,7 +155,7 @@ public enum MigrationGenerator {
     /// adding it, and its description tells the app to read both fields until every client is
     /// updated.
     public static func newMigration(folder: MigrationFolder, name: String, development: Schema, production: Production? = nil,
-                                    settings: LintConfiguration = LintConfiguration(),
+                                    settings: RuleSettings = RuleSettings(),
                                     renames: [FieldRename] = []) throws(InputError) -> (path: String, text: String)? {
         let cleanName = name.replacingOccurrences(of: " ", with: "_")
         guard !cleanName.isEmpty, cleanName.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
@@ -178,7 +182,7 @@ public enum MigrationGenerator {
     /// has, each at the migration step that makes it: what `migrate apply --env production`
     /// would refuse. With a store, the migrations after production's history; from a file,
     /// those after the longest prefix of the folder that builds it (all of them when none does).
-    static func pendingFindings(folder: MigrationFolder, production: Production, settings: LintConfiguration) throws(InputError) -> [Diagnostic] {
+    static func pendingFindings(folder: MigrationFolder, production: Production, settings: RuleSettings) throws(InputError) -> [Diagnostic] {
         let replays = try folder.replays()
         let fix = { (m: Migration) in
             "\(m.fileName) is not applied to production (\(production.source)) and makes a change production refuses: delete it (if the development store has applied it, rebuild that store too: docs/migrations.md, \"When a migration is wrong\"), run `ckschema migrate hash`, then `ckschema migrate new` again"

@@ -1,4 +1,7 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
+import Foundation
 
 /// `migrate status`: each migration's state against a store's history, and drift.
 public struct MigrationStatus: Sendable {

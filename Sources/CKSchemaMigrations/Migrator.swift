@@ -1,5 +1,9 @@
 import Foundation
+import CKSchemaDiagnostics
+import CKSchemaDiff
+import CKSchemaModel
 import CKSchemaRuntime
+import CKSchemaStore
 
 /// Applies pending migrations to a store: in order, each in one `BEGIN IMMEDIATE` transaction
 /// that also records it in the history, under the store's lock. A failure or a kill leaves the
@@ -20,7 +24,7 @@ public enum Migrator {
         public var afterStep: (@Sendable (Migration, Int) -> Void)?
         /// The repository's `promote:` settings: production migrations are classed by the
         /// same rules, with the same settings, as `promote`.
-        public var promote: LintConfiguration = LintConfiguration()
+        public var promote: RuleSettings = RuleSettings()
         /// SQLite's page cache while applying, in KiB. Large, so that a data step does not spill
         /// pages into the file mid-transaction; the crash tests make it tiny so that it does,
         /// leaving a hot journal when the process is killed.
@@ -201,10 +205,10 @@ public enum Migrator {
 /// between the store's forms of the schema before and after, with the same `promote:`
 /// settings, so the codes, words and fixes are promote's (CK301-CK317).
 /// Source: Apple, "Deploying an iCloud Container's Schema"; "Encrypting User Data".
-enum ProductionGate {
+package enum ProductionGate {
     /// The forbidden steps (errors) and the review steps (warnings) of one migration, each at
     /// the migration step that makes the change.
-    static func check(from old: Schema, to new: Schema, migration m: Migration, settings: LintConfiguration) -> (forbidden: [Diagnostic], review: [Diagnostic]) {
+    static func check(from old: Schema, to new: Schema, migration m: Migration, settings: RuleSettings) -> (forbidden: [Diagnostic], review: [Diagnostic]) {
         let plan = PromotionPlan.production(from: old.storeNormalized, to: new.storeNormalized, settings: settings)
         var forbidden: [Diagnostic] = [], review: [Diagnostic] = []
         for step in plan.steps where step.changeClass != .safe {
@@ -235,7 +239,7 @@ enum ProductionGate {
     }
 
     /// The forbidden steps of the promotion from `old` to `new`, as the plan words them.
-    static func forbidden(from old: Schema, to new: Schema, settings: LintConfiguration) -> [Diagnostic] {
+    package static func forbidden(from old: Schema, to new: Schema, settings: RuleSettings) -> [Diagnostic] {
         PromotionPlan.production(from: old.storeNormalized, to: new.storeNormalized, settings: settings).diagnostics(minimum: .forbidden)
     }
 

@@ -1,5 +1,8 @@
 import Foundation
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
+import CKSchemaYAML
 
 /// `Migrations/ckschema.sum`: a checksum of each migration file, then one of the whole folder.
 ///

@@ -1,4 +1,4 @@
-import CKSchemaDiagnostics
+import CKSchemaModel
 
 extension DeclaredQuery {
     /// True when the query filters records (a filter, a search, or a predicate other than

@@ -1,4 +1,4 @@
-import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// Checks a parsed predicate against the record type it runs on: every field exists, every
 /// value fits its field's type and operator, and every field has the index CloudKit needs.
@@ -11,13 +11,13 @@ public enum PredicateChecker {
     /// The resolved type of a key on a record type (nil for `self`).
     package struct Resolved {
         package var type: FieldType
-        package var indexes: IndexSet
+        package var indexes: IndexKinds
         package var isEncrypted: Bool
         /// Where to add an index, for the fix (`fields.title`, `system.recordName`).
         package var place: String
     }
 
-    package static func resolve(_ key: PredicateKey, in type: RecordType) -> Resolved? {
+    package static func resolve(_ key: QueryPredicateKey, in type: RecordType) -> Resolved? {
         switch key {
         case .tokens: return nil
         case .system(let s, _):
@@ -30,34 +30,34 @@ public enum PredicateChecker {
 
     /// Every problem, by column. `needIndexes: false` skips the index checks (development
     /// has no index rule for a subscription being written, and tests of types alone).
-    public static func check(_ p: Predicate, on type: RecordType, needIndexes: Bool = true) -> [PredicateError] {
-        var out: [PredicateError] = []
+    public static func check(_ p: QueryPredicate, on type: RecordType, needIndexes: Bool = true) -> [QueryPredicateError] {
+        var out: [QueryPredicateError] = []
         for c in p.comparisons {
             if c.key == .tokens {
                 if case .string = c.value {} else {
-                    out.append(PredicateError(PredicateRules.typeMismatch, column: c.valueColumn,
+                    out.append(QueryPredicateError(PredicateRules.typeMismatch, column: c.valueColumn,
                                               "self CONTAINS searches for words and needs a string, found \(c.value.kindName)"))
                 }
                 if needIndexes, !type.fields.contains(where: { $0.indexes.contains(.searchable) && !$0.isEncrypted }) {
-                    out.append(PredicateError(PredicateRules.needsIndex, column: c.keyColumn,
+                    out.append(QueryPredicateError(PredicateRules.needsIndex, column: c.keyColumn,
                                               "self CONTAINS searches the searchable fields of '\(type.name)', and no field of '\(type.name)' is marked searchable",
                                               fix: "add 'searchable' to the indexes of the string field to search"))
                 }
                 continue
             }
             guard let r = resolve(c.key, in: type) else {
-                let known = type.fields.map(\.name) + PredicateKey.systemKeys.keys.sorted()
-                out.append(PredicateError(PredicateRules.unknownField, column: c.keyColumn,
+                let known = type.fields.map(\.name) + QueryPredicateKey.systemKeys.keys.sorted()
+                out.append(QueryPredicateError(PredicateRules.unknownField, column: c.keyColumn,
                                           "'\(type.name)' has no field '\(ControlCharacters.escaped(c.key.spelled))'\(Suggest.phrase(for: c.key.spelled, in: known))",
                                           fix: "correct the field name or add the field to '\(type.name)'"))
                 continue
             }
             if let problem = typeProblem(c, r.type) {
-                out.append(PredicateError(PredicateRules.typeMismatch, column: problem.column, problem.message, fix: problem.fix))
+                out.append(QueryPredicateError(PredicateRules.typeMismatch, column: problem.column, problem.message, fix: problem.fix))
             }
             if needIndexes, !r.indexes.contains(.queryable), r.type.primitive != .asset {
                 let name = c.key.schemaName ?? c.key.spelled
-                out.append(PredicateError(PredicateRules.needsIndex, column: c.keyColumn,
+                out.append(QueryPredicateError(PredicateRules.needsIndex, column: c.keyColumn,
                                           "Field '\(name)' is not marked queryable" + (r.isEncrypted ? " (it is encrypted: the server cannot read it)" : ""),
                                           fix: r.isEncrypted ? "query a plaintext field instead; an encrypted field cannot be indexed"
                                               : "add 'queryable' to the indexes of \(type.name).\(r.place)"))
@@ -67,7 +67,7 @@ public enum PredicateChecker {
     }
 
     /// True when a value can stand for a field of primitive type `p`.
-    static func fits(_ v: PredicateValue, _ p: PrimitiveType) -> Bool {
+    static func fits(_ v: QueryPredicateValue, _ p: PrimitiveType) -> Bool {
         switch (p, v) {
         case (.string, .string), (.reference, .string), (.bytes, .string): true
         case (.int64, .int), (.double, .int), (.double, .double), (.number, .int), (.number, .double): true
@@ -78,10 +78,10 @@ public enum PredicateChecker {
         }
     }
 
-    private static func typeProblem(_ c: PredicateComparison, _ t: FieldType) -> (column: Int, message: String, fix: String?)? {
+    private static func typeProblem(_ c: QueryPredicateComparison, _ t: FieldType) -> (column: Int, message: String, fix: String?)? {
         let name = c.key.spelled
         let p = t.primitive
-        func mismatch(_ v: PredicateValue) -> (Int, String, String?) {
+        func mismatch(_ v: QueryPredicateValue) -> (Int, String, String?) {
             var fix: String? = nil
             if p == .timestamp { fix = "compare a timestamp with a date: a %@ argument, CAST(seconds since 2001, \"NSDate\") or CAST(\"2026-05-01T00:00:00Z\", \"NSDate\")" }
             if p == .int64 || p == .double, case .string = v { fix = "write the number without quotes" }

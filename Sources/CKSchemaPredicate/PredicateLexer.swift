@@ -1,4 +1,4 @@
-import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// One token of a predicate, with its 1-based column (in Unicode scalars).
 struct PredicateToken: Sendable, Hashable {
@@ -29,7 +29,7 @@ struct PredicateToken: Sendable, Hashable {
 
 /// Splits a predicate into tokens in one pass.
 enum PredicateLexer {
-    static func tokens(_ text: String) throws(PredicateError) -> [PredicateToken] {
+    static func tokens(_ text: String) throws(QueryPredicateError) -> [PredicateToken] {
         let s = Array(text.unicodeScalars)
         var out: [PredicateToken] = []
         var i = 0
@@ -46,7 +46,7 @@ enum PredicateLexer {
             case "{": out.append(.init(kind: .brace, text: "{", column: col)); i += 1
             case "}": out.append(.init(kind: .braceClose, text: "}", column: col)); i += 1
             case "[", "]":
-                throw PredicateError(PredicateRules.unsupported, column: col, "CloudKit does not support string options such as [c] or [cd], nor subscripts",
+                throw QueryPredicateError(PredicateRules.unsupported, column: col, "CloudKit does not support string options such as [c] or [cd], nor subscripts",
                                      fix: "compare exactly; for case-insensitive words use a searchable field and self CONTAINS")
             case ",": out.append(.init(kind: .comma, text: ",", column: col)); i += 1
             case ".": out.append(.init(kind: .dot, text: ".", column: col)); i += 1
@@ -74,14 +74,14 @@ enum PredicateLexer {
                     j += 1
                 }
                 guard closed else {
-                    throw PredicateError(PredicateRules.syntax, column: col, "unbalanced quote: the string opened here is never closed",
+                    throw QueryPredicateError(PredicateRules.syntax, column: col, "unbalanced quote: the string opened here is never closed",
                                          fix: "close it with \(c)")
                 }
                 out.append(.init(kind: .string, text: value, column: col))
                 i = j + 1
             case "%":
                 guard i + 1 < s.count, s[i + 1] == "@" || s[i + 1] == "K" else {
-                    throw PredicateError(PredicateRules.syntax, column: col, "'%' starts a placeholder: %@ for a value, %K for a field name")
+                    throw QueryPredicateError(PredicateRules.syntax, column: col, "'%' starts a placeholder: %@ for a value, %K for a field name")
                 }
                 out.append(.init(kind: s[i + 1] == "@" ? .placeholderValue : .placeholderKey, text: "%" + String(s[i + 1]), column: col))
                 i += 2
@@ -92,7 +92,7 @@ enum PredicateLexer {
                 i = max(j, i + 1)
             case "&", "|":
                 guard i + 1 < s.count, s[i + 1] == c else {
-                    throw PredicateError(PredicateRules.syntax, column: col, "unknown operator '\(c)'", fix: c == "&" ? "write && or AND" : "CloudKit has no OR")
+                    throw QueryPredicateError(PredicateRules.syntax, column: col, "unknown operator '\(c)'", fix: c == "&" ? "write && or AND" : "CloudKit has no OR")
                 }
                 out.append(.init(kind: c == "&" ? .and : .or, text: "\(c)\(c)", column: col))
                 i += 2
@@ -107,7 +107,7 @@ enum PredicateLexer {
                 }
                 let known: Set<String> = ["=", "==", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>"]
                 guard known.contains(op) else {
-                    throw PredicateError(PredicateRules.syntax, column: col, "unknown operator '\(op)'", fix: "use ==, !=, <, <=, > or >=")
+                    throw QueryPredicateError(PredicateRules.syntax, column: col, "unknown operator '\(op)'", fix: "use ==, !=, <, <=, > or >=")
                 }
                 out.append(.init(kind: .op, text: op, column: col))
                 i += op.unicodeScalars.count
@@ -118,7 +118,7 @@ enum PredicateLexer {
                             || ((s[j] == "-" || s[j] == "+") && (s[j - 1] == "e" || s[j - 1] == "E")) { j += 1 }
                     let t = String(String.UnicodeScalarView(s[i..<j]))
                     guard Double(t) != nil else {
-                        throw PredicateError(PredicateRules.syntax, column: col, "'\(t)' is not a number")
+                        throw QueryPredicateError(PredicateRules.syntax, column: col, "'\(t)' is not a number")
                     }
                     out.append(.init(kind: .number, text: t, column: col))
                     i = j
@@ -135,7 +135,7 @@ enum PredicateLexer {
                     i = j
                 } else {
                     let shown = c.value < 0x20 || c.value == 0x7F ? "U+" + String(c.value, radix: 16, uppercase: true) : String(c)
-                    throw PredicateError(PredicateRules.syntax, column: col, "unexpected character '\(shown)' in the predicate")
+                    throw QueryPredicateError(PredicateRules.syntax, column: col, "unexpected character '\(shown)' in the predicate")
                 }
             }
         }

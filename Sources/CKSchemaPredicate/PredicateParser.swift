@@ -1,5 +1,5 @@
 import Foundation
-import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// Parses CloudKit's subset of NSPredicate format strings. Linear: one pass of a lexer, a
 /// recursive-descent parser whose depth is bounded (`maxDepth`), no backtracking.
@@ -23,30 +23,30 @@ public struct PredicateParser {
     public static let maxTerms = 500
 
     /// Parses `text`, binding `%@` and `%K` to `arguments` in order.
-    public static func parse(_ text: String, arguments: [PredicateArgument] = []) throws(PredicateError) -> Predicate {
+    public static func parse(_ text: String, arguments: [QueryPredicateArgument] = []) throws(QueryPredicateError) -> QueryPredicate {
         guard text.utf8.count <= maxLength else {
-            throw PredicateError(PredicateRules.syntax, column: 1, "the predicate is longer than \(maxLength) bytes")
+            throw QueryPredicateError(PredicateRules.syntax, column: 1, "the predicate is longer than \(maxLength) bytes")
         }
         var p = PredicateParser(tokens: try PredicateLexer.tokens(text), arguments: arguments)
         let root = try p.parsePredicate(depth: 0)
         if let t = p.peek, t.kind != .end {
-            throw PredicateError(PredicateRules.syntax, column: t.column, "unexpected \(t.describe) after the end of the predicate",
+            throw QueryPredicateError(PredicateRules.syntax, column: t.column, "unexpected \(t.describe) after the end of the predicate",
                                  fix: "join conditions with AND")
         }
         if p.nextArgument < arguments.count {
-            throw PredicateError(PredicateRules.syntax, column: 1,
+            throw QueryPredicateError(PredicateRules.syntax, column: 1,
                                  "the predicate has \(p.nextArgument) placeholder\(p.nextArgument == 1 ? "" : "s") but \(arguments.count) arguments were given")
         }
-        return Predicate(text: text, root: root)
+        return QueryPredicate(text: text, root: root)
     }
 
     private var tokens: [PredicateToken]
     private var at = 0
-    private let arguments: [PredicateArgument]
+    private let arguments: [QueryPredicateArgument]
     private var nextArgument = 0
     private var terms = 0
 
-    private init(tokens: [PredicateToken], arguments: [PredicateArgument]) {
+    private init(tokens: [PredicateToken], arguments: [QueryPredicateArgument]) {
         self.tokens = tokens
         self.arguments = arguments
     }
@@ -64,22 +64,22 @@ public struct PredicateParser {
         t.kind == .word && words.contains(t.text.uppercased())
     }
 
-    private static func unsupported(_ column: Int, _ message: String, fix: String? = nil) -> PredicateError {
-        PredicateError(PredicateRules.unsupported, column: column, message, fix: fix)
+    private static func unsupported(_ column: Int, _ message: String, fix: String? = nil) -> QueryPredicateError {
+        QueryPredicateError(PredicateRules.unsupported, column: column, message, fix: fix)
     }
 
-    private static func syntax(_ column: Int, _ message: String, fix: String? = nil) -> PredicateError {
-        PredicateError(PredicateRules.syntax, column: column, message, fix: fix)
+    private static func syntax(_ column: Int, _ message: String, fix: String? = nil) -> QueryPredicateError {
+        QueryPredicateError(PredicateRules.syntax, column: column, message, fix: fix)
     }
 
     /// The one bound on nesting, for every construct that recurses (parentheses, NOT, lists,
     /// function arguments): a hostile predicate cannot exhaust the stack.
-    private func checkDepth(_ depth: Int) throws(PredicateError) {
+    private func checkDepth(_ depth: Int) throws(QueryPredicateError) {
         guard depth < Self.maxDepth else { throw Self.syntax(current.column, "the predicate nests deeper than \(Self.maxDepth) levels") }
     }
 
     /// Counts one comparison or list value against `maxTerms`.
-    private mutating func countTerm() throws(PredicateError) {
+    private mutating func countTerm() throws(QueryPredicateError) {
         terms += 1
         guard terms <= Self.maxTerms else {
             throw Self.syntax(current.column, "the predicate has more than \(Self.maxTerms) comparisons and list values, the most the store evaluates in one query",
@@ -88,7 +88,7 @@ public struct PredicateParser {
     }
 
     // predicate := and ( (OR | '||') and )*   — OR is refused.
-    private mutating func parsePredicate(depth: Int) throws(PredicateError) -> PredicateNode {
+    private mutating func parsePredicate(depth: Int) throws(QueryPredicateError) -> QueryPredicateNode {
         try checkDepth(depth)
         let first = try parseAnd(depth: depth)
         let t = current
@@ -99,7 +99,7 @@ public struct PredicateParser {
         return first
     }
 
-    private mutating func parseAnd(depth: Int) throws(PredicateError) -> PredicateNode {
+    private mutating func parseAnd(depth: Int) throws(QueryPredicateError) -> QueryPredicateNode {
         var parts = [try parseUnary(depth: depth)]
         while isWord(current, "AND") || current.kind == .and {
             _ = advance()
@@ -107,12 +107,12 @@ public struct PredicateParser {
         }
         if parts.count == 1 { return parts[0] }
         // Flatten nested ANDs: (a AND b) AND c is a AND b AND c.
-        var flat: [PredicateNode] = []
+        var flat: [QueryPredicateNode] = []
         for p in parts { if case .and(let inner) = p { flat += inner } else { flat.append(p) } }
         return .and(flat)
     }
 
-    private mutating func parseUnary(depth: Int) throws(PredicateError) -> PredicateNode {
+    private mutating func parseUnary(depth: Int) throws(QueryPredicateError) -> QueryPredicateNode {
         try checkDepth(depth)
         let t = current
         if isWord(t, "NOT") || t.kind == .bang {
@@ -140,7 +140,7 @@ public struct PredicateParser {
     }
 
     /// CloudKit refuses NOT around AND, a token search, a distance function and BETWEEN.
-    private static func checkNegatable(_ n: PredicateNode, notColumn: Int) throws(PredicateError) {
+    private static func checkNegatable(_ n: QueryPredicateNode, notColumn: Int) throws(QueryPredicateError) {
         switch n {
         case .and:
             throw unsupported(notColumn, "CloudKit does not support NOT around an AND compound predicate",
@@ -162,9 +162,9 @@ public struct PredicateParser {
 
     /// One side of a comparison before it is known whether it is a key or a value.
     private enum Operand {
-        case key(PredicateKey, column: Int)
-        case value(PredicateValue, column: Int)
-        case distance(PredicateKey, keyColumn: Int, origin: PredicateValue, column: Int)
+        case key(QueryPredicateKey, column: Int)
+        case value(QueryPredicateValue, column: Int)
+        case distance(QueryPredicateKey, keyColumn: Int, origin: QueryPredicateValue, column: Int)
 
         var column: Int {
             switch self {
@@ -173,7 +173,7 @@ public struct PredicateParser {
         }
     }
 
-    private mutating func parseComparison(depth: Int) throws(PredicateError) -> PredicateComparison {
+    private mutating func parseComparison(depth: Int) throws(QueryPredicateError) -> QueryPredicateComparison {
         try countTerm()
         var quantifier: PredicateToken?
         if isWord(current, "ANY", "SOME", "ALL", "NONE") { quantifier = advance() }
@@ -191,30 +191,30 @@ public struct PredicateParser {
                 throw Self.unsupported(opToken.column, "CloudKit compares distanceToLocation:fromLocation: only with '<' or '>'")
             }
             guard let meters = Self.number(v) else {
-                throw PredicateError(PredicateRules.typeMismatch, column: vc, "a distance is compared with a number of meters, found \(v.kindName)")
+                throw QueryPredicateError(PredicateRules.typeMismatch, column: vc, "a distance is compared with a number of meters, found \(v.kindName)")
             }
             _ = c
-            return PredicateComparison(key: key, op: op.hasPrefix("<") ? .withinDistance : .beyondDistance,
+            return QueryPredicateComparison(key: key, op: op.hasPrefix("<") ? .withinDistance : .beyondDistance,
                                        value: .distance(origin: origin, meters: meters), keyColumn: kc, opColumn: opToken.column, valueColumn: vc)
         case (.key(let key, let kc), .value(let v, let vc)):
             if quantifier != nil {
                 guard op == "==" else {
                     throw Self.unsupported(opToken.column, "CloudKit supports ANY only as 'ANY list == value'", fix: "use 'list CONTAINS value'")
                 }
-                return PredicateComparison(key: key, op: .listContains, value: v, keyColumn: kc, opColumn: opToken.column, valueColumn: vc)
+                return QueryPredicateComparison(key: key, op: .listContains, value: v, keyColumn: kc, opColumn: opToken.column, valueColumn: vc)
             }
             if key == .tokens {
                 guard op == "CONTAINS" else {
                     throw Self.unsupported(kc, "'self' is used only in a tokenized search: self CONTAINS 'words'")
                 }
-                return PredicateComparison(key: key, op: .tokenMatch, value: v, keyColumn: kc, opColumn: opToken.column, valueColumn: vc)
+                return QueryPredicateComparison(key: key, op: .tokenMatch, value: v, keyColumn: kc, opColumn: opToken.column, valueColumn: vc)
             }
-            return PredicateComparison(key: key, op: try Self.comparisonOperator(op, column: opToken.column), value: v,
+            return QueryPredicateComparison(key: key, op: try Self.comparisonOperator(op, column: opToken.column), value: v,
                                        keyColumn: kc, opColumn: opToken.column, valueColumn: vc)
         case (.value(let v, let vc), .key(let key, let kc)):
             // `'red' IN favoriteColors` is CKQuery's list membership.
             if op == "IN", key != .tokens {
-                return PredicateComparison(key: key, op: .listContains, value: v, keyColumn: kc, opColumn: opToken.column, valueColumn: vc)
+                return QueryPredicateComparison(key: key, op: .listContains, value: v, keyColumn: kc, opColumn: opToken.column, valueColumn: vc)
             }
             throw Self.unsupported(vc, "CloudKit needs the key on the left of '\(op)' and the value on the right",
                                    fix: "write '\(key.spelled) \(Self.mirrored(op)) …'")
@@ -236,7 +236,7 @@ public struct PredicateParser {
         }
     }
 
-    private static func number(_ v: PredicateValue) -> Double? {
+    private static func number(_ v: QueryPredicateValue) -> Double? {
         switch v {
         case .int(let i): Double(i)
         case .double(let d): d
@@ -244,7 +244,7 @@ public struct PredicateParser {
         }
     }
 
-    private static func comparisonOperator(_ op: String, column: Int) throws(PredicateError) -> PredicateComparison.Operator {
+    private static func comparisonOperator(_ op: String, column: Int) throws(QueryPredicateError) -> QueryPredicateComparison.Operator {
         switch op {
         case "==": .equal
         case "!=": .notEqual
@@ -263,7 +263,7 @@ public struct PredicateParser {
     }
 
     /// The operator, normalized (`=` is `==`, `<>` is `!=`, `=<` is `<=`, `=>` is `>=`).
-    private mutating func parseOperator() throws(PredicateError) -> String {
+    private mutating func parseOperator() throws(QueryPredicateError) -> String {
         let t = current
         switch t.kind {
         case .op:
@@ -299,7 +299,7 @@ public struct PredicateParser {
 
     // MARK: Operands
 
-    private mutating func parseOperand(depth: Int) throws(PredicateError) -> Operand {
+    private mutating func parseOperand(depth: Int) throws(QueryPredicateError) -> Operand {
         try checkDepth(depth)
         let t = current
         switch t.kind {
@@ -346,7 +346,7 @@ public struct PredicateParser {
         }
     }
 
-    private mutating func takeArgument(_ t: PredicateToken) throws(PredicateError) -> PredicateArgument {
+    private mutating func takeArgument(_ t: PredicateToken) throws(QueryPredicateError) -> QueryPredicateArgument {
         guard nextArgument < arguments.count else {
             throw Self.syntax(t.column, "the placeholder \(t.text) has no argument (\(arguments.count) given)",
                               fix: "pass one argument per %@ and %K, in order")
@@ -355,25 +355,25 @@ public struct PredicateParser {
         return arguments[nextArgument]
     }
 
-    package static func key(_ name: String, column: Int) throws(PredicateError) -> PredicateKey {
+    package static func key(_ name: String, column: Int) throws(QueryPredicateError) -> QueryPredicateKey {
         if name == "self" || name == "SELF" { return .tokens }
         if name == "allTokens" {
             throw unsupported(column, "tokenize(...) IN allTokens is not supported by ckschema's store", fix: "use self CONTAINS 'words'")
         }
-        if let s = PredicateKey.systemKeys[name] { return .system(s, spelled: name) }
+        if let s = QueryPredicateKey.systemKeys[name] { return .system(s, spelled: name) }
         return .field(name)
     }
 
-    private static func numberValue(_ t: PredicateToken) throws(PredicateError) -> PredicateValue {
+    private static func numberValue(_ t: PredicateToken) throws(QueryPredicateError) -> QueryPredicateValue {
         if let i = Int64(t.text) { return .int(i) }
         if let d = Double(t.text), d.isFinite { return .double(d) }
         throw syntax(t.column, "'\(t.text)' is not a number CloudKit can store (out of range)")
     }
 
     /// `{a, b, ...}`: constants only.
-    private mutating func parseAggregate(depth: Int) throws(PredicateError) -> PredicateValue {
+    private mutating func parseAggregate(depth: Int) throws(QueryPredicateError) -> QueryPredicateValue {
         let open = advance()
-        var items: [PredicateValue] = []
+        var items: [QueryPredicateValue] = []
         if current.kind == .braceClose { _ = advance(); return .list(items) }
         while true {
             try countTerm()
@@ -390,7 +390,7 @@ public struct PredicateParser {
     }
 
     /// `distanceToLocation:fromLocation:(key, origin)`, `CAST(n, "NSDate")`; other functions are refused.
-    private mutating func parseFunction(_ name: PredicateToken, depth: Int) throws(PredicateError) -> Operand {
+    private mutating func parseFunction(_ name: PredicateToken, depth: Int) throws(QueryPredicateError) -> Operand {
         let open = advance()
         var args: [Operand] = []
         if current.kind != .close {
@@ -419,12 +419,12 @@ public struct PredicateParser {
             var location = origin
             if case .list(let pair) = origin {
                 guard pair.count == 2, let lat = Self.number(pair[0]), let lon = Self.number(pair[1]) else {
-                    throw PredicateError(PredicateRules.typeMismatch, column: args[1].column, "a location is written {latitude, longitude}")
+                    throw QueryPredicateError(PredicateRules.typeMismatch, column: args[1].column, "a location is written {latitude, longitude}")
                 }
                 location = .location(latitude: lat, longitude: lon)
             }
             guard case .location = location else {
-                throw PredicateError(PredicateRules.typeMismatch, column: args[1].column, "distanceToLocation:fromLocation: needs a location, found \(origin.kindName)")
+                throw QueryPredicateError(PredicateRules.typeMismatch, column: args[1].column, "distanceToLocation:fromLocation: needs a location, found \(origin.kindName)")
             }
             return .distance(key, keyColumn: kc, origin: location, column: name.column)
         case "CAST", "cast":
@@ -436,17 +436,17 @@ public struct PredicateParser {
             // shape reads timestamps (ISOTimestamp); a number is seconds since 2001 (NSDate's).
             if case .value(.string(let text), let vc) = args[0] {
                 guard let ms = ISOTimestamp.milliseconds(text) else {
-                    throw PredicateError(PredicateRules.typeMismatch, column: vc, "'\(ControlCharacters.escaped(text))' is not an ISO 8601 date",
+                    throw QueryPredicateError(PredicateRules.typeMismatch, column: vc, "'\(ControlCharacters.escaped(text))' is not an ISO 8601 date",
                                          fix: "write it like 2026-05-01T00:00:00Z, or give seconds since 2001-01-01 as a number")
                 }
                 return .value(.date(ms), column: name.column)
             }
             guard case .value(let v, let vc) = args[0], let seconds = Self.number(v) else {
-                throw PredicateError(PredicateRules.typeMismatch, column: args[0].column, "CAST(…, \"NSDate\") needs seconds since 2001-01-01 as a number, or an ISO 8601 date in quotes")
+                throw QueryPredicateError(PredicateRules.typeMismatch, column: args[0].column, "CAST(…, \"NSDate\") needs seconds since 2001-01-01 as a number, or an ISO 8601 date in quotes")
             }
             // NSDate's reference date is 2001-01-01T00:00:00Z, 978307200 s after 1970.
             let ms = (seconds + 978_307_200) * 1000
-            guard ms.isFinite, abs(ms) < 9.0e15 else { throw PredicateError(PredicateRules.typeMismatch, column: vc, "the date is out of range") }
+            guard ms.isFinite, abs(ms) < 9.0e15 else { throw QueryPredicateError(PredicateRules.typeMismatch, column: vc, "the date is out of range") }
             return .value(.date(Int64(ms)), column: name.column)
         default:
             throw Self.unsupported(name.column, "CloudKit does not support the function '\(name.text)' in a query predicate",

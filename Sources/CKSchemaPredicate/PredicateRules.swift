@@ -1,4 +1,4 @@
-import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// The predicate and subscription rule codes (CK7xx) and what `docs/rules.md` says of each.
 public enum PredicateRules {

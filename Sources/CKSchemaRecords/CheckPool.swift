@@ -1,5 +1,4 @@
 import Foundation
-import CKSchemaConfig
 
 /// Threads that check chunks of records in parallel. Results are collected by sequence
 /// number, so the caller can emit diagnostics in input order while later chunks are

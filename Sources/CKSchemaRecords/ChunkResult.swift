@@ -1,4 +1,4 @@
-import CKSchemaConfig
+import CKSchemaModel
 
 /// A diagnostic found while checking one chunk of records, with positions relative to the
 /// chunk; the validator turns it into a `Diagnostic` once it knows where the chunk starts.

@@ -1,4 +1,5 @@
-import CKSchemaConfig
+import CKSchemaModel
+import CKSchemaWire
 
 /// A schema prepared for validation: record types and their fields in byte-keyed hash
 /// tables, built once and shared read-only by every validating thread.

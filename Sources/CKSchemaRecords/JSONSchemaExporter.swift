@@ -1,4 +1,6 @@
-import CKSchemaConfig
+import CKSchemaModel
+import CKSchemaWire
+import Foundation
 
 /// Writes a schema as JSON Schema (draft 2020-12): one definition per record type that
 /// accepts what `ckschema validate --env production` accepts for a single record, in all

@@ -1,5 +1,5 @@
 import Foundation
-import CKSchemaConfig
+import CKSchemaModel
 
 /// One token of a parsed JSON value: a flat, allocation-free record of where each value is.
 ///

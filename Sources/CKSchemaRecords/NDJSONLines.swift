@@ -1,5 +1,6 @@
 import Foundation
-import CKSchemaConfig
+import CKSchemaDiagnostics
+import CKSchemaModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

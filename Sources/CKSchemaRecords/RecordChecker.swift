@@ -1,5 +1,6 @@
 import Foundation
-import CKSchemaConfig
+import CKSchemaModel
+import CKSchemaWire
 
 /// Where a record's bytes sit in their file, so that a byte offset becomes a line and column.
 package enum RecordPosition {

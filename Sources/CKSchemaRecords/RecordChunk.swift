@@ -1,5 +1,5 @@
 import Foundation
-import CKSchemaConfig
+import CKSchemaModel
 
 /// A block of whole records read from one input, handed to one checking thread.
 final class RecordChunk: @unchecked Sendable {

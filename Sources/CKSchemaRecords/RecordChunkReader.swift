@@ -1,5 +1,5 @@
 import Foundation
-import CKSchemaConfig
+import CKSchemaModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

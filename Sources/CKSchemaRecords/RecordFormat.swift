@@ -1,5 +1,4 @@
 import Foundation
-import CKSchemaConfig
 
 /// How a record file is written. `docs/records.md` describes each.
 public enum RecordFormat: String, Sendable, Hashable, CaseIterable {

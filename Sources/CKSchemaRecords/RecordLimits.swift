@@ -1,5 +1,6 @@
 import Foundation
-import CKSchemaConfig
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// The limits CloudKit applies across records rather than within one: deleteSelf references
 /// to one target, the size of an asset file, the operations of one Web Services request.

@@ -1,4 +1,4 @@
-import CKSchemaConfig
+import CKSchemaModel
 
 /// The record validation rules' codes (CK4xx) and what `docs/rules.md` says of each.
 public enum RecordsRules {

@@ -1,4 +1,5 @@
-import CKSchemaConfig
+import CKSchemaModel
+import CKSchemaYAML
 
 /// The schema change CloudKit's development environment would make from a set of
 /// records: new record types and new fields, with the type each was first written with.

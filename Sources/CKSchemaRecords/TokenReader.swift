@@ -1,4 +1,4 @@
-import CKSchemaConfig
+import CKSchemaModel
 
 /// Reads a record's values from the token tape `JSONTape` produced for it, so that a
 /// command that checks a record with `RecordChecker` and then keeps its values (`records

@@ -1,5 +1,7 @@
 import Foundation
-import CKSchemaConfig
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaYAML
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,4 @@
-import CKSchemaConfig
+import CKSchemaModel
 
 /// Progress of a run, for a terminal's progress line.
 public struct ValidationProgress: Sendable {
@@ -23,6 +23,8 @@ public struct ValidationSummary: Sendable {
     public var stoppedEarly = false
     /// In development: the schema change CloudKit would make from these records.
     public var inferred: SchemaInference = SchemaInference()
+
+    package init() {}
 }
 
 extension ValidationSummary {

@@ -1,4 +1,4 @@
-import CKSchemaConfig
+import CKSchemaYAML
 
 /// Maps byte offsets of JSON text written from YAML back to the YAML line and column of
 /// the node that produced them.

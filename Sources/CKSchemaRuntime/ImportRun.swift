@@ -1,3 +1,6 @@
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaRecords
 import CKSchemaStore
 
 /// One `records import` inside its transaction: the state that lives across files and

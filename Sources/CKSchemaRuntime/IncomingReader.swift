@@ -1,4 +1,8 @@
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaRecords
 import CKSchemaStore
+import CKSchemaWire
 
 /// Reads one `records import` line into a record, from the token tape `validate`'s checker
 /// already produced for it (`TokenReader`), checking it against the schema (CK55x).

@@ -1,4 +1,6 @@
 import Foundation
+import CKSchemaModel
+import CKSchemaPredicate
 import CKSchemaStore
 
 /// Evaluates an environment's subscriptions around a write to the store and records the

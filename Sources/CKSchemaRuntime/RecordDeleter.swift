@@ -1,3 +1,5 @@
+import CKSchemaDiagnostics
+import CKSchemaModel
 import CKSchemaStore
 
 /// `records delete`: deletes records by name, as CKModifyRecordsOperation's recordIDsToDelete,

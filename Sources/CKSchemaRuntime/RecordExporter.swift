@@ -1,4 +1,6 @@
 import Foundation
+import CKSchemaDiagnostics
+import CKSchemaModel
 import CKSchemaStore
 
 /// `records export`: an environment's records as NDJSON in the CloudKit Web Services shape

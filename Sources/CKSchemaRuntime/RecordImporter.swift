@@ -1,4 +1,7 @@
 import Foundation
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaRecords
 import CKSchemaStore
 
 /// `records import`: saves NDJSON records (CloudKit Web Services shape) into a store

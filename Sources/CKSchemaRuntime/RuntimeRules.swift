@@ -1,4 +1,4 @@
-import CKSchemaStore
+import CKSchemaModel
 
 /// The run-time codes (CK720-CK749): where CloudKit refuses a query or a zone-changes fetch,
 /// and what `docs/rules.md` says of each. Predicate problems keep their CK700-CK704 codes.

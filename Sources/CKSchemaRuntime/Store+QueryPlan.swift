@@ -1,4 +1,5 @@
 import Foundation
+import CKSchemaDiagnostics
 import CKSchemaStore
 
 extension Store {

@@ -1,4 +1,7 @@
 import Foundation
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaPredicate
 import CKSchemaStore
 
 /// A query as `CKQuery` + `CKQueryOperation` state it: a record type, a predicate, sort
@@ -14,14 +17,14 @@ public struct RecordQuery: Sendable, Hashable {
     public var recordType: String
     /// NSPredicate format text; nil is TRUEPREDICATE.
     public var predicate: String?
-    public var arguments: [PredicateArgument]
+    public var arguments: [QueryPredicateArgument]
     public var sort: [Sort]
     /// The zone; nil is the zone the schema gives the record type.
     public var zone: String?
     public var environment: Environment
     public var limit: Int?
 
-    public init(recordType: String, predicate: String? = nil, arguments: [PredicateArgument] = [], sort: [Sort] = [],
+    public init(recordType: String, predicate: String? = nil, arguments: [QueryPredicateArgument] = [], sort: [Sort] = [],
                 zone: String? = nil, environment: Environment = .development, limit: Int? = nil) {
         self.recordType = recordType
         self.predicate = predicate
@@ -111,7 +114,7 @@ public enum StoreQuery {
                                     fix: "zones: " + ([Zone.defaultZoneName] + schema.zones.map(\.name)).joined(separator: ", "))]))
         }
         let start = SourceLocation(file: predicateFile, line: 1, column: 1)
-        let predicate: Predicate
+        let predicate: QueryPredicate
         do { predicate = try PredicateParser.parse(q.predicate ?? "TRUEPREDICATE", arguments: q.arguments) } catch {
             return .failure(QueryRefusal([error.diagnostic(at: start)]))
         }
@@ -120,7 +123,7 @@ public enum StoreQuery {
         // store kept from an older schema): refused rather than silently matching nothing.
         for c in predicate.comparisons {
             if case .field(let name) = c.key, type.field(named: name) != nil, !CloudKitRules.isValidName(name) {
-                refusals.append(PredicateError(PredicateRules.unknownField, column: c.keyColumn,
+                refusals.append(QueryPredicateError(PredicateRules.unknownField, column: c.keyColumn,
                                                "field \(JSONValue.string(name).text) is not a CloudKit field name, so it cannot be queried").diagnostic(at: start))
             }
         }
@@ -130,7 +133,7 @@ public enum StoreQuery {
         }
         var order: [String] = []
         for s in q.sort {
-            let key: PredicateKey
+            let key: QueryPredicateKey
             do { key = try PredicateParser.key(s.field, column: 1) } catch {
                 refusals.append(Diagnostic(rule: RuntimeRules.notSortable, "cannot sort on '\(ControlCharacters.escaped(s.field))'", at: nil))
                 continue
@@ -176,8 +179,8 @@ public enum StoreQuery {
 
     /// The index of the predicate's best top-level term (an equality or IN before a range), else
     /// of the first sort field when the predicate matches all records.
-    static func chooseIndex(_ p: Predicate, sort: [RecordQuery.Sort], btreeIndexes: [String: String]) -> String? {
-        let top: [PredicateNode] = if case .and(let parts) = p.root { parts } else { [p.root] }
+    static func chooseIndex(_ p: QueryPredicate, sort: [RecordQuery.Sort], btreeIndexes: [String: String]) -> String? {
+        let top: [QueryPredicateNode] = if case .and(let parts) = p.root { parts } else { [p.root] }
         var ranked: [(Int, String)] = []
         for node in top {
             guard case .comparison(let c) = node, let name = c.key.schemaName, let index = btreeIndexes[name] else { continue }
@@ -196,7 +199,7 @@ public enum StoreQuery {
 
     /// The SQL expression of a key's value; nil for a field whose name is not CloudKit's
     /// grammar (it is never spliced into a JSON path).
-    static func expression(_ key: PredicateKey, _ type: FieldType) -> String? {
+    static func expression(_ key: QueryPredicateKey, _ type: FieldType) -> String? {
         switch key {
         case .tokens: return nil
         case .system(let s, _): return StoreIndexer.systemColumn(s)
@@ -209,7 +212,7 @@ public enum StoreQuery {
     /// A string field's whole stored value, NUL bytes included: the indexed expression where
     /// the stored JSON holds no NUL, else `ckschema_text` over the field's JSON text. Nil for
     /// anything but a plain string field (system columns are exact already).
-    static func exactText(_ key: PredicateKey, _ type: FieldType) -> String? {
+    static func exactText(_ key: QueryPredicateKey, _ type: FieldType) -> String? {
         guard case .field(let name) = key, type.primitive == .string, !type.isList,
               let expr = expression(key, type), let path = try? StoreName.jsonPath(name) else { return nil }
         let json = "fields -> \(path)"
@@ -274,7 +277,7 @@ public enum StoreQuery {
     /// A predicate of `type` as an SQL condition over the `records` row in scope, with its bound
     /// values in order and the distance tests SQL leaves to the caller. Nil when CloudKit would
     /// refuse the predicate (the lint rules and `query` say why).
-    static func condition(_ predicate: Predicate, type: RecordType, env: Environment, searchTables: [String: String])
+    static func condition(_ predicate: QueryPredicate, type: RecordType, env: Environment, searchTables: [String: String])
         -> (sql: String, bindings: [SQLiteValue], distances: [(field: String, latitude: Double, longitude: Double, meters: Double, within: Bool)])? {
         guard PredicateChecker.check(predicate, on: type, needIndexes: false).isEmpty else { return nil }
         var b = Builder(type: type, env: env, searchTables: searchTables)
@@ -294,7 +297,7 @@ public enum StoreQuery {
         var bindings: [SQLiteValue] = []
         var distances: [(field: String, latitude: Double, longitude: Double, meters: Double, within: Bool)] = []
 
-        mutating func condition(_ n: PredicateNode) -> String {
+        mutating func condition(_ n: QueryPredicateNode) -> String {
             switch n {
             case .all: return "1"
             case .and(let parts): return "(" + parts.map { condition($0) }.joined(separator: " AND ") + ")"
@@ -303,7 +306,7 @@ public enum StoreQuery {
             }
         }
 
-        mutating func bind(_ v: PredicateValue) -> String {
+        mutating func bind(_ v: QueryPredicateValue) -> String {
             switch v {
             case .string(let s): bindings.append(.text(s))
             case .int(let i): bindings.append(.integer(i))
@@ -314,7 +317,7 @@ public enum StoreQuery {
             return "?"
         }
 
-        mutating func comparison(_ c: PredicateComparison) -> String {
+        mutating func comparison(_ c: QueryPredicateComparison) -> String {
             if c.op == .tokenMatch { return tokens(c.value) }
             // The checker has resolved every key and refused names outside CloudKit's grammar.
             guard let r = PredicateChecker.resolve(c.key, in: type), let expr = StoreQuery.expression(c.key, r.type) else { return "0" }
@@ -398,7 +401,7 @@ public enum StoreQuery {
         /// the values cut the same way (a condition every match meets, which the B-tree
         /// serves), then the whole string decides (`exact`, which reads past a NUL only where
         /// the stored JSON holds one).
-        mutating func exactStringOrder(_ op: PredicateComparison.Operator, _ expr: String, exact: String, _ value: PredicateValue) -> String? {
+        mutating func exactStringOrder(_ op: QueryPredicateComparison.Operator, _ expr: String, exact: String, _ value: QueryPredicateValue) -> String? {
             // Nil unless every value is a string: the plain comparison serves the rest.
             let values: [String]
             switch value {
@@ -450,7 +453,7 @@ public enum StoreQuery {
         }
 
         /// `self CONTAINS 'words'`: every word in some searchable field, through the FTS5 tables.
-        mutating func tokens(_ v: PredicateValue) -> String {
+        mutating func tokens(_ v: QueryPredicateValue) -> String {
             guard case .string(let text) = v else { return "0" }
             // NUL separates words too: FTS5 stops reading a query at it ("unterminated string").
             let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "\0" }).map(String.init)

@@ -1,4 +1,6 @@
 import Foundation
+import CKSchemaDiagnostics
+import CKSchemaModel
 import CKSchemaStore
 
 /// `ckschema changes`: a zone's changed and deleted records since a change token, as

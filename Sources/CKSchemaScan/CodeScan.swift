@@ -1,5 +1,8 @@
 import Foundation
-import CKSchemaConfig
+import CKSchemaDiagnostics
+import CKSchemaLinter
+import CKSchemaModel
+import CKSchemaSwift
 
 /// `ckschema scan`: the app's Swift sources read for their CloudKit calls, each checked
 /// against a schema environment. Reports only what it resolved (docs/scan.md).
@@ -52,7 +55,7 @@ public enum CodeScan {
 
     /// Scans the Swift sources under `paths` against `schema` in `environment`; `lint` gives
     /// the severities and switched-off codes of ckschema.yaml.
-    public static func run(paths: [String], schema: Schema, environment: Environment = .production, lint: LintConfiguration = LintConfiguration()) -> Result {
+    public static func run(paths: [String], schema: Schema, environment: Environment = .production, lint: RuleSettings = RuleSettings()) -> Result {
         var result = Result()
         let (files, errors) = swiftFiles(paths)
         result.diagnostics += errors
@@ -69,11 +72,11 @@ public enum CodeScan {
     package static func run(sources: [(file: String, data: Data)], schema: Schema, environment: Environment = .production) -> Result {
         var result = Result()
         let byName = Dictionary(sources.map { ($0.file, $0.data) }, uniquingKeysWith: { a, _ in a })
-        scan(sources.map(\.file), load: { byName[$0] }, schema: schema, environment: environment, lint: LintConfiguration(), into: &result)
+        scan(sources.map(\.file), load: { byName[$0] }, schema: schema, environment: environment, lint: RuleSettings(), into: &result)
         return result
     }
 
-    private static func scan(_ files: [String], load: (String) -> Data?, schema: Schema, environment: Environment, lint: LintConfiguration, into result: inout Result) {
+    private static func scan(_ files: [String], load: (String) -> Data?, schema: Schema, environment: Environment, lint: RuleSettings, into result: inout Result) {
         // One pass, each file lexed once: its constants join the globals, then its calls are
         // read. A file whose lookups a later file changed is read again at the end.
         let globals = ScanGlobals()

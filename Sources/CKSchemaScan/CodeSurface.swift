@@ -1,4 +1,5 @@
-import CKSchemaConfig
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// The app's CloudKit surface: per record type what the code creates, writes, reads,
 /// filters and sorts, the zones and databases it uses, with every place (docs/scan.md).

@@ -1,4 +1,7 @@
-import CKSchemaConfig
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaPredicate
+import CKSchemaSwift
 
 /// Walks one file's tokens for the CloudKit calls the scan knows (docs/scan.md), checks
 /// records, fields and zones itself, and gathers queries and subscriptions for lint's rules.

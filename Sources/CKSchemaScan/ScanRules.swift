@@ -1,4 +1,4 @@
-import CKSchemaConfig
+import CKSchemaModel
 
 /// The codes `ckschema scan` reports for the app's own CloudKit calls (CK900-CK909). A query,
 /// a predicate or a subscription found in the code is checked by the lint rules that check a

@@ -1,5 +1,6 @@
 import Foundation
-import CKSchemaConfig
+import CKSchemaModel
+import CKSchemaSwift
 
 /// What a name or an expression in the app's code stands for, as far as the scan can follow it.
 enum ScanValue: Hashable {

@@ -1,6 +1,6 @@
 import Foundation
-import CKSchemaRecords
-import CKSchemaPull
+import CKSchemaModel
+import CKSchemaWire
 
 /// How a field's value is kept in the store's `fields` JSON, and how it converts from and to
 /// the CloudKit Web Services record shape (`{"value": ..., "type": "STRING"}`).

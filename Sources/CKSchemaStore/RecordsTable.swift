@@ -1,5 +1,4 @@
-import CKSchemaRecords
-import CKSchemaPull
+import CKSchemaModel
 
 /// The store's `records` table, declared once: its name, its columns, the row read back, and
 /// (in `Store+Records.swift`) every statement of it that the layers above run. Neither runtime

@@ -1,7 +1,7 @@
+import CKSchemaModel
+
 internal import CSQLite
 import Foundation
-import CKSchemaRecords
-import CKSchemaPull
 
 /// An SQLite failure: the result code, SQLite's message, and the SQL that failed.
 public struct SQLiteError: Error, Sendable, Equatable {

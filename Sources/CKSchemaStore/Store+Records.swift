@@ -1,5 +1,4 @@
-import CKSchemaRecords
-import CKSchemaPull
+import CKSchemaModel
 
 /// The statements of the `records` table that runtime (import, export, delete, query, zone
 /// changes, notifications) and migrations run: each one written once here from `RecordsTable`'s

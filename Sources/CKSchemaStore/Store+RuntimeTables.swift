@@ -1,6 +1,4 @@
 import Foundation
-import CKSchemaRecords
-import CKSchemaPull
 
 /// The store's run-time tables: the change log that `changes` reads and the notifications
 /// that saves and deletes produce (see `docs/runtime.md`). They are created on first write

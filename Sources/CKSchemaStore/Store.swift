@@ -1,6 +1,7 @@
 import Foundation
-import CKSchemaRecords
-import CKSchemaPull
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaYAML
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,4 @@
-import CKSchemaRecords
-import CKSchemaPull
+import CKSchemaModel
 
 /// Keeps the store's SQLite indexes in step with a schema's indexes.
 ///

@@ -1,6 +1,5 @@
 import Foundation
-import CKSchemaRecords
-import CKSchemaPull
+import CKSchemaDiagnostics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

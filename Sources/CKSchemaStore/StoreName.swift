@@ -1,5 +1,5 @@
-import CKSchemaRecords
-import CKSchemaPull
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// The one place a record type or field name becomes part of SQL text.
 ///

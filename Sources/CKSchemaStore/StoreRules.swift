@@ -1,5 +1,4 @@
-import CKSchemaRecords
-import CKSchemaPull
+import CKSchemaModel
 
 /// The store's and the migrations' rule codes (CK5xx) and what `docs/rules.md` says of each.
 public enum StoreRules {

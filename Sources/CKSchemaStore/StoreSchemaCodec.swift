@@ -1,5 +1,4 @@
-import CKSchemaRecords
-import CKSchemaPull
+import CKSchemaModel
 
 /// The store's own lossless JSON form of a `Schema`, kept beside the canonical YAML so that the
 /// store can read an environment's schema back without the YAML decoder.
@@ -102,13 +101,13 @@ package enum StoreSchemaCodec {
                 }
                 rt.fields.append(Field(
                     name: fname, type: type, isEncrypted: f["encrypted"]?.boolValue ?? false,
-                    indexes: IndexSet((f["indexes"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(IndexKind.init(rawValue:)) }),
+                    indexes: IndexKinds((f["indexes"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(IndexKind.init(rawValue:)) }),
                     isDeprecated: f["deprecated"]?.boolValue ?? false, referenceTarget: f["to"]?.stringValue,
                     referenceAction: f["action"]?.stringValue.flatMap(ReferenceAction.init(rawValue:)), description: f["description"]?.stringValue))
             }
             for (k, v) in t["system"]?.objectValue ?? [] {
                 guard let sf = SystemField(rawValue: k) else { continue }
-                rt.systemIndexes[sf] = IndexSet((v.arrayValue ?? []).compactMap { $0.stringValue.flatMap(IndexKind.init(rawValue:)) })
+                rt.systemIndexes[sf] = IndexKinds((v.arrayValue ?? []).compactMap { $0.stringValue.flatMap(IndexKind.init(rawValue:)) })
             }
             for g in t["grants"]?.arrayValue ?? [] {
                 guard let role = g["role"]?.stringValue else { continue }

@@ -1,4 +1,4 @@
-import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// The codes the Swift reader emits (CK640-CK645) and what `docs/rules.md` says of each.
 /// The mirroring rules a SwiftData model then meets are the Core Data ones (CK610-CK617,

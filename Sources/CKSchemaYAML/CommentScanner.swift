@@ -1,5 +1,4 @@
 import Foundation
-import CKSchemaDiagnostics
 
 /// Finds `#` comments in YAML text (libyaml's event API drops them), so that `fmt`
 /// can keep them. Lines inside multi-line scalars are skipped. Works on bytes: `#`,

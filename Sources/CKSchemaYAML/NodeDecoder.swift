@@ -1,4 +1,5 @@
 import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// Reads YAML nodes into values, collecting every problem as a diagnostic instead of
 /// stopping at the first. Shared by the schema, config and migration decoders.

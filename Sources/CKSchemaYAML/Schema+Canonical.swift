@@ -1,4 +1,4 @@
-import CKSchemaDiagnostics
+import CKSchemaModel
 
 extension Schema {
     /// The canonical YAML form (what `ckschema fmt` writes, without comments):

@@ -1,4 +1,5 @@
 import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// The `subscriptions:` section: one mapping per subscription ID (docs/runtime.md).
 extension SchemaDecoder {

@@ -1,4 +1,5 @@
 import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// Turns a YAML schema file's nodes into the model, following `docs/schema-format.md`.
 /// Collects every problem; the caller throws when any is an error.
@@ -224,8 +225,8 @@ package struct SchemaDecoder {
         return nil
     }
 
-    private mutating func indexes(_ node: YAMLNode, what: @autoclosure () -> String) -> IndexSet {
-        var set = IndexSet()
+    private mutating func indexes(_ node: YAMLNode, what: @autoclosure () -> String) -> IndexKinds {
+        var set = IndexKinds()
         // The common case, a flow list of plain words, is read without building a list.
         if node.shape == .sequence {
             for i in 0..<node.childCount {

@@ -1,4 +1,4 @@
-import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// Writes a schema in the canonical YAML form of `docs/schema-format.md`: a fixed key
 /// order, flow mappings for fields, zones and queries, the one-word shorthand where a
@@ -184,10 +184,10 @@ public enum SchemaEmitter {
         }
     }
 
-    /// `indexes: [...]` for each set of index kinds, by its bits (`IndexSet.rawBits`), in the
+    /// `indexes: [...]` for each set of index kinds, by its bits (`IndexKinds.rawBits`), in the
     /// order `IndexKind.allCases` gives.
     private static let indexLists: [[UInt8]] = (0..<8).map { bits in
-        Array(("indexes: [" + IndexSet(bits: UInt8(bits)).kinds.map(\.rawValue).joined(separator: ", ") + "]").utf8)
+        Array(("indexes: [" + IndexKinds(bits: UInt8(bits)).kinds.map(\.rawValue).joined(separator: ", ") + "]").utf8)
     }
 
     /// `FieldType.description`, appended in place.

@@ -1,6 +1,8 @@
+import CKSchemaDiagnostics
+import CKSchemaModel
+
 internal import CYAML
 import Foundation
-import CKSchemaDiagnostics
 
 extension SchemaDecoder {
     /// A YAML schema file's model, the lines of its structural keys and the lines of its
@@ -298,8 +300,8 @@ struct SchemaEventDecoder {
 
     /// A list of index kinds, a single one, or nothing (`SchemaDecoder.indexes`), with the
     /// value's place as `SchemaDecoder.indexesPlace` gives it.
-    private func indexes() throws(GiveUp) -> (set: IndexSet, place: (line: Int, column: Int, width: Int?)?) {
-        var set = IndexSet()
+    private func indexes() throws(GiveUp) -> (set: IndexKinds, place: (line: Int, column: Int, width: Int?)?) {
+        var set = IndexKinds()
         switch try cursor.advance() {
         case .sequenceStart:
             let line = cursor.line, column = cursor.column, flow = cursor.isFlow

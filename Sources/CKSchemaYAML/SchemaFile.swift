@@ -1,5 +1,5 @@
 import Foundation
-import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// One YAML schema file as read: the model it holds, its comments and the lines of
 /// its structural keys (so that `fmt` can put comments back where they were).

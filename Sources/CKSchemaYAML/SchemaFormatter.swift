@@ -1,4 +1,5 @@
 import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// `ckschema fmt`: the canonical text of a YAML schema file, comments kept.
 public enum SchemaFormatter {

@@ -1,4 +1,4 @@
-import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// The nodes of one parsed YAML file, stored flat: one entry per node in a few arrays,
 /// children as runs of indexes. Building it allocates no object per node and freeing

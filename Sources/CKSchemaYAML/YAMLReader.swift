@@ -1,6 +1,8 @@
+import CKSchemaDiagnostics
+import CKSchemaModel
+
 internal import CYAML
 import Foundation
-import CKSchemaDiagnostics
 
 /// Reads YAML through libyaml's event API into `YAMLNode`s, keeping 1-based line
 /// and column for every node. Iterative, so a hostile file cannot overflow the

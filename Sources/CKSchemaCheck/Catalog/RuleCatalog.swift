@@ -1,5 +1,18 @@
+import CKSchemaCKDB
+import CKSchemaCKTool
 import CKSchemaCodegen
-import CKSchemaMigrations
+import CKSchemaConfig
+import CKSchemaCoreData
+import CKSchemaDiagnostics
+import CKSchemaDiff
+import CKSchemaLinter
+import CKSchemaModel
+import CKSchemaRecords
+import CKSchemaRuntime
+import CKSchemaScan
+import CKSchemaStore
+import CKSchemaSwift
+import CKSchemaYAML
 
 /// Every rule code the tool can emit. Each subsystem contributes its own list; the catalog
 /// sits above them all (docs/architecture.md), so that no subsystem depends on another

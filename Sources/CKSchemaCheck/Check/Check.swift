@@ -1,5 +1,14 @@
 import Foundation
+import CKSchemaConfig
+import CKSchemaDiagnostics
+import CKSchemaLinter
 import CKSchemaMigrations
+import CKSchemaModel
+import CKSchemaProduction
+import CKSchemaRecords
+import CKSchemaScan
+import CKSchemaStore
+import CKSchemaDiff
 
 /// `ckschema check`, the CI gate, as a library entry point: every check `ckschema.yaml`
 /// configures, each schema source loaded once, and what each found.
@@ -36,9 +45,9 @@ public enum Check {
     public static func run(_ config: Configuration) -> Report {
         var report = Report()
         let schemas = SchemaCache(model: config.model ?? ModelSelection())
-        for name in config.checks ?? Configuration.checkNames {
-            guard let result = step(name, config, schemas) else { continue }
-            let shown = name == "migrate" ? "migrations" : name
+        for check in config.checks ?? CheckName.allCases {
+            guard let result = step(check, config, schemas) else { continue }
+            let shown = check.shown
             report.ran.append(shown)
             report.diagnostics += result.diagnostics
             report.findings[shown] = result.diagnostics
@@ -67,7 +76,7 @@ public enum Check {
 
         /// The lint findings of the schema at `path`, computed once: the lint step reports
         /// them, and the promote step's plan waits on their errors.
-        func lint(_ path: String, _ schema: Schema, _ configuration: LintConfiguration) -> [Diagnostic] {
+        func lint(_ path: String, _ schema: Schema, _ configuration: RuleSettings) -> [Diagnostic] {
             if let known = linted[path] { return known }
             let found = Linter(configuration: configuration).lint(schema)
             linted[path] = found
@@ -94,14 +103,13 @@ public enum Check {
     }
 
     /// Runs one check by name; nil means its inputs are not configured.
-    static func step(_ name: String, _ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
-        switch name {
-        case "lint": lintStep(config, schemas)
-        case "promote": promoteStep(config, schemas)
-        case "validate": validateStep(config, schemas)
-        case "migrate": migrateStep(config, schemas)
-        case "scan": scanStep(config, schemas)
-        default: nil
+    static func step(_ check: CheckName, _ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
+        switch check {
+        case .lint: lintStep(config, schemas)
+        case .promote: promoteStep(config, schemas)
+        case .validate: validateStep(config, schemas)
+        case .migrate: migrateStep(config, schemas)
+        case .scan: scanStep(config, schemas)
         }
     }
 
@@ -113,7 +121,7 @@ public enum Check {
         let from = schemas.schema(prod, &step), to = schemas.schema(dev, &step)
         guard let from, let to else { return step }
         let result = Promoter.check(from: from, to: to, hashing: false, promote: config.promote) { schemas.lint(dev, $0, config.lint) }
-        let lintRuns = (config.checks ?? Configuration.checkNames).contains("lint")
+        let lintRuns = (config.checks ?? CheckName.allCases).contains(.lint)
         step.diagnostics += (lintRuns ? [] : result.lintErrors) + result.plan.diagnostics(minimum: .review)
         return step
     }
@@ -166,11 +174,12 @@ public enum Check {
         do {
             let folder = try MigrationFolder.load(path: config.migrations)
             let store = FileManager.default.fileExists(atPath: config.store) ? try Store(path: config.store, access: .read) : nil
-            step.diagnostics += try MigrationStatus.check(folder: folder, store: store, environment: .development, development: dev).diagnostics
-            // The store's production kept honest: empty, or not what ckschema.yaml says production is.
-            if let store, let path = config.productionSchema, let production = schemas.schema(path, &step) {
-                step.diagnostics += try ProductionRecord.findings(store: store, production: production, path: path, folder: folder)
-            }
+            // The store's production kept honest too: empty, or not what ckschema.yaml says production is.
+            var loaded = StepResult()
+            let status = try ProductionStatus.check(folder: folder, store: store, environment: .development, development: dev,
+                                                    productionPath: config.productionSchema, loadProduction: { schemas.schema($0, &loaded) })
+            step.diagnostics += status.migrations.diagnostics + loaded.diagnostics + status.production
+            step.failed = step.failed || loaded.failed
         } catch {
             step.diagnostics += error.diagnostics
             step.failed = true

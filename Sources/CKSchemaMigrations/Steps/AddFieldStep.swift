@@ -1,4 +1,7 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
+import CKSchemaYAML
 
 /// `addField: { recordType, name, type, ...a field as a schema file writes it }`.
 struct AddFieldStep: MigrationStepKind {

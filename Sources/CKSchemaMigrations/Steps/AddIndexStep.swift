@@ -1,4 +1,6 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
 
 /// `addIndex: { recordType, field, kind }`: an index on a custom or system field
 /// (`createdAt`, `recordName`, ...).
@@ -52,7 +54,7 @@ struct IndexTarget: Sendable, Hashable {
 
     func change(_ schema: inout Schema, adding: Bool, _ c: StepContext) throws(InputError) {
         let t = try c.typeIndex(recordType, in: schema)
-        var set: IndexSet
+        var set: IndexKinds
         if let sf = SystemField(rawValue: field) { set = schema.recordTypes[t].indexes(on: sf) }
         else { set = schema.recordTypes[t].fields[try c.fieldIndex(t, field, in: schema)].indexes }
         if adding {

@@ -1,4 +1,7 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
+import CKSchemaYAML
 
 /// `addRecordType: { name, ...a record type as a schema file writes it }`.
 struct AddRecordTypeStep: MigrationStepKind {

@@ -1,4 +1,6 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
 
 /// `addRole: { name }` (or `addRole: name`): a security role for grants.
 struct AddRoleStep: MigrationStepKind {

@@ -1,4 +1,8 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaPredicate
+import CKSchemaStore
+import CKSchemaYAML
 
 /// `addSubscription: { id, type, ... }`: a subscription as a schema file writes it; the
 /// store then evaluates it on every save (docs/runtime.md).
@@ -33,8 +37,8 @@ struct AddSubscriptionStep: MigrationStepKind {
         try c.checkZone(s.zone, in: schema)
         // The store evaluates the predicate on every save: it must be one CloudKit accepts on this type.
         if s.kind == .query, let t = s.recordType.flatMap(schema.recordType(named:)) {
-            let p: Predicate
-            do throws(PredicateError) { p = try PredicateParser.parse(s.predicate ?? "TRUEPREDICATE") } catch {
+            let p: QueryPredicate
+            do throws(QueryPredicateError) { p = try PredicateParser.parse(s.predicate ?? "TRUEPREDICATE") } catch {
                 throw c.fail(StoreRules.invalidStep, "the predicate of '\(s.id)': \(error.message) [\(error.rule.code)]", fix: error.fix)
             }
             if let e = PredicateChecker.check(p, on: t, needIndexes: false).first {

@@ -1,4 +1,6 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
 
 /// `addZone: { name, database, capabilities }`: a custom zone.
 struct AddZoneStep: MigrationStepKind {

@@ -1,5 +1,8 @@
 import Foundation
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
+import CKSchemaYAML
 
 /// `backfill: { recordType, field, value | expression, overwrite? }`: sets `field` on the
 /// existing records of `recordType` that lack it (on all of them with `overwrite: true`).

@@ -1,4 +1,6 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
 
 /// `copy: { recordType, from, to }`: copies `from` into `to` on every record that has
 /// `from`, converting where the conversion is lossless.

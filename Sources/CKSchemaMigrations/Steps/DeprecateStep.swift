@@ -1,4 +1,5 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// `deprecate: { recordType, field? }`: retires a record type or one of its fields, the
 /// only way a migration removes anything production has deployed.

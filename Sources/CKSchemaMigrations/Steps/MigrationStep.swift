@@ -1,4 +1,4 @@
-import CKSchemaRuntime
+import CKSchemaModel
 
 /// One step of a migration: a schema change or a data change. Each kind is one type in
 /// `Steps/` (`MigrationStepKind`); `docs/migrations.md` specifies each.

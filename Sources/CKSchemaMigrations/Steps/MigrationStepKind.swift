@@ -1,4 +1,6 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
 
 /// One kind of migration step (`addField`, `backfill`, ...), the whole of it in one file of
 /// this folder: how it is read from a migration file, written by `migrate new`, summed up in

@@ -1,4 +1,5 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// `removeField: { recordType, field }`. Development only: production refuses to delete a
 /// deployed field (`ProductionGate` reports it with promote's rule, CK302, and its fix).

@@ -1,4 +1,6 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
 
 /// `removeIndex: { recordType, field, kind }`. Allowed in production, but every query that
 /// filters or sorts on the field breaks, so development warns (CK541).

@@ -1,4 +1,5 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// `removeRecordType: { name }` (or `removeRecordType: Name`). Development only: production
 /// refuses to delete a deployed record type.

@@ -1,4 +1,6 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
 
 /// `removeSubscription: { id }` (or `removeSubscription: id`). CloudKit deletes
 /// subscriptions in both environments.

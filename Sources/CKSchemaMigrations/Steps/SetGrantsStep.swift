@@ -1,4 +1,5 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// `setGrants: { recordType, grants: { role: [permissions] } }`: replaces a type's grants.
 struct SetGrantsStep: MigrationStepKind {

@@ -1,4 +1,7 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
+import CKSchemaYAML
 
 /// The arguments of one step as its kind reads them: a mapping read key by key, every
 /// problem reported at its node, and at the end every key the kind did not read.

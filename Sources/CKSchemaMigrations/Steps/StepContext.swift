@@ -1,4 +1,6 @@
-import CKSchemaRuntime
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaStore
 
 /// What a step needs while it is applied to a schema: where it is written, whether
 /// just-in-time fields may be adopted, and the lookups every step shares, each failing with

@@ -79,9 +79,9 @@ public struct CloudKitViolation: Sendable, Hashable {
     public var fix: String
     /// The index kinds the fix removes, where the fix is to remove them (CK104): lint turns
     /// it into a fix-it where the reader measured the field's indexes.
-    public var removedIndexes: IndexSet
+    public var removedIndexes: IndexKinds
 
-    public init(_ rule: CloudKitRule, _ message: String, fix: String, removedIndexes: IndexSet = []) {
+    public init(_ rule: CloudKitRule, _ message: String, fix: String, removedIndexes: IndexKinds = []) {
         self.rule = rule
         self.message = message
         self.fix = fix
@@ -266,9 +266,9 @@ public enum CloudKitRules {
     ///   development environment creates itself, so they are valid whatever a reading of
     ///   the prose suggests. No export or document shows a sortable list, and a list has no
     ///   order to sort by, so lists stay unsortable.
-    public static func allowedIndexes(for type: FieldType) -> IndexSet {
+    public static func allowedIndexes(for type: FieldType) -> IndexKinds {
         if type.primitive == .asset { return [] }
-        var allowed: IndexSet = [.queryable]
+        var allowed: IndexKinds = [.queryable]
         if type.primitive == .string { allowed.insert(.searchable) }
         if !type.isList { allowed.insert(.sortable) }
         return allowed
@@ -279,7 +279,7 @@ public enum CloudKitRules {
     /// Source: CloudKit Schema Language, implicit system fields (real exports show
     /// `"___recordID" REFERENCE QUERYABLE`, `"___createdBy" REFERENCE QUERYABLE`,
     /// `"___createTime" TIMESTAMP SORTABLE`); searchable applies to strings only.
-    public static let allowedSystemIndexes: IndexSet = [.queryable, .sortable]
+    public static let allowedSystemIndexes: IndexKinds = [.queryable, .sortable]
 
     /// Every CloudKit rule `field` breaks on record type `type` (in `database`, when known),
     /// worded in `notation`. Empty when CloudKit accepts the field as declared.
@@ -350,7 +350,7 @@ public enum CloudKitRules {
     }
 
     /// CK104 on system fields: SEARCHABLE is never allowed.
-    public static func systemIndexViolation(_ system: SystemField, _ indexes: IndexSet, in type: RecordType, notation: SchemaNotation) -> CloudKitViolation? {
+    public static func systemIndexViolation(_ system: SystemField, _ indexes: IndexKinds, in type: RecordType, notation: SchemaNotation) -> CloudKitViolation? {
         let refused = indexes.subtracting(allowedSystemIndexes)
         guard !refused.isEmpty else { return nil }
         let name = notation.name(of: system)

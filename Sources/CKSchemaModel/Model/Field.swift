@@ -54,7 +54,7 @@ public struct Field: Sendable, Hashable {
         static let isEncrypted: UInt64 = 1 << 9
         static let isDeprecated: UInt64 = 1 << 10
         static let mayBeAbsent: UInt64 = 1 << 11
-        static let indexesShift: UInt64 = 12         // IndexSet's three bits
+        static let indexesShift: UInt64 = 12         // IndexKinds's three bits
         static let indexes: UInt64 = 7 << 12
         static let actionShift: UInt64 = 15          // 0: none declared, 1: .none, 2: .deleteSelf
         static let action: UInt64 = 3 << 15
@@ -93,8 +93,8 @@ public struct Field: Sendable, Hashable {
         set { set(Bits.isEncrypted, newValue) }
     }
 
-    public var indexes: IndexSet {
-        get { IndexSet(bits: UInt8(truncatingIfNeeded: (bits & Bits.indexes) >> Bits.indexesShift)) }
+    public var indexes: IndexKinds {
+        get { IndexKinds(bits: UInt8(truncatingIfNeeded: (bits & Bits.indexes) >> Bits.indexesShift)) }
         set { bits = (bits & ~Bits.indexes) | UInt64(newValue.rawBits) << Bits.indexesShift }
     }
 
@@ -200,7 +200,7 @@ public struct Field: Sendable, Hashable {
     }
 
     public init(
-        name: String, type: FieldType, isEncrypted: Bool = false, indexes: IndexSet = [],
+        name: String, type: FieldType, isEncrypted: Bool = false, indexes: IndexKinds = [],
         isDeprecated: Bool = false, referenceTarget: String? = nil, referenceAction: ReferenceAction? = nil,
         description: String? = nil, origin: Origin = .unknown
     ) {

@@ -8,7 +8,7 @@ public enum IndexKind: String, Sendable, Hashable, CaseIterable, Codable, Compar
 }
 
 /// A set of index kinds, kept in the canonical order queryable, searchable, sortable.
-public struct IndexSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
+public struct IndexKinds: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
     private var bits: UInt8 = 0
 
     public init() {}
@@ -28,7 +28,7 @@ public struct IndexSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral,
     public var isEmpty: Bool { bits == 0 }
     public var kinds: [IndexKind] { IndexKind.allCases.filter(contains) }
     public func makeIterator() -> IndexingIterator<[IndexKind]> { kinds.makeIterator() }
-    public func subtracting(_ other: IndexSet) -> IndexSet { var s = IndexSet(); s.bits = bits & ~other.bits; return s }
-    public func union(_ other: IndexSet) -> IndexSet { var s = IndexSet(); s.bits = bits | other.bits; return s }
+    public func subtracting(_ other: IndexKinds) -> IndexKinds { var s = IndexKinds(); s.bits = bits & ~other.bits; return s }
+    public func union(_ other: IndexKinds) -> IndexKinds { var s = IndexKinds(); s.bits = bits | other.bits; return s }
     public var description: String { "[" + kinds.map(\.rawValue).joined(separator: ", ") + "]" }
 }

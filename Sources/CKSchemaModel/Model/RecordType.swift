@@ -13,7 +13,7 @@ public struct RecordType: Sendable, Hashable {
     /// Custom fields, in source order.
     public var fields: [Field]
     /// Indexes on system fields (`recordName: [queryable]`). Fields with no index are absent.
-    public var systemIndexes: [SystemField: IndexSet]
+    public var systemIndexes: [SystemField: IndexKinds]
     /// Grants per role, in source order. Empty means the schema says nothing of grants.
     public var grants: [Grant]
     public var origin: Origin
@@ -23,7 +23,7 @@ public struct RecordType: Sendable, Hashable {
 
     public init(
         name: String, zone: String? = nil, database: Database? = nil, description: String? = nil,
-        isDeprecated: Bool = false, requiredCapabilities: Set<ZoneCapability> = [], fields: [Field] = [], systemIndexes: [SystemField: IndexSet] = [:],
+        isDeprecated: Bool = false, requiredCapabilities: Set<ZoneCapability> = [], fields: [Field] = [], systemIndexes: [SystemField: IndexKinds] = [:],
         grants: [Grant] = [], origin: Origin = .unknown
     ) {
         self.name = name
@@ -41,7 +41,7 @@ public struct RecordType: Sendable, Hashable {
     public func field(named name: String) -> Field? { fields.first { $0.name == name } }
 
     /// The indexes on a system field (empty when none).
-    public func indexes(on system: SystemField) -> IndexSet { systemIndexes[system] ?? [] }
+    public func indexes(on system: SystemField) -> IndexKinds { systemIndexes[system] ?? [] }
 
     /// Where a system field's indexes were written, else the record type's own place.
     public func systemIndexOrigin(_ system: SystemField) -> Origin {

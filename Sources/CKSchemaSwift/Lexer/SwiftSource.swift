@@ -1,4 +1,6 @@
 import Foundation
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// A lexed Swift file: its bytes, tokens, line table and problems, with the navigation a
 /// reader needs (token text, names, balanced brackets, locations). The Swift readers

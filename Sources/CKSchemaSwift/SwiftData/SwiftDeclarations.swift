@@ -1,3 +1,6 @@
+import CKSchemaModel
+import Foundation
+
 /// What one Swift file declares that the schema needs, read from its tokens in one walk:
 /// types (with `@Model` classes' stored properties), typealiases, VersionedSchema and
 /// SchemaMigrationPlan lists, and ModelConfiguration / Schema calls. The tokens are dropped

@@ -1,4 +1,6 @@
 import Foundation
+import CKSchemaDiagnostics
+import CKSchemaModel
 
 /// Reads SwiftData `@Model` classes from Swift sources into the `CoreDataModel` that
 /// NSPersistentCloudKitContainer mirrors: SwiftData builds a Core Data model from the

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Shell completion scripts, derived from the commands' `OptionSpec`s: every subcommand,
 /// every option, and the values of options that take a fixed list (`--format`, `--env`).
 enum CompletionScript {

@@ -1,4 +1,5 @@
 import CKSchema
+import Foundation
 
 /// `ckschema man`: a roff man page (section 1) from the same text `--help` prints:
 /// each command's usage, summary, help and its declared options.

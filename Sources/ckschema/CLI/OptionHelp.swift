@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `options:` section of a command's `--help`, derived from its `OptionSpec`s.
 enum OptionHelp {
     /// Each option's synopsis, then its help wrapped under a common column.

@@ -35,7 +35,7 @@ struct PullOptions: ParsableOptions {
     /// Resolves team, container, destination and cktool from the options and ckschema.yaml, then pulls.
     func pull(environment: Environment, output: String?, config: Configuration?) throws -> SchemaPuller.Result {
         let session = try session(config: config)
-        let configured = environment == .production ? config?.productionSchema : config?.developmentSchema
+        let configured = config?.schema(for: environment)
         guard let destination = output ?? configured.flatMap({ $0.lowercased().hasSuffix(".ckdb") ? $0 : nil }) else {
             throw UsageError(configured == nil
                 ? "no file to write: pass -o FILE, or name the \(environment.rawValue) schema in ckschema.yaml"

@@ -19,7 +19,7 @@ enum LintCommand: OptionsCommand {
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let config = try options.report.configuration()
         let paths = options.paths.isEmpty ? [try SchemaArguments.development(nil, config: config)] : options.paths
-        let linter = Linter(configuration: config?.lint ?? LintConfiguration())
+        let linter = Linter(configuration: config?.lint ?? RuleSettings())
         var diagnostics: [Diagnostic] = []
         for path in paths { diagnostics += linter.lint(try SchemaSource.load(path: path, model: options.model.selection(config))) }
         let code = Output.exitCode(for: diagnostics, failOn: options.report.failOn(config))

@@ -19,7 +19,7 @@ enum MigrateApply: Subcommand {
         let out = io.out
         var migratorOptions = Migrator.Options(environment: env, targetVersion: o.target, dryRun: o.dryRun, lockTimeout: o.lockTimeout,
                                                progress: { line in out.write(Data((line + "\n").utf8)) })
-        migratorOptions.promote = config?.promote ?? LintConfiguration()
+        migratorOptions.promote = config?.promote ?? RuleSettings()
         migratorOptions.addDebugHooks(output: out)
         let result = try Migrator.apply(folder: folder, store: store, options: migratorOptions)
         let changes = "\(result.recordsChanged) record change\(result.recordsChanged == 1 ? "" : "s")"

@@ -61,7 +61,7 @@ enum MigrateNew: Subcommand {
         }
         let production = try knownProduction(config: config, store: storePath)
         guard let (path, text) = try MigrationGenerator.newMigration(folder: folder, name: options.name, development: dev, production: production,
-                                                                     settings: config?.promote ?? LintConfiguration(), renames: renames) else {
+                                                                     settings: config?.promote ?? RuleSettings(), renames: renames) else {
             io.write("nothing to migrate: replaying \(folder.path) already gives the development schema; no file written\n")
             return .success
         }

@@ -13,12 +13,10 @@ enum MigrateStatus: Subcommand {
         let folder = try MigrationFolder.load(path: migrations)
         let store = FileManager.default.fileExists(atPath: storePath) ? try Store(path: storePath, access: .read) : nil
         let dev = try (o.schemaPath ?? config?.developmentSchema).map { (p: String) throws(InputError) in try SchemaSource.load(path: p, model: config?.model ?? ModelSelection()) }
-        var status = try MigrationStatus.check(folder: folder, store: store, environment: o.environment, development: dev)
         // Whatever the environment shown, a store whose production is not ckschema.yaml's says so.
-        if let store, let path = config?.productionSchema {
-            let production = try SchemaSource.load(path: path, model: config?.model ?? ModelSelection())
-            status.diagnostics += try ProductionRecord.findings(store: store, production: production, path: path, folder: folder)
-        }
+        let status = try ProductionStatus.check(folder: folder, store: store, environment: o.environment, development: dev,
+                                                productionPath: config?.productionSchema,
+                                                loadProduction: { (p: String) throws(InputError) in try SchemaSource.load(path: p, model: config?.model ?? ModelSelection()) }).status
         switch format {
         case .json: io.write(status.jsonReport(store: store == nil ? nil : storePath) + "\n")
         case .text: text(status, store: store == nil ? nil : storePath, io: &io)

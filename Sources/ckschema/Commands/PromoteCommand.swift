@@ -25,7 +25,7 @@ enum PromoteCommand: OptionsCommand {
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let config = try CommonOptions.configuration(options.configPath)
         let (from, to) = try options.schemas.load(config: config)
-        let settings = config?.promote ?? LintConfiguration()
+        let settings = config?.promote ?? RuleSettings()
         if let path = options.verifyPlan {
             let plan = try PromotionPlan.load(path: path)
             try plan.verify(from: from, to: to, file: path)
@@ -49,7 +49,7 @@ enum PromoteCommand: OptionsCommand {
             return .success
         }
         // Hashes are needed only for a plan file; emitting both schemas is most of a plan's cost.
-        let result = Promoter.check(from: from, to: to, lint: config?.lint ?? LintConfiguration(), promote: settings, hashing: options.plan != nil)
+        let result = Promoter.check(from: from, to: to, lint: config?.lint ?? RuleSettings(), promote: settings, hashing: options.plan != nil)
         // A plan file is never written from a schema with lint errors: it would be deployable.
         if let path = options.plan, result.lintErrors.isEmpty {
             let plan = result.plan

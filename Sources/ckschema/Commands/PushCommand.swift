@@ -33,8 +33,8 @@ enum PushCommand: OptionsCommand {
         }
         let (production, development) = try SchemaSource.loadPair(from: prodPath, to: devPath, model: options.deploy.model.selection(config))
         let session = options.offline ? nil : try options.deploy.target.session(config: config)
-        let request = SchemaPusher.Request(development: development, production: production, lint: config?.lint ?? LintConfiguration(),
-                                           promote: config?.promote ?? LintConfiguration(), session: session, dryRun: options.dryRun)
+        let request = SchemaPusher.Request(development: development, production: production, lint: config?.lint ?? RuleSettings(),
+                                           promote: config?.promote ?? RuleSettings(), session: session, dryRun: options.dryRun)
         let container = ControlCharacters.escaped(session?.container ?? "")
         let result = try SchemaPusher.push(request) { changes in
             io.write("development of \(container): \(changes.changes.count) change\(changes.changes.count == 1 ? "" : "s")\n")

@@ -1,14 +1,22 @@
 import Foundation
 import Testing
 
-/// The library's layers are SwiftPM targets (docs/architecture.md): the compiler refuses a
-/// use of a module the target does not depend on. What this suite holds is the picture
-/// itself: Package.swift's graph is the one the document draws, and no file imports a module
-/// outside its target's dependencies (SwiftPM puts every built module on one search path, so
-/// such an import could compile on an incremental build even though a clean one refuses it).
+/// The library's layers are SwiftPM targets (docs/architecture.md), and the target graph is
+/// the architecture: each target depends on exactly the modules its files import. This suite
+/// holds the graph to three things: the document draws Package.swift's graph; every edge is
+/// used (some file of the target imports it) and every import is an edge (SwiftPM puts every
+/// built module on one search path, so an import outside the graph could compile on an
+/// incremental build); and nothing below the umbrella `CKSchema` re-exports, so no file sees a
+/// module it did not import (MemberImportVisibility makes that an error for members too).
 @Suite struct LayeringTests {
     /// A target and the targets it depends on, as written.
     typealias Graph = [String: [String]]
+    typealias SourceFile = (target: String, path: String, text: String)
+
+    /// The one target that re-exports: the product users import.
+    static let umbrella = "CKSchema"
+    /// The longest chain of library targets allowed (issue 30: at most 10 floors).
+    static let maximumDepth = 10
 
     /// The library targets of Package.swift (`.target(name: "X", dependencies: [...])`).
     static func packageGraph(_ manifest: String) -> Graph {
@@ -35,7 +43,7 @@ import Testing
         s.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"\n")) }.filter { !$0.isEmpty }
     }
 
-    /// Every target a target may import: its dependencies and theirs.
+    /// Every target a target reaches: its dependencies and theirs.
     static func closure(_ graph: Graph, of target: String) -> Set<String> {
         var seen = Set<String>(), stack = graph[target] ?? []
         while let next = stack.popLast() {
@@ -44,37 +52,63 @@ import Testing
         return seen
     }
 
+    /// The number of library targets on the longest dependency chain from `target` down
+    /// (C modules are not floors). Bounded by the graph's size, so a cycle cannot loop.
+    static func depth(_ graph: Graph, of target: String, limit: Int? = nil) -> Int {
+        let limit = limit ?? graph.count + 1
+        guard limit > 0, let deps = graph[target] else { return 0 }
+        return 1 + (deps.map { depth(graph, of: $0, limit: limit - 1) }.max() ?? 0)
+    }
+
     /// The modules a file imports (`import X`, `@_exported import X`, `@testable import X`),
     /// read from the start of each line: the exact statement, not a guess at what it uses.
-    static func imports(_ text: String) -> [String] {
-        text.split(separator: "\n").compactMap { line -> String? in
+    static func imports(_ text: String) -> [(module: String, exported: Bool)] {
+        text.split(separator: "\n").compactMap { line -> (String, Bool)? in
             var words = line.split(separator: " ")
+            var exported = false
             while let first = words.first, first.hasPrefix("@") || ["public", "internal", "package", "private", "fileprivate"].contains(first) {
+                if first == "@_exported" { exported = true }
                 words.removeFirst()
             }
             guard words.count >= 2, words[0] == "import" else { return nil }
-            return String(words[1].split(separator: ".")[0])
+            return (String(words[1].split(separator: ".")[0]), exported)
         }
     }
 
     /// Modules from outside the package that any layer may import.
     static let system: Set<String> = ["Foundation", "FoundationEssentials", "FoundationXML", "Dispatch", "Glibc", "Musl", "Darwin", "WinSDK"]
 
-    /// Each import of a library file against the graph: "CKSchemaYAML/X.swift imports CKSchemaCKDB".
-    static func violations(_ graph: Graph, files: [(target: String, path: String, text: String)]) -> [String] {
+    /// Everything wrong between the graph and the files' imports:
+    /// - "X/a.swift imports M, which X does not depend on" (an import that is not an edge);
+    /// - "X/a.swift re-exports M" (only the umbrella re-exports);
+    /// - "X depends on M, which none of its files imports" (an unused edge).
+    static func violations(_ graph: Graph, files: [SourceFile]) -> [String] {
         var out: [String] = []
+        var imported: [String: Set<String>] = [:]
         for f in files {
-            let allowed = closure(graph, of: f.target).union(system)
-            for module in imports(f.text) where !allowed.contains(module) {
-                out.append("\(f.path) imports \(module), which \(f.target) does not depend on")
+            let allowed = Set(graph[f.target] ?? []).union(system).union([f.target])
+            for i in imports(f.text) {
+                imported[f.target, default: []].insert(i.module)
+                if !allowed.contains(i.module) {
+                    out.append("\(f.path) imports \(i.module), which \(f.target) does not depend on")
+                }
+                if i.exported && f.target != umbrella {
+                    out.append("\(f.path) re-exports \(i.module): only \(umbrella) re-exports")
+                }
+            }
+        }
+        for target in graph.keys.sorted() {
+            for dep in graph[target] ?? [] where !(imported[target] ?? []).contains(dep) {
+                out.append("\(target) depends on \(dep), which none of its files imports")
             }
         }
         return out
     }
 
-    static func libraryFiles(_ graph: Graph) throws -> [(target: String, path: String, text: String)] {
-        let base = Paths.root + "/Sources"
-        var out: [(target: String, path: String, text: String)] = []
+    /// The Swift files of each target's folder under `root/Sources`.
+    static func libraryFiles(_ graph: Graph, root: String = Paths.root) throws -> [SourceFile] {
+        let base = root + "/Sources"
+        var out: [SourceFile] = []
         for target in graph.keys.sorted() {
             let dir = base + "/" + target
             let paths = FileManager.default.enumerator(atPath: dir)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted() ?? []
@@ -106,7 +140,14 @@ import Testing
         }
     }
 
-    @Test func filesImportOnlyWhatTheirTargetDependsOn() throws {
+    @Test func theGraphIsAtMostTenFloorsDeep() throws {
+        let package = Self.packageGraph(try read(Paths.root + "/Package.swift"))
+        let deepest = package.keys.map { Self.depth(package, of: $0) }.max() ?? 0
+        #expect(deepest > 5 && deepest <= Self.maximumDepth, "the longest chain of library targets is \(deepest) floors")
+    }
+
+    /// Every edge is used, every import is an edge, and only the umbrella re-exports.
+    @Test func theGraphIsWhatTheFilesImport() throws {
         let package = Self.packageGraph(try read(Paths.root + "/Package.swift"))
         let files = try Self.libraryFiles(package)
         #expect(files.count > 150, "the library's files are read")
@@ -114,16 +155,65 @@ import Testing
         #expect(violations.isEmpty, "against the layering (docs/architecture.md):\n\(violations.joined(separator: "\n"))")
     }
 
-    /// The checks themselves catch an import up, or across to a peer, and a graph that differs.
-    @Test func theChecksCatchWhatTheyShould() {
-        let graph: Graph = ["A": [], "B": ["A"], "C": ["A"], "D": ["B", "C"]]
-        let files: [(target: String, path: String, text: String)] = [
-            ("B", "B/x.swift", "import Foundation\nimport A\n@testable import C\n"),
-            ("A", "A/y.swift", "// import D in a comment\npublic import D\n"),
-            ("D", "D/z.swift", "@_exported import B\nimport A\n"),
+    /// The umbrella re-exports every layer, so a user of the library product imports one module.
+    @Test func theUmbrellaReExportsEveryLayer() throws {
+        let package = Self.packageGraph(try read(Paths.root + "/Package.swift"))
+        let exported = Set(Self.imports(try read(Paths.root + "/Sources/CKSchema/CKSchema.swift")).filter(\.exported).map(\.module))
+        let layers = Set(package.keys).subtracting([Self.umbrella])
+        #expect(exported == layers, "Sources/CKSchema/CKSchema.swift re-exports every layer and nothing else")
+        #expect(Set(package[Self.umbrella] ?? []) == layers)
+    }
+
+    /// Every library target (and the executable) turns on MemberImportVisibility, so a member
+    /// from a module the file does not import is a compile error, not a silent leak.
+    @Test func everyTargetHasMemberImportVisibility() throws {
+        let manifest = try read(Paths.root + "/Package.swift")
+        #expect(manifest.contains(#".enableUpcomingFeature("MemberImportVisibility")"#))
+        let pattern = #/\.target\(name:\s*"(\w+)",\s*dependencies:\s*\[[^\]]*\](,\s*swiftSettings:\s*layer)?\)/#
+        let without = manifest.matches(of: pattern).filter { $0.2 == nil }.map { String($0.1) }
+        #expect(!manifest.matches(of: pattern).isEmpty)
+        #expect(without.isEmpty, "targets without `swiftSettings: layer`: \(without)")
+    }
+
+    /// The checks catch each wrong shape: an import up or across that is not an edge, a
+    /// re-export below the umbrella, an edge no file uses, a graph the document does not
+    /// draw, and a chain too deep. The files are planted on disk and read as the real ones are.
+    @Test func theChecksCatchWhatTheyShould() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("layering-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let graph: Graph = ["A": [], "B": ["A"], "C": ["A"], "D": ["B", "C"], "CKSchema": ["D"]]
+        let planted = [
+            "B/x.swift": "import Foundation\nimport A\n@testable import C\n",     // C is not B's edge
+            "A/y.swift": "// import D in a comment\npublic import D\n",           // up the graph
+            "D/z.swift": "@_exported import B\nimport A\n",                       // re-export; A is only transitive; C unused
+            "C/w.swift": "internal import A\n",
+            "CKSchema/u.swift": "@_exported import D\n",                          // the umbrella may
         ]
-        #expect(Self.violations(graph, files: files) == ["B/x.swift imports C, which B does not depend on", "A/y.swift imports D, which A does not depend on"])
-        #expect(Self.packageGraph(#".target(name: "B", dependencies: ["A", "CZ"]),"#) == ["B": ["A", "CZ"]])
-        #expect(Self.documentedGraph("<!-- targets -->\n```\nA:\nB: A, CZ\n```\n<!-- /targets -->") == ["A": [], "B": ["A", "CZ"]])
+        for (path, text) in planted {
+            let file = root + "/Sources/" + path
+            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        let files = try Self.libraryFiles(graph, root: root)
+        #expect(files.count == 5)
+        // Files are read target by target (A, B, C, CKSchema, D), each file's imports in order.
+        #expect(Self.violations(graph, files: files) == [
+            "A/y.swift imports D, which A does not depend on",
+            "B/x.swift imports C, which B does not depend on",
+            "D/z.swift re-exports B: only CKSchema re-exports",
+            "D/z.swift imports A, which D does not depend on",
+            "D depends on C, which none of its files imports",
+        ])
+        // The good graph and files give nothing.
+        let good: [SourceFile] = [("B", "B/x.swift", "import A\n"), ("C", "C/w.swift", "import A\n"), ("D", "D/z.swift", "import B\nimport C\n")]
+        #expect(Self.violations(["A": [], "B": ["A"], "C": ["A"], "D": ["B", "C"]], files: good).isEmpty)
+        // An undrawn edge: the document's list differs from the manifest's.
+        let manifest = #".target(name: "B", dependencies: ["A", "CZ"], swiftSettings: layer),"#
+        #expect(Self.packageGraph(manifest) == ["B": ["A", "CZ"]])
+        #expect(Self.documentedGraph("<!-- targets -->\n```\nA:\nB: A\n```\n<!-- /targets -->") != ["A": [], "B": ["A", "CZ"]] as Graph)
+        // Depth: a chain of twelve is too deep, and a cycle still ends.
+        let chain = Graph(uniqueKeysWithValues: (0..<12).map { ("T\($0)", $0 == 0 ? [] : ["T\($0 - 1)"]) })
+        #expect(Self.depth(chain, of: "T11") == 12)
+        #expect(Self.depth(["X": ["Y"], "Y": ["X"]], of: "X") <= 3)
     }
 }

@@ -11,7 +11,9 @@ import Testing
 @testable import CKSchemaDiff
 @testable import CKSchemaConfig
 @testable import CKSchemaRecords
-@testable import CKSchemaPull
+@testable import CKSchemaCKTool
+@testable import CKSchemaProduction
+@testable import CKSchemaWire
 @testable import CKSchemaStore
 @testable import CKSchemaRuntime
 @testable import CKSchemaMigrations
@@ -36,7 +38,7 @@ import Testing
             "CKSchemaDiagnostics/Diagnostic.swift",   // the initializers themselves
             "CKSchemaLinter/LintRules.swift",           // lint.severity in ckschema.yaml
             "CKSchemaDiff/PromotionStep.swift",       // the step's class, after promote: settings
-            "CKSchemaPredicate/Predicate.swift",      // the caller's severity for a predicate finding
+            "CKSchemaPredicate/QueryPredicate.swift",      // the caller's severity for a predicate finding
             "CKSchemaRecords/ValidationRun.swift",    // a checker thread's finding, placed in its file
             "CKSchemaRuntime/ImportRun.swift",        // the same, for records import
             "CKSchemaMigrations/Migrator.swift",      // a stale lock taken over: a note of the lock rule

@@ -11,7 +11,9 @@ import Testing
 @testable import CKSchemaDiff
 @testable import CKSchemaConfig
 @testable import CKSchemaRecords
-@testable import CKSchemaPull
+@testable import CKSchemaCKTool
+@testable import CKSchemaProduction
+@testable import CKSchemaWire
 @testable import CKSchemaStore
 @testable import CKSchemaRuntime
 @testable import CKSchemaMigrations
@@ -60,8 +62,8 @@ import Testing
 
     @Test func configurationDisablesAndRaisesRules() throws {
         let schema = try SchemaSource.load(path: Paths.fixture("lint/CK120-bad.yaml"))
-        #expect(Linter(configuration: LintConfiguration(disabled: ["CK120"])).lint(schema).isEmpty)
-        let raised = Linter(configuration: LintConfiguration(severities: ["CK120": .error])).lint(schema)
+        #expect(Linter(configuration: RuleSettings(disabled: ["CK120"])).lint(schema).isEmpty)
+        let raised = Linter(configuration: RuleSettings(severities: ["CK120": .error])).lint(schema)
         #expect(raised.count == 2 && raised.allSatisfy { $0.severity == .error })
     }
 

@@ -128,8 +128,8 @@ import Testing
     }
 
     @Test func predicateKeysAreRenamedAndNothingElse() {
-        #expect(Predicate.renamingKey(in: "rating >= 4 AND title == 'rating'", from: "rating", to: "score") == "score >= 4 AND title == 'rating'")
-        #expect(Predicate.renamingKey(in: "ratings > 1", from: "rating", to: "score") == "ratings > 1")
-        #expect(Predicate.renamingKey(in: "rating == 'open", from: "rating", to: "score") == nil)
+        #expect(QueryPredicate.renamingKey(in: "rating >= 4 AND title == 'rating'", from: "rating", to: "score") == "score >= 4 AND title == 'rating'")
+        #expect(QueryPredicate.renamingKey(in: "ratings > 1", from: "rating", to: "score") == "ratings > 1")
+        #expect(QueryPredicate.renamingKey(in: "rating == 'open", from: "rating", to: "score") == nil)
     }
 }

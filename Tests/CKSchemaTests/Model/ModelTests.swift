@@ -10,7 +10,9 @@ import Testing
 @testable import CKSchemaDiff
 @testable import CKSchemaConfig
 @testable import CKSchemaRecords
-@testable import CKSchemaPull
+@testable import CKSchemaCKTool
+@testable import CKSchemaProduction
+@testable import CKSchemaWire
 @testable import CKSchemaStore
 @testable import CKSchemaRuntime
 @testable import CKSchemaMigrations
@@ -39,7 +41,7 @@ import Testing
             types += [FieldType(p), .list(p), FieldType(p, preferred: .int64), FieldType(p, isList: true, preferred: .double)]
         }
         let actions: [ReferenceAction?] = [nil, ReferenceAction.none, .deleteSelf]
-        let indexSets: [IndexSet] = [[], [.queryable], [.searchable, .sortable], [.queryable, .searchable, .sortable]]
+        let indexSets: [IndexKinds] = [[], [.queryable], [.searchable, .sortable], [.queryable, .searchable, .sortable]]
         var seen: [Field] = []
         for type in types {
             for action in actions {

@@ -10,7 +10,9 @@ import Testing
 @testable import CKSchemaDiff
 @testable import CKSchemaConfig
 @testable import CKSchemaRecords
-@testable import CKSchemaPull
+@testable import CKSchemaCKTool
+@testable import CKSchemaProduction
+@testable import CKSchemaWire
 @testable import CKSchemaStore
 @testable import CKSchemaRuntime
 @testable import CKSchemaMigrations
@@ -149,10 +151,10 @@ import Testing
 
     @Test func hostileInputFailsFast() {
         let deep = String(repeating: "(", count: 10_000) + "mood == 1" + String(repeating: ")", count: 10_000)
-        #expect(throws: PredicateError.self) { try PredicateParser.parse(deep) }
-        #expect(throws: PredicateError.self) { try PredicateParser.parse("mood == 1e999") }
-        #expect(throws: PredicateError.self) { try PredicateParser.parse("title == 'a\u{1}") }
-        #expect(throws: PredicateError.self) { try PredicateParser.parse("") }
+        #expect(throws: QueryPredicateError.self) { try PredicateParser.parse(deep) }
+        #expect(throws: QueryPredicateError.self) { try PredicateParser.parse("mood == 1e999") }
+        #expect(throws: QueryPredicateError.self) { try PredicateParser.parse("title == 'a\u{1}") }
+        #expect(throws: QueryPredicateError.self) { try PredicateParser.parse("") }
         // A control character is named, never echoed raw.
         do { _ = try PredicateParser.parse("mood == \u{1B}[31m") } catch { #expect(error.message.contains("U+1B")) }
     }

@@ -11,7 +11,9 @@ import Testing
 @testable import CKSchemaDiff
 @testable import CKSchemaConfig
 @testable import CKSchemaRecords
-@testable import CKSchemaPull
+@testable import CKSchemaCKTool
+@testable import CKSchemaProduction
+@testable import CKSchemaWire
 @testable import CKSchemaStore
 @testable import CKSchemaRuntime
 @testable import CKSchemaMigrations

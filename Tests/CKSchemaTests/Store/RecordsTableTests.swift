@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CKSchemaModel
 @testable import CKSchemaStore
 @testable import CKSchemaRuntime
 

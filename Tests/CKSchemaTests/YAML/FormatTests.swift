@@ -11,7 +11,9 @@ import Testing
 @testable import CKSchemaDiff
 @testable import CKSchemaConfig
 @testable import CKSchemaRecords
-@testable import CKSchemaPull
+@testable import CKSchemaCKTool
+@testable import CKSchemaProduction
+@testable import CKSchemaWire
 @testable import CKSchemaStore
 @testable import CKSchemaRuntime
 @testable import CKSchemaMigrations
@@ -81,7 +83,7 @@ import Testing
     /// sets comes out as its kinds in `IndexKind.allCases` order, as the word-by-word writer did.
     @Test func everyIndexSetIsWrittenAsItsKinds() {
         for bits in UInt8(0)..<8 {
-            let indexes = IndexSet(bits: bits)
+            let indexes = IndexKinds(bits: bits)
             let field = Field(name: "f", type: FieldType(.string), indexes: indexes)
             var out: [UInt8] = []
             withUnsafePointer(to: field) { SchemaEmitter.appendFieldValue($0, to: &out) }
