@@ -240,11 +240,40 @@ extension PromotionPlan: Codable {
         return try decode(data, file: path)
     }
 
+    /// A plan file bound to the two schemas it is a plan of (`bind(planAt:from:to:settings:)`).
+    public struct Binding: Sendable {
+        /// The plan as the file holds it.
+        public var plan: PromotionPlan
+        /// Why the plan must not be acted on (`CK393`, exit 1): its steps are not the steps
+        /// its schemas give with the repository's settings. Empty when the plan is bound.
+        public var refused: [Diagnostic]
+    }
+
+    /// Reads the plan file at `path` and binds it to `from` -> `to`: the one function
+    /// `promote --verify-plan`, `promote --apply` (`StoreDeployer.apply`) and `verify --plan`
+    /// ask, so a plan one of them refuses the others refuse with the same words.
+    ///
+    /// In order (docs/output.md, "The plan file"): the file is JSON and a ckschema plan
+    /// (CK390), of this format version (CK391), well formed (CK390), computed from exactly
+    /// these two schemas (CK392); then the plan is computed again from them with `settings`
+    /// (ckschema.yaml's `promote:`, through `production(from:to:settings:)` as `promote
+    /// --plan` computed it), and the file's steps must be exactly those and match its
+    /// `stepsSha256` (CK393, naming the first step that differs).
+    ///
+    /// - Throws: `InputError` (exit 2) for CK390-CK392.
+    /// - Returns: the plan, and (`refused`) the CK393 findings when its steps differ.
+    public static func bind(planAt path: String, from: Schema, to: Schema, settings: LintConfiguration) throws(InputError) -> Binding {
+        let plan = try load(path: path)
+        try plan.verify(from: from, to: to, file: path)
+        let recomputed = production(from: from, to: to, settings: settings)
+        return Binding(plan: plan, refused: plan.stepFindings(against: recomputed, file: path))
+    }
+
     /// Findings (`CK393`, exit 1) when the plan's steps are not exactly the steps
     /// `recomputed` has (the plan the two schemas give now, with the same settings): steps
     /// edited, cut or added by hand after the plan was written, named by the first that
-    /// differs. Empty when they agree.
-    public func stepFindings(against recomputed: PromotionPlan, file: String) -> [Diagnostic] {
+    /// differs. Empty when they agree. Asked only by `bind`, the one reading of a plan.
+    func stepFindings(against recomputed: PromotionPlan, file: String) -> [Diagnostic] {
         let at = SourceLocation(file: file, line: 1, column: 1)
         let fix = "compute the plan again and review it: `ckschema promote --plan \(file)`; never edit a plan by hand"
         var found: [Diagnostic] = []
