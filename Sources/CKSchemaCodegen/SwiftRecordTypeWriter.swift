@@ -197,36 +197,36 @@ struct SwiftRecordTypeWriter {
         }
     }
 
-    /// A resolved key of the type: its Swift name, value type and indexes.
-    private func resolve(_ name: String) -> (swift: String, value: String, indexes: IndexKinds, encrypted: Bool)? {
+    /// A resolved key of the type: its Swift name and value type.
+    private func resolve(_ name: String) -> (swift: String, value: String)? {
         if let i = type.fields.firstIndex(where: { $0.name == name }) {
-            let f = type.fields[i]
-            return (names.fields[i], SwiftTypes.value(f.type), f.type.primitive == .asset ? [] : f.indexes, f.isEncrypted)
+            return (names.fields[i], SwiftTypes.value(type.fields[i].type))
         }
         if let s = SystemField(rawValue: name) ?? QueryPredicateKey.systemKeys[name] {
-            return (s.rawValue, SwiftTypes.system(s).value, type.indexes(on: s).subtracting([.searchable]), false)
+            return (s.rawValue, SwiftTypes.system(s).value)
         }
         return nil
     }
 
-    /// Why the generated function for `q` would not compile, or nil.
+    /// Why the generated function for `q` would not compile, or nil: production could not run
+    /// the query, by the answer lint's CK110 gives (`DeclaredQuery.shortfalls(on:)`), and the
+    /// generated API, whose keys carry the indexes CloudKit holds, refuses what production refuses.
+    /// One reason is given, a sort's first.
     private func problem(of q: DeclaredQuery) -> String? {
-        func need(_ field: String, _ kind: IndexKind) -> String? {
-            guard let r = resolve(field) else { return "'\(type.name)' has no field '\(ControlCharacters.escaped(field))'" }
-            if r.encrypted { return "'\(field)' is encrypted, and an encrypted field has no index" }
-            return r.indexes.contains(kind) ? nil : "'\(field)' is not \(kind.rawValue)"
-        }
-        for f in q.sort { if let p = need(f, .sortable) { return p } }
-        if q.predicate != nil { return nil }
-        for f in q.filter { if let p = need(f, .queryable) { return p } }
-        for f in q.search {
-            if let p = need(f, .searchable) { return p }
-            if resolve(f)?.value != "String" { return "'\(f)' is not a string, and only strings are searched for words" }
-        }
-        if q.filter.isEmpty, q.search.isEmpty, !type.indexes(on: .recordName).contains(.queryable) {
+        let shortfalls = q.shortfalls(on: type)
+        guard let first = shortfalls.first(where: { $0.need?.use == .sort }) ?? shortfalls.first else { return nil }
+        guard let need = first.need else {
+            if case .predicate(let error) = first { return "its predicate: \(error.message)" }
             return "it queries every record, which needs a queryable recordName (system: { recordName: [queryable] })"
         }
-        return nil
+        let field = need.name, kind = need.index
+        if case .unknownField = first { return "'\(type.name)' has no field '\(ControlCharacters.escaped(field))'" }
+        if need.field?.isEncrypted == true { return "'\(field)' is encrypted, and an encrypted field has no index" }
+        if case .refusedIndex = first, let f = need.field {
+            if kind == .searchable, f.type.primitive != .string, f.type.primitive != .asset { return "'\(field)' is not a string, and only strings are searched for words" }
+            if kind == .sortable, f.type.isList { return "'\(field)' is a list, and a list has no order to sort by" }
+        }
+        return "'\(field)' is not \(kind.rawValue)"
     }
 
     private mutating func query(_ q: DeclaredQuery, _ name: String) {

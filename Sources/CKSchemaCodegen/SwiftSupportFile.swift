@@ -300,9 +300,9 @@ enum SwiftSupportFile {
           }
         }
 
-        extension NAMESPACE.FieldKey where Index: NAMESPACE.IsSearchable, Value == String {
+        extension NAMESPACE.FieldKey where Index: NAMESPACE.IsSearchable {
           /// A token search: CloudKit's `self CONTAINS`, which matches the words of `text` in the
-          /// type's searchable fields.
+          /// type's searchable fields (strings and lists of strings, the only ones that can be).
           ACCESS func containsTokens(_ text: String) -> NAMESPACE.Predicate<Root> {
             NAMESPACE.Predicate(format: "self CONTAINS %@", arguments: [text])
           }

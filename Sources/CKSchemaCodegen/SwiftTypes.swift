@@ -19,10 +19,14 @@ enum SwiftTypes {
         return type.isList ? "[\(element)]" : element
     }
 
-    /// The index marker of a custom field (`Indexes.QueryableSortable`).
+    /// The index marker of a custom field (`Indexes.QueryableSortable`): the indexes production
+    /// holds, so a kind CloudKit refuses on the field's type (CK104: sortable on a list, searchable
+    /// on what is not a string, any on an asset) gives no call, as `DeclaredQuery.shortfalls(on:)`
+    /// gives no declared query.
     static func marker(_ field: Field) -> String {
         if field.isEncrypted { return "Indexes.Encrypted" }
-        return "Indexes." + combination(field.indexes, searchable: true)
+        let refused = field.indexes.subtracting(CloudKitRules.allowedIndexes(for: field.type))
+        return "Indexes." + combination(field.indexes.subtracting(refused), searchable: true)
     }
 
     /// The marker of a system field.

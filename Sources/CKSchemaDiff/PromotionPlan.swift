@@ -236,58 +236,6 @@ extension PromotionPlan: Codable {
         }
     }
 
-    /// Reads a plan file from disk (at most 64 MB).
-    public static func load(path: String) throws(InputError) -> PromotionPlan {
-        let data = try InputFile.read(path: path, limit: 64 * 1024 * 1024)
-        return try decode(data, file: path)
-    }
-
-    /// Findings (`CK393`, exit 1) when the plan's steps are not exactly the steps
-    /// `recomputed` has (the plan the two schemas give now, with the same settings): steps
-    /// edited, cut or added by hand after the plan was written, named by the first that
-    /// differs. Empty when they agree.
-    public func stepFindings(against recomputed: PromotionPlan, file: String) -> [Diagnostic] {
-        let at = SourceLocation(file: file, line: 1, column: 1)
-        let fix = "compute the plan again and review it: `ckschema promote --plan \(file)`; never edit a plan by hand"
-        var found: [Diagnostic] = []
-        if let written = writtenStepsHash, written != stepsHash {
-            found.append(Diagnostic(rule: PromotionRules.planSteps,
-                                    "'\(file)' was edited after it was written: its steps no longer match its stepsSha256 (\(short(written)) in the plan, \(short(stepsHash)) for its steps)",
-                                    at: at, fix: fix))
-        }
-        let mine = steps, theirs = recomputed.steps
-        let common = min(mine.count, theirs.count)
-        if let i = (0..<common).first(where: { mine[$0] != theirs[$0] }) ?? (mine.count == theirs.count ? nil : common) {
-            let what: String
-            switch (i < mine.count ? mine[i] : nil, i < theirs.count ? theirs[i] : nil) {
-            case (let a?, let b?): what = "step \(i + 1) is '\(a.change.description)' (\(a.changeClass.rawValue), \(a.code)), but the schemas give '\(b.change.description)' (\(b.changeClass.rawValue), \(b.code))"
-            case (nil, let b?): what = "it has \(mine.count) step\(mine.count == 1 ? "" : "s") and the schemas give \(theirs.count); the first it lacks is step \(i + 1), '\(b.change.description)'"
-            case (let a?, nil): what = "it has \(mine.count) steps and the schemas give \(theirs.count); step \(i + 1), '\(a.change.description)', is not a change between them"
-            default: what = "its steps differ"
-            }
-            found.append(Diagnostic(rule: PromotionRules.planSteps, "'\(file)' does not hold the steps its schemas give: \(what)", at: at, fix: fix))
-        }
-        return found
-    }
-
-    /// Throws `InputError` (`CK392`) unless the plan was computed from exactly these
-    /// schemas, saying which of the two has changed.
-    public func verify(from: Schema, to: Schema, file: String) throws(InputError) {
-        let nowFrom = from.canonicalHash, nowTo = to.canonicalHash
-        let fromStale = nowFrom != fromHash, toStale = nowTo != toHash
-        guard fromStale || toStale else { return }
-        let which: String
-        switch (fromStale, toStale) {
-        case (true, true): which = "both schemas have changed since the plan was computed"
-        case (true, false): which = "the production (from) schema has changed since the plan was computed (sha256 \(short(fromHash)) in the plan, \(short(nowFrom)) now)"
-        default: which = "the development (to) schema has changed since the plan was computed (sha256 \(short(toHash)) in the plan, \(short(nowTo)) now)"
-        }
-        throw InputError(Diagnostic(rule: PromotionRules.planStale, "'\(file)' is stale: \(which)", at: SourceLocation(file: file, line: 1, column: 1),
-                                fix: "review and compute the plan again: `ckschema promote --plan \(file)`"))
-    }
-
-    private func short(_ hash: String) -> String { String(hash.prefix(12)) }
-
     private static func describe(_ error: any Error) -> String {
         switch error as? DecodingError {
         case .keyNotFound(let key, _)?: return "missing key '\(key.stringValue)'"

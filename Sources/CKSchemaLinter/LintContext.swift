@@ -3,8 +3,8 @@ import CKSchemaPredicate
 
 /// What several lint rules need, computed once per lint run and read by every rule (as
 /// swift-format's rule context is): the record types by name, the predicates of the declared
-/// queries and query subscriptions parsed and checked once, and CloudKit's index and
-/// encryption findings (CK104-CK107) from one pass over the fields.
+/// queries and query subscriptions parsed and checked once, CloudKit's index and encryption
+/// findings (CK104-CK107) from one pass over the fields, and what each declared query lacks.
 public struct LintContext: Sendable {
     /// The schema being linted.
     public let schema: Schema
@@ -16,6 +16,10 @@ public struct LintContext: Sendable {
     let predicateProblems: [(QueryPredicateError, SourceLocation?, String)]
     /// CK104-CK107's findings, by rule.
     let cloudKitFindings: [CloudKitRule: [LintFinding]]
+    /// Why production cannot run each declared query (`DeclaredQuery.shortfalls(on:)`, its
+    /// predicate left to `predicateProblems`), in `schema.queries`' order; empty for a query on
+    /// an unknown record type. CK110 and CK113 read it.
+    let queryShortfalls: [[QueryShortfall]]
 
     public init(_ schema: Schema) {
         self.schema = schema
@@ -25,5 +29,6 @@ public struct LintContext: Sendable {
         predicateSites = sites
         predicateProblems = PredicateSite.problems(of: sites, types: types)
         cloudKitFindings = CloudKitRules.lintFindings(schema)
+        queryShortfalls = schema.queries.map { q in types[q.recordType].map { q.shortfalls(on: $0, predicate: false) } ?? [] }
     }
 }

@@ -71,14 +71,3 @@ extension Field {
     }
 }
 
-/// Shared lookups the rules need: a field or system field by name, with its indexes.
-extension RecordType {
-    /// The indexes of a custom field or a system field (`recordName`, `createdAt`, ...);
-    /// nil when the record type has no such field.
-    func indexesOfAnyField(_ name: String) -> IndexKinds? {
-        if let f = field(named: name) { return f.indexes }
-        if let s = SystemField(rawValue: name) { return indexes(on: s) }
-        return nil
-    }
-}
-

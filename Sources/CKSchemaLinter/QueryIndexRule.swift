@@ -18,30 +18,40 @@ struct QueryIndexRule: LintRule {
     func check(_ context: LintContext, into findings: inout [LintFinding]) {
         let schema = context.schema
         let types = context.recordTypesByName
-        for q in schema.queries {
+        for (q, shortfalls) in zip(schema.queries, context.queryShortfalls) {
             guard let t = types[q.recordType] else { continue }
-            func at(_ places: [Origin], _ i: Int) -> SourceLocation? { i < places.count ? places[i].location : nil }
-            let needs: [(String, IndexKind, String, SourceLocation?)] = q.filter.enumerated().map { ($1, .queryable, "filters on", at(q.places.filter, $0)) }
-                + q.search.enumerated().map { ($1, .searchable, "searches", at(q.places.search, $0)) }
-                + q.sort.enumerated().map { ($1, .sortable, "sorts on", at(q.places.sort, $0)) }
-            for (name, kind, verb, written) in needs {
-                guard let idx = t.indexesOfAnyField(name), !idx.contains(kind) else { continue }
-                let field = t.field(named: name)
-                let place = SystemField(rawValue: name) != nil && field == nil ? "system.\(name)" : "fields.\(name)"
-                // Adding the index is no fix for an encrypted field: CloudKit cannot index what
-                // it cannot read, and an index there is CK105's error.
-                let fix = field?.isEncrypted == true
-                    ? "'\(name)' is encrypted and CloudKit cannot index it; keep a plaintext copy of the value in another field with '\(kind.rawValue)' and \(verb.hasPrefix("sorts") ? "sort" : verb.hasPrefix("searches") ? "search" : "filter") on that, or take '\(name)' out of the query"
-                    : "add '\(kind.rawValue)' to the indexes of \(t.name).\(place)"
-                // At the name in the query; the fix-it adds the index where the field declares
-                // its indexes, when the reader measured that value (never on an encrypted field).
-                let fixIt = field.flatMap { f in f.isEncrypted ? nil : f.indexesFixIt(idx.union([kind]), notation: schema.notation.value) }
-                findings.append(LintFinding("query \(q.label) \(verb) '\(name)': Field '\(name)' is not marked \(kind.rawValue)",
-                                            at: written, key: q.origin, fix: fix, fixIt: fixIt))
-            }
-            if !q.filtersRecords && !t.indexes(on: .recordName).contains(.queryable) {
-                findings.append(LintFinding("query \(q.label) matches all records: Field 'recordName' is not marked queryable",
-                                            at: q.origin, fix: "add 'system: { recordName: [queryable] }' to \(t.name)"))
+            // Whether production can run the query is `DeclaredQuery.shortfalls(on:)`'s answer, which
+            // `generate swift` asks too (CK953); this rule reports the indexes it lacks. A name the
+            // type lacks is CK113's, an index CloudKit cannot hold CK104's or CK105's, a predicate's
+            // problems CK700-CK704's.
+            for shortfall in shortfalls {
+                switch shortfall {
+                case .missingIndex(let need):
+                    let name = need.name, kind = need.index
+                    let verb = switch need.use {
+                    case .filter: "filters on"
+                    case .search: "searches"
+                    case .sort: "sorts on"
+                    }
+                    let written = q.place(of: need).location
+                    let field = need.field
+                    let place = need.system.map { "system.\($0.rawValue)" } ?? "fields.\(name)"
+                    // Adding the index is no fix for an encrypted field: CloudKit cannot index what
+                    // it cannot read, and an index there is CK105's error.
+                    let fix = field?.isEncrypted == true
+                        ? "'\(name)' is encrypted and CloudKit cannot index it; keep a plaintext copy of the value in another field with '\(kind.rawValue)' and \(verb.hasPrefix("sorts") ? "sort" : verb.hasPrefix("searches") ? "search" : "filter") on that, or take '\(name)' out of the query"
+                        : "add '\(kind.rawValue)' to the indexes of \(t.name).\(place)"
+                    // At the name in the query; the fix-it adds the index where the field declares
+                    // its indexes, when the reader measured that value (never on an encrypted field).
+                    let fixIt = field.flatMap { f in f.isEncrypted ? nil : f.indexesFixIt(f.indexes.union([kind]), notation: schema.notation.value) }
+                    findings.append(LintFinding("query \(q.label) \(verb) '\(name)': Field '\(name)' is not marked \(kind.rawValue)",
+                                                at: written, key: q.origin, fix: fix, fixIt: fixIt))
+                case .matchesAll:
+                    findings.append(LintFinding("query \(q.label) matches all records: Field 'recordName' is not marked queryable",
+                                                at: q.origin, fix: "add 'system: { recordName: [queryable] }' to \(t.name)"))
+                case .unknownField, .refusedIndex, .predicate:
+                    continue
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 import CKSchemaDiagnostics
 import CKSchemaModel
+import CKSchemaPredicate
 
 /// A declared query must name a record type and fields that exist.
 ///
@@ -15,7 +16,7 @@ struct QueryUnknownNameRule: LintRule {
     func check(_ context: LintContext, into findings: inout [LintFinding]) {
         let schema = context.schema
         let types = context.recordTypesByName
-        for q in schema.queries {
+        for (q, shortfalls) in zip(schema.queries, context.queryShortfalls) {
             // At the name itself; the one close name is a rename the renderer keeps only where
             // the file holds the name there (`FixIt.verified(against:)`).
             func finding(_ message: String, _ name: String, at place: Origin, among known: [String], fix: String) -> LintFinding {
@@ -27,19 +28,14 @@ struct QueryUnknownNameRule: LintRule {
                                         at: q.places.recordType, among: schema.recordTypes.map(\.name), fix: "correct 'recordType:' or define the record type"))
                 continue
             }
-            let names = Array(zip(q.filter, Self.padded(q.places.filter, q.filter.count)))
-                + Array(zip(q.search, Self.padded(q.places.search, q.search.count)))
-                + Array(zip(q.sort, Self.padded(q.places.sort, q.sort.count)))
-            for (name, place) in names where t.indexesOfAnyField(name) == nil {
+            // A name is a field when `DeclaredQuery.shortfalls(on:)`, the one answer CK110 and
+            // `generate swift` ask, finds it (a custom field, a system field, or CloudKit's key for one).
+            for case .unknownField(let need) in shortfalls {
+                let name = need.name, place = q.place(of: need)
                 let known = t.fields.map(\.name) + SystemField.allCases.map(\.rawValue)
                 findings.append(finding("query \(q.label) names field '\(name)', which '\(t.name)' does not have", name,
                                         at: place, among: known, fix: "correct the field name or add the field to '\(t.name)'"))
             }
         }
-    }
-
-    /// `places` with unknown places up to `count` (a query whose reader recorded none).
-    static func padded(_ places: [Origin], _ count: Int) -> [Origin] {
-        places.count >= count ? places : places + Array(repeating: .unknown, count: count - places.count)
     }
 }

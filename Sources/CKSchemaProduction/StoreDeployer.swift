@@ -8,10 +8,11 @@ import CKSchemaYAML
 /// `promote --apply`: deploys a development schema to the store's production environment,
 /// as the CloudKit Console's "Deploy Schema Changes" does: the schema only, never records.
 ///
-/// The plan file is read once, here: it must be a plan of exactly `from` -> `to` (its
-/// hashes), its steps must be the steps those schemas give with the repository's `promote:`
-/// settings (`PromotionPlan.production`, the one production rule set), and the store's
-/// production must be `from`; then `to` is deployed.
+/// The plan file is read once, here, by `PromotionPlan.bind` (as `promote --verify-plan` and
+/// `verify --plan` read it): it must be a plan of exactly `from` -> `to` (its hashes), its
+/// steps must be the steps those schemas give with the repository's `promote:` settings
+/// (`PromotionPlan.production`, the one production rule set), and the store's production
+/// must be `from`; then `to` is deployed.
 /// Source: Apple, "Deploying an iCloud Container's Schema".
 public enum StoreDeployer {
     /// What a deploy did, or why it deployed nothing.
@@ -38,11 +39,9 @@ public enum StoreDeployer {
     ///   production is not `from` (CK534); the store's own errors.
     public static func apply(planAt path: String, from: Schema, to: Schema, settings: RuleSettings = RuleSettings(),
                              store: Store, migrations: MigrationFolder?) throws(InputError) -> Result {
-        let plan = try PromotionPlan.load(path: path)
-        try plan.verify(from: from, to: to, file: path)
-        let recomputed = PromotionPlan.production(from: from, to: to, settings: settings)
-        let differing = plan.stepFindings(against: recomputed, file: path)
-        if !differing.isEmpty { return Result(fromHash: plan.fromHash, toHash: plan.toHash, refused: differing) }
+        let bound = try PromotionPlan.bind(planAt: path, from: from, to: to, settings: settings)
+        let plan = bound.plan
+        if !bound.refused.isEmpty { return Result(fromHash: plan.fromHash, toHash: plan.toHash, refused: bound.refused) }
         if plan.fails(on: .forbidden) {
             return Result(fromHash: plan.fromHash, toHash: plan.toHash, refused: plan.diagnostics(minimum: .forbidden) + [Diagnostic(
                 rule: StoreRules.productionForbidden,

@@ -109,9 +109,12 @@ struct ScanCollector {
                 var sub = Subscription(id: "", kind: kind, origin: s.origin(i))
                 if let id = r.argument(i + 1, "subscriptionID"), let v = strings(r.values(id, scope, g)), v.count == 1 { sub.id = v[0] }
                 if kind == .zone, let z = r.argument(i + 1, "zoneID") {
-                    let zones = r.values(z, scope, g)?.compactMap { if case .zone(let z) = $0 { z } else { nil } }
                     // A zone subscription on the default zone is lint's CK713 (below), as for a declared one.
-                    sub.zone = zones?.first ?? nil
+                    // A zone the scan cannot follow (a parameter, as generated code's `zone.zoneID`) is
+                    // not "no zone": the call is not checked, as any other value not resolved.
+                    let zones = r.values(z, scope, g)?.compactMap { if case .zone(let z) = $0 { z } else { nil } }
+                    guard let zone = zones?.first ?? nil else { note(s, i, "the zone of CKRecordZoneSubscription(zoneID:)"); continue }
+                    sub.zone = zone
                 }
                 if kind == .query {
                     guard let t = r.argument(i + 1, "recordType"), let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuerySubscription"); continue }

@@ -27,11 +27,9 @@ enum PromoteCommand: OptionsCommand {
         let (from, to) = try options.schemas.load(config: config)
         let settings = config?.promote ?? RuleSettings()
         if let path = options.verifyPlan {
-            let plan = try PromotionPlan.load(path: path)
-            try plan.verify(from: from, to: to, file: path)
-            let differing = plan.stepFindings(against: PromotionPlan.production(from: from, to: to, settings: settings), file: path)
-            if !differing.isEmpty {
-                io.conclude(differing, format: options.format, command: name, failed: true)
+            let bound = try PromotionPlan.bind(planAt: path, from: from, to: to, settings: settings)
+            if !bound.refused.isEmpty {
+                io.conclude(bound.refused, format: options.format, command: name, failed: true)
                 return .findings
             }
         }

@@ -10,7 +10,10 @@ enum VerifyCommand: OptionsCommand {
         the plan (--plan, else the plan from ckschema.yaml's production schema to SCHEMA, the
         development schema) against it: exit 0 when every one is there, exit 1 naming each
         change that is missing or different. Changes a .ckdb export cannot show (zones,
-        declared queries, deprecation) are counted, not checked. With --update, a passing
+        declared queries, deprecation) are counted, not checked. The plan is bound to its
+        schemas as promote --apply binds it, with ckschema.yaml's promote: settings: a plan
+        whose steps were edited, cut or added is refused (CK393, exit 1) before cktool runs.
+        Without --plan the plan is computed with those settings. With --update, a passing
         verify writes the export over the committed production schema, so the baseline stays
         true (like 'ckschema pull').
 
@@ -26,12 +29,20 @@ enum VerifyCommand: OptionsCommand {
             throw UsageError("--update writes what CloudKit exports verbatim, and ckschema.yaml's production schema '\(baselinePath)' is not a .ckdb file")
         }
         let (baseline, development) = try SchemaSource.loadPair(from: baselinePath, to: devPath, model: options.deploy.model.selection(config))
+        // ckschema.yaml's promote: settings, as promote reads them: the plan file is bound to its
+        // schemas (CK393 as --apply gives it, before cktool runs or anything is written), or
+        // the plan is computed with them.
+        let settings = config?.promote ?? RuleSettings()
         let plan: PromotionPlan
         if let path = options.plan {
-            plan = try PromotionPlan.load(path: path)
-            try plan.verify(from: baseline, to: development, file: path)
+            let bound = try PromotionPlan.bind(planAt: path, from: baseline, to: development, settings: settings)
+            guard bound.refused.isEmpty else {
+                io.conclude(bound.refused, format: options.deploy.format, command: name, failed: true)
+                return .findings
+            }
+            plan = bound.plan
         } else {
-            plan = PromotionPlan.compute(from: baseline, to: development, hashing: false)
+            plan = PromotionPlan.production(from: baseline, to: development, settings: settings)
         }
         let session = try options.deploy.target.session(config: config)
         let live = try session.export(environment: options.environment)

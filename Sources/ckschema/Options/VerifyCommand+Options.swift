@@ -5,7 +5,7 @@ extension VerifyCommand {
     struct Options: ParsableOptions {
         @Opt(Option.choice("env", help: "the CloudKit environment to check", values: [Environment.production, .development],
                            default: "production", noun: "an environment").or(Environment.production)) var environment: Environment
-        @Opt(.path("plan", help: "the plan the deploy carried out (promote --plan); refused when stale",
+        @Opt(.path("plan", help: "the plan the deploy carried out (promote --plan); refused when stale (exit 2), or when its steps are not the steps its schemas give (exit 1), as promote --apply refuses it",
                    default: "the plan from ckschema.yaml's production schema to the development schema")) var plan: String?
         @Opt(Flag("update", help: "when production has every planned change, write its export over ckschema.yaml's production schema (a .ckdb file)"))
         var update: Bool

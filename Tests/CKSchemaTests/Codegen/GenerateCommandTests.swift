@@ -59,6 +59,28 @@ import Testing
         #expect(try runCLI(["generate", "swift", fixture, "-o", dir + "/Gen", "--fail-on", "warning"]).code == 1)
     }
 
+    /// Issue 30: the Swift generated from a schema using every field type and index kind, with a
+    /// declared query for each index, is what that schema's production accepts: lint finds
+    /// nothing, generate leaves no query out, and `ckschema scan` of the generated folder against
+    /// the schema finds nothing.
+    @Test func theGeneratedCodeOfEveryKindScansClean() throws {
+        let dir = try makeTempDir("ckschema-generate-scan")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fixture = Paths.fixture("codegen/every-kind.yaml")
+        let lint = try runCLI(["lint", fixture])
+        #expect(lint.code == 0 && lint.stdout == "ckschema lint: passed: 0 errors, 0 warnings\n", "\(lint.stdout)")
+        let r = try runCLI(["generate", "swift", fixture, "-o", dir + "/Gen", "--fail-on", "warning"])
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(r.stderr == "", "no declared query left out (CK953): \(r.stderr)")
+        let schema = try SchemaSource.load(path: fixture)
+        let code = try FileManager.default.contentsOfDirectory(atPath: dir + "/Gen").sorted().map { try read(dir + "/Gen/" + $0) }.joined()
+        #expect(schema.queries.count == 15)
+        for q in schema.queries { #expect(code.contains("static func \(q.name ?? "")("), "\(q.name ?? q.label)") }
+        let scan = try runCLI(["scan", dir + "/Gen", "--schema", fixture])
+        #expect(scan.code == 0, "\(scan.stdout)\(scan.stderr)")
+        #expect(scan.stdout == "ckschema scan: passed: 0 errors, 0 warnings\n", "\(scan.stdout)")
+    }
+
     @Test func aFolderHoldingOtherFilesIsRefusedAndKept() throws {
         let dir = try makeTempDir("ckschema-generate")
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -56,8 +56,8 @@ import Testing
     }
 
     /// everything.yaml's module (built with `-warnings-as-errors`), a file using every part of
-    /// its API, the Trailmark example's code and the code of every `.ckdb` fixture, in one
-    /// invocation, with no warning.
+    /// its API, the Trailmark example's code, every-kind.yaml's and the code of every `.ckdb`
+    /// fixture, in one invocation, with no warning.
     @Test(.enabled(if: swiftc != nil, "swiftc is not on PATH"))
     func generatedCodeCompilesWithoutWarnings() throws {
         #expect(Self.modules.failure == nil, "\(Self.modules.failure ?? "")")
@@ -66,6 +66,11 @@ import Testing
         let trailmark = try runCLI(["generate", "swift", Paths.root + "/Schemas/development.yaml", "-o", dir + "/trailmark", "--namespace", "Trailmark"])
         #expect(trailmark.code == 0, "\(trailmark.stderr)")
         files += try FileManager.default.contentsOfDirectory(atPath: dir + "/trailmark").sorted().map { dir + "/trailmark/" + $0 }
+        // Every field type and index kind with a declared query for each index (GenerateCommandTests
+        // scans the same code): a token search on a list of strings among them.
+        let everyKind = try runCLI(["generate", "swift", Paths.fixture("codegen/every-kind.yaml"), "-o", dir + "/everykind", "--namespace", "EveryKind", "--single-file"])
+        #expect(everyKind.code == 0 && everyKind.stderr == "", "\(everyKind.stderr)")
+        files.append(dir + "/everykind/EveryKind.swift")
         let ckdb = try FileManager.default.contentsOfDirectory(atPath: Paths.fixture("ckdb/real")).filter { $0.hasSuffix(".ckdb") }.sorted()
         #expect(!ckdb.isEmpty)
         for (i, name) in ckdb.enumerated() {

@@ -194,6 +194,85 @@ import Testing
         #expect(cased.diagnostics.first?.message.contains("case-insensitive") == true)
     }
 
+    /// Issue 30: one answer to "can production run this query". Each declared query lint refuses
+    /// (CK110, CK113, a predicate's CK70x, or an index CloudKit cannot hold: CK104, CK105) is one
+    /// codegen leaves out (CK953), and each lint passes has its function.
+    @Test func lintAndCodegenGiveOneAnswerForEachDeclaredQuery() throws {
+        let dir = try makeTempDir("ckschema-one-answer")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let yaml = """
+            ckschema: 1
+            recordTypes:
+              Trip:
+                system:
+                  createdAt: [queryable, sortable]
+                fields:
+                  title: { type: string, indexes: [queryable, searchable] }
+                  tags: { type: list<string>, indexes: [queryable, searchable, sortable] }
+                  steps: { type: int64, indexes: [queryable, searchable] }
+                  notes: { type: string, encrypted: true }
+                  cover: { type: asset, indexes: [queryable] }
+            queries:
+              - { name: byTitle, recordType: Trip, filter: [title] }
+              - { name: tagSearch, recordType: Trip, search: [tags] }
+              - { name: newest, recordType: Trip, filter: [title], sort: [creationDate] }
+              - { name: sortedByTitle, recordType: Trip, filter: [title], sort: [title] }
+              - { name: byNotes, recordType: Trip, filter: [notes] }
+              - { name: byColour, recordType: Trip, filter: [colour] }
+              - { name: everyTrip, recordType: Trip }
+              - { name: everyTripAgain, recordType: Trip, predicate: TRUEPREDICATE }
+              - { name: byStepsPredicate, recordType: Trip, predicate: "distance > 3" }
+              - { name: sortedByTags, recordType: Trip, filter: [title], sort: [tags] }
+              - { name: stepSearch, recordType: Trip, search: [steps] }
+              - { name: byCover, recordType: Trip, filter: [cover] }
+
+            """
+        try yaml.write(toFile: dir + "/schema.yaml", atomically: true, encoding: .utf8)
+        let schema = try SchemaSource.load(path: dir + "/schema.yaml")
+        let generated = SwiftGenerator.generate(schema, options: .init(source: "schema.yaml"))
+        let trip = try Self.file(generated, "Trip.swift")
+        let lint = Linter().lint(schema)
+        let left: [String: String] = [
+            "sortedByTitle": "'title' is not sortable",
+            "byNotes": "'notes' is encrypted, and an encrypted field has no index",
+            "byColour": "'Trip' has no field 'colour'",
+            "everyTrip": "it queries every record, which needs a queryable recordName (system: { recordName: [queryable] })",
+            "everyTripAgain": "it queries every record, which needs a queryable recordName (system: { recordName: [queryable] })",
+            "byStepsPredicate": "its predicate: 'Trip' has no field 'distance'",
+            "sortedByTags": "'tags' is a list, and a list has no order to sort by",
+            "stepSearch": "'steps' is not a string, and only strings are searched for words",
+            "byCover": "'cover' is not queryable",
+        ]
+        // What lint says of each query left out: at the query's line, or (an index CloudKit cannot
+        // hold) at the field that declares it.
+        let lintCodes: [String: String] = [
+            "sortedByTitle": "CK110", "byNotes": "CK110", "byColour": "CK113", "everyTrip": "CK110", "everyTripAgain": "CK110",
+            "byStepsPredicate": "CK703", "sortedByTags": "CK104", "stepSearch": "CK104", "byCover": "CK104",
+        ]
+        for q in schema.queries {
+            let name = try #require(q.name)
+            let line = try #require(q.origin.location?.line)
+            let warning = generated.diagnostics.first { $0.location?.line == line }
+            let found = lint.filter { $0.severity == .error && $0.location?.line == line }.map(\.code)
+            if let reason = left[name] {
+                #expect(!trip.contains("func \(name)("), "\(name) is left out")
+                #expect(warning?.message == "query '\(name)' has no generated function: \(reason)", "\(name): \(warning?.message ?? "none")")
+                #expect(!q.shortfalls(on: schema.recordTypes[0]).isEmpty)
+                let code = try #require(lintCodes[name])
+                if code == "CK104" {
+                    #expect(lint.contains { $0.code == "CK104" }, "\(name)")
+                } else {
+                    #expect(found.contains(code), "\(name): lint gives \(found)")
+                }
+            } else {
+                #expect(trip.contains("func \(name)("), "\(name) has its function")
+                #expect(warning == nil && found.isEmpty, "\(name): \(warning?.message ?? "") \(found)")
+                #expect(q.shortfalls(on: schema.recordTypes[0]).isEmpty)
+            }
+        }
+        #expect(generated.diagnostics.count == left.count)
+    }
+
     @Test func aQueryProductionCouldNotRunHasNoFunctionAndAWarning() throws {
         let output = try Self.generate("bad/unrunnable-query.yaml")
         #expect(output.diagnostics.map(\.code) == ["CK953", "CK953", "CK953", "CK953"])

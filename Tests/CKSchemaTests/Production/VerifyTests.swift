@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CKSchema
 
 /// `ckschema reset`, `ckschema verify` and the Console guide of `promote --format markdown`,
 /// through the built binary against the stand-in `xcrun cktool`.
@@ -70,6 +71,91 @@ import Testing
         #expect(r.stdout.hasPrefix("Schemas/development.yaml:16:7: error: production does not have the planned change '+ Note.createdOn timestamp [queryable, sortable]' [CK811]\n"), "\(r.stdout)")
         #expect(r.stdout.hasSuffix("ckschema verify: failed: 1 error, 0 warnings\n"), "one change, the field with its indexes: \(r.stdout)")
         #expect(try read(s.repo + "/Schemas/production.ckdb") == before, "--update writes nothing when verify fails")
+    }
+
+    /// Issue 30: one plan-binding function. A plan whose steps were edited, cut or added is
+    /// refused by `verify --plan` with exactly the CK393 diagnostic `promote --apply` gives, before
+    /// cktool runs, and with `--update` the export is not rewritten.
+    @Test func verifyRefusesAPlanWithEditedStepsExactlyAsPromoteApplyDoes() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        #expect(try s.run(["promote", "--plan", "plan.json"]).code == 0)
+        try s.live("production", try Self.deployed(s))
+        let written = try read(s.repo + "/plan.json")
+        let plan = try PromotionPlan.load(path: s.repo + "/plan.json")
+        #expect(plan.steps.count == 7)
+        // Digests recomputed, as a careful hand would: only the steps themselves give it away.
+        var reclassed = plan
+        reclassed.steps[1].changeClass = .review
+        var cut = plan
+        cut.steps.removeLast()
+        var added = plan
+        added.steps.append(plan.steps[0])
+        let cases: [(String, String, [String])] = [
+            ("edited by hand", written.replacingOccurrences(of: "\"class\": \"safe\"", with: "\"class\": \"review\""), [
+                "plan.json:1:1: error: 'plan.json' was edited after it was written: its steps no longer match its stepsSha256",
+                "plan.json:1:1: error: 'plan.json' does not hold the steps its schemas give: step 1 is '+ zone Notes private [fetchChanges, atomic]' (review, CK300), but the schemas give '+ zone Notes private [fetchChanges, atomic]' (safe, CK300) [CK393]",
+            ]),
+            ("edited", String(decoding: reclassed.jsonData, as: UTF8.self), [
+                "plan.json:1:1: error: 'plan.json' does not hold the steps its schemas give: step 2 is '+ record type Note in zone Notes' (review, CK300), but the schemas give '+ record type Note in zone Notes' (safe, CK300) [CK393]",
+            ]),
+            ("cut", String(decoding: cut.jsonData, as: UTF8.self), [
+                "plan.json:1:1: error: 'plan.json' does not hold the steps its schemas give: it has 6 steps and the schemas give 7; the first it lacks is step 7, '+ query notesByDate' [CK393]",
+            ]),
+            ("added", String(decoding: added.jsonData, as: UTF8.self), [
+                "plan.json:1:1: error: 'plan.json' does not hold the steps its schemas give: it has 8 steps and the schemas give 7; step 8, '+ zone Notes private [fetchChanges, atomic]', is not a change between them [CK393]",
+            ]),
+        ]
+        for (what, text, lines) in cases {
+            try s.write("plan.json", text)
+            let before = try s.snapshot()
+            let verify = try s.run(["verify", "--env", "production", "--plan", "plan.json", "--update"])
+            #expect(try s.snapshot() == before, "\(what): verify wrote nothing, the export least of all")
+            #expect(s.order() == [], "\(what): a refused plan never reaches cktool")
+            let apply = try s.run(["promote", "--apply", "plan.json"])
+            #expect(apply.code == 1 && verify.code == 1, "\(what): \(apply.stderr)\(verify.stderr)")
+            #expect(apply.stderr == "" && verify.stderr == "", "\(what): \(apply.stderr)\(verify.stderr)")
+            #expect(verify.stdout == apply.stdout.replacingOccurrences(of: "ckschema promote: failed", with: "ckschema verify: failed"), "\(what): \(verify.stdout)")
+            #expect(apply.stdout.hasSuffix("ckschema promote: failed: \(lines.count) error\(lines.count == 1 ? "" : "s"), 0 warnings\n"), "\(what): \(apply.stdout)")
+            for line in lines { #expect(verify.stdout.contains(line), "\(what): \(verify.stdout)") }
+            // The same plan through promote --verify-plan: the same words again.
+            let check = try s.run(["promote", "--verify-plan", "plan.json"])
+            #expect(check.code == 1 && check.stdout == apply.stdout, "\(what): \(check.stdout)")
+        }
+    }
+
+    /// `verify` reads ckschema.yaml's `promote:` settings as promote does: the plan it computes
+    /// without `--plan` is classed by them, and a `--plan` file is bound with them.
+    @Test func verifyAppliesThePromoteSettingsAsPromoteDoes() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        // Production has Note already, without the sortable index on createdOn: adding it is CK311.
+        let deployed = try Self.deployed(s)
+        let production = deployed.replacingOccurrences(of: "createdOn       TIMESTAMP QUERYABLE SORTABLE", with: "createdOn       TIMESTAMP QUERYABLE")
+        #expect(production != deployed)
+        try s.write("Schemas/production.ckdb", production)
+        try s.live("production", production)
+        let plain = try s.run(["verify"])
+        #expect(plain.code == 1, "\(plain.stdout)")
+        #expect(plain.stdout.contains("error: production does not have the planned change '+ index Note.createdOn sortable' [CK811]"), "\(plain.stdout)")
+        // A team that refuses indexes on deployed types: the step is forbidden, so it is not a
+        // change the deploy carried out, for verify as for promote --apply.
+        let config = try read(s.repo + "/ckschema.yaml")
+        try s.write("ckschema.yaml", config + "promote:\n  severity: { CK311: error }\n")
+        let promote = try s.run(["promote", "--plan", "plan.json"])
+        #expect(promote.code == 1 && promote.stdout.contains("error: adds a sortable index on 'Note.createdOn'"), "\(promote.stdout)")
+        let configured = try s.run(["verify"])
+        #expect(configured.code == 0, "\(configured.stdout)")
+        #expect(configured.stdout == "the production environment of iCloud.com.example.Notes has every planned change (0 checked, 3 not visible through cktool)\n")
+        // The plan promote wrote with the setting is bound by verify with the same setting...
+        #expect(try s.run(["verify", "--plan", "plan.json"]).stdout == configured.stdout)
+        // ...and refused by both once ckschema.yaml says otherwise.
+        try s.write("ckschema.yaml", config)
+        let verify = try s.run(["verify", "--plan", "plan.json"])
+        let check = try s.run(["promote", "--verify-plan", "plan.json"])
+        #expect(verify.code == 1 && check.code == 1)
+        #expect(verify.stdout.hasPrefix("plan.json:1:1: error: 'plan.json' does not hold the steps its schemas give: step 3 is '+ index Note.createdOn sortable' (forbidden, CK311), but the schemas give '+ index Note.createdOn sortable' (review, CK311) [CK393]\n"), "\(verify.stdout)")
+        #expect(verify.stdout == check.stdout.replacingOccurrences(of: "ckschema promote: failed", with: "ckschema verify: failed"), "\(verify.stdout)")
     }
 
     @Test func verifyFailsOnAFieldProductionHasInAnotherType() throws {

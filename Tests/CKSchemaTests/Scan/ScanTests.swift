@@ -55,11 +55,15 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scan-verbose-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try "import CloudKit\nfunc make(_ type: String) -> CKRecord {\n    CKRecord(recordType: type)\n}\n".write(toFile: dir + "/App.swift", atomically: true, encoding: .utf8)
+        // A zone subscription on a zone passed in (as generated code makes one) watches a zone the
+        // scan cannot name, not "no zone" (CK713).
+        try "import CloudKit\nfunc make(_ type: String) -> CKRecord {\n    CKRecord(recordType: type)\n}\nfunc watch(_ zone: CKRecordZone) -> CKRecordZoneSubscription {\n    CKRecordZoneSubscription(zoneID: zone.zoneID, subscriptionID: \"changes\")\n}\n"
+            .write(toFile: dir + "/App.swift", atomically: true, encoding: .utf8)
         let quiet = try runCLI(["scan", dir, "--schema", Self.folder + "/schema.yaml"])
         #expect(quiet.stdout == "ckschema scan: passed: 0 errors, 0 warnings\n")
         let verbose = try runCLI(["scan", dir, "--schema", Self.folder + "/schema.yaml", "--verbose"])
         #expect(verbose.stdout.contains("App.swift:3:5: note: not resolved: the record type of CKRecord(recordType:); not checked [CK907]"))
+        #expect(verbose.stdout.contains("App.swift:6:5: note: not resolved: the zone of CKRecordZoneSubscription(zoneID:); not checked [CK907]"), "\(verbose.stdout)")
         #expect(verbose.code == 0)
     }
 
