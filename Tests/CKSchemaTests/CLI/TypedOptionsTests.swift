@@ -245,6 +245,30 @@ import Testing
         #expect(try complete(["ckschema", "migrate", "ha"]) == ["hash"])
     }
 
+    /// Fish too, and the top-level `export` command's options are not offered after `records export`.
+    @Test(.enabled(if: Tool.find("fish") != nil, "fish is not installed; 'complete -C' on the fish completion needs it"))
+    func fishCompletesOnlyASubcommandsOwnOptions() throws {
+        let fish = try #require(Tool.find("fish"))
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(try runCLI(["completion", "fish"]).stdout.utf8).write(to: URL(fileURLWithPath: dir + "/ckschema.fish"))
+        func complete(_ line: String) throws -> [String] {
+            let r = try Tool.run(fish, ["--no-config", "-c", "source '\(dir)/ckschema.fish'; complete -C'\(line)'"], cwd: dir)
+            #expect(r.code == 0, "\(r.stderr)")
+            return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        }
+        for (name, options) in Self.taken {
+            #expect(try complete("ckschema \(name) --").sorted() == options.sorted(), "\(name)")
+        }
+        #expect(try complete("ckschema records export -") == ["-o"] + ["--config", "--env", "--output", "--store", "--type"])
+        #expect(try complete("ckschema export --").sorted() == ["--config", "--configuration", "--fail-on", "--format", "--model-version", "--output"])
+        #expect(try complete("ckschema migrate status --format ") == ["github", "json", "markdown", "sarif", "text"])
+        #expect(try complete("ckschema migrate --dry") == ["--dry-run"])
+        #expect(try complete("ckschema migrate ha") == ["hash"])
+        // After the subcommand's word, files (the script is the folder's one), not the words again.
+        #expect(try complete("ckschema migrate hash ") == ["ckschema.fish"])
+    }
+
     /// Every name an `options:` section of `--help` declares, short ones included, in order
     /// (`  -o, --output FILE` gives `-o` and `--output`).
     static func names(inHelp help: String) -> [String] {
