@@ -91,7 +91,7 @@ import Testing
             return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
         }
         #expect(try complete("ckschema lint --format ") == ["github", "json", "markdown", "sarif", "text"])
-        #expect(try complete("ckschema pu") == ["pull"])
+        #expect(try complete("ckschema pu") == ["pull", "push"])
         #expect(try complete("ckschema pull --env ").sorted() == ["development", "production"])
         #expect(try complete("ckschema check --p") == ["--pull"])
     }
