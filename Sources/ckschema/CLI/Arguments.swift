@@ -110,11 +110,29 @@ struct ParsedArguments: Sendable {
         }
         return out
     }
+
+    /// Where `parse` would find the first positional argument of `args`: the first word that is
+    /// not an option, an option's value or `--`; nil when there is none.
+    static func firstPositional(in args: [String], options: [OptionSpec]) -> Int? {
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            if a == "--" { return i + 1 < args.count ? i + 1 : nil }
+            if a == "-" || !a.hasPrefix("-") { return i }
+            i += 1
+            let spec = a.hasPrefix("--") ? options.first { $0.name == a.dropFirst(2) }
+                : a.count == 2 ? options.first { $0.short == a.last } : nil
+            if spec?.takesValue == true, !a.contains("=") { i += 1 }
+        }
+        return nil
+    }
 }
 
 /// A mistake in the command line: exit 2 with the usage line.
 struct UsageError: Error {
     var message: String
+    /// The usage line to show instead of the command's (a subcommand's own).
+    var usage: String?
     init(_ message: String) { self.message = message }
 
     /// `a, b or c`.

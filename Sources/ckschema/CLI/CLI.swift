@@ -23,7 +23,7 @@ enum CLI {
             return .failure
         }
         if first == "--help" || first == "-h" || first == "help" {
-            if argv.count > 1, let c = commands.first(where: { $0.name == argv[1] }) { io.write(commandHelp(c)); return .success }
+            if argv.count > 1, let c = commands.first(where: { $0.name == argv[1] }) { io.write(help(c, Array(argv.dropFirst(2)))); return .success }
             io.write(topHelp())
             return .success
         }
@@ -35,14 +35,13 @@ enum CLI {
         }
         let rest = Array(argv.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            io.write(commandHelp(command))
+            io.write(help(command, rest.filter { $0 != "--help" && $0 != "-h" }))
             return .success
         }
         do {
-            let args = try ParsedArguments.parse(rest, options: command.options)
-            return try command.execute(args, &io)
+            return try command.execute(rest, &io)
         } catch let e as UsageError {
-            io.error("ckschema \(command.name): error: \(ControlCharacters.escaped(e.message))\nusage: \(command.usage)\n")
+            io.error("ckschema \(command.name): error: \(ControlCharacters.escaped(e.message))\nusage: \(e.usage ?? command.usage)\n")
             return .failure
         } catch let e as InputError {
             io.error(DiagnosticRenderer(format: .text, command: command.name, showSource: Output.stderrIsTerminal, rules: RuleCatalog.info).render(e.diagnostics))
@@ -71,6 +70,19 @@ enum CLI {
 
         """
         return s
+    }
+
+    /// The `--help` the words after a command ask for: a subcommand's when they name one
+    /// (`migrate hash --help`), else the command's.
+    static func help(_ c: any Command.Type, _ words: [String]) -> String {
+        if let group = c as? any CommandGroup.Type, let sub = group.subcommand(in: words) { return subcommandHelp(group, sub.type) }
+        return commandHelp(c)
+    }
+
+    /// A subcommand's `--help`: its usage line, summary and options, the ones it declares.
+    static func subcommandHelp(_ group: any CommandGroup.Type, _ sub: any Subcommand.Type) -> String {
+        "usage: \(group.usage(of: sub))\n\n" + OptionHelp.wrap(sub.summary, width: 96).joined(separator: "\n") + "\n\n"
+            + "'ckschema \(group.name) --help' describes every \(group.name) subcommand, with examples.\n" + OptionHelp.section(sub.options)
     }
 
     /// A command's `--help`: usage, summary, its subcommands, its help text and its options.

@@ -15,7 +15,8 @@ enum ExitCode: Int32 {
 
 /// What `ckschema` lists: a command's name, help and options, and how it runs its arguments.
 /// A command is either an `OptionsCommand` (typed options, then `run`) or a `CommandGroup`
-/// (its first word picks a `Subcommand`); both derive `options` and `execute`.
+/// (its first word picks a `Subcommand`, which has typed options of its own); both derive
+/// `options`, `usage` and `execute`.
 protocol Command: Sendable {
     static var name: String { get }
     /// One line for the command list.
@@ -24,26 +25,24 @@ protocol Command: Sendable {
     static var usage: String { get }
     /// The rest of `--help`: what it does, an example. Options and subcommands are added from their declarations.
     static var help: String { get }
-    /// Every option it accepts, in the order help lists them.
+    /// Every option it accepts, in the order help lists them (a group: every option of its
+    /// subcommands, each once).
     static var options: [OptionSpec] { get }
     /// The words it takes first (`migrate new|apply|...`), for help, completions and the man page.
     static var subcommands: [any Subcommand.Type] { get }
-    /// Converts and checks the parsed arguments, then runs.
-    static func execute(_ arguments: ParsedArguments, _ io: inout Output) throws -> ExitCode
-}
-
-/// A command's options, decoded from its arguments and checked (values, positionals,
-/// options that conflict) before it runs; a mistake is a `UsageError`: exit 2, nothing done.
-protocol ArgumentsDecodable: Sendable {
-    init(_ arguments: ParsedArguments) throws(UsageError)
+    /// Parses and checks its arguments (the words after its name), then runs.
+    static func execute(_ arguments: [String], _ io: inout Output) throws -> ExitCode
 }
 
 /// Options declared once, as `@Opt`, `@Group` and `@Positionals` properties (Declared.swift):
 /// the declarations parsing, help, usage, completions and the man page read are found by
-/// reflecting `init()`'s instance, and `init(_ arguments:)` decodes them, then `validate()`s.
-protocol ParsableOptions: ArgumentsDecodable {
+/// reflecting `init()`'s instance, and `init(_ arguments:)` decodes them (values, positionals,
+/// options that conflict), then `validate()`s; a mistake is a `UsageError`: exit 2, nothing done.
+protocol ParsableOptions: Sendable {
     /// An instance with every option at its default (synthesized: every property is declared).
     init()
+    /// Decoded from parsed arguments (Declared.swift gives it).
+    init(_ arguments: ParsedArguments) throws(UsageError)
     /// Checks that need several values or the positionals, worded for the command; runs after
     /// every option is decoded.
     func validate() throws(UsageError)
@@ -59,15 +58,15 @@ extension OptionsCommand {
     static var options: [OptionSpec] { Options.specs }
     static var usage: String { Usage.line("ckschema " + name, positionals: Options.positionals, options: options) }
     static var subcommands: [any Subcommand.Type] { [] }
-    static func execute(_ arguments: ParsedArguments, _ io: inout Output) throws -> ExitCode {
-        try run(try Options(arguments), &io)
+    static func execute(_ arguments: [String], _ io: inout Output) throws -> ExitCode {
+        try run(try Options(try ParsedArguments.parse(arguments, options: options)), &io)
     }
 }
 
-/// A command whose first word picks a subcommand (`migrate new`, `records import`); the
-/// group's options are shared by its subcommands.
+/// A command whose first word picks a subcommand (`migrate new`, `records import`). The group
+/// has no options of its own: each subcommand declares the ones it takes, in its own options
+/// struct, and is parsed against those alone.
 protocol CommandGroup: Command {
-    associatedtype Options: ParsableOptions
     static var subcommandTypes: [any Subcommand.Type] { get }
     /// The mistake of naming no subcommand, or an unknown one.
     static func missingSubcommand() -> UsageError
@@ -75,8 +74,9 @@ protocol CommandGroup: Command {
 }
 
 extension CommandGroup {
-    static var options: [OptionSpec] { Options.specs }
-    static var usage: String { Usage.group(name, options: options, subcommands: subcommandTypes) }
+    /// Every subcommand's options, each name once (`Usage.merged`: each subcommand's order kept).
+    static var options: [OptionSpec] { Usage.merged(subcommandTypes.map { $0.options }) }
+    static var usage: String { Usage.group(name, subcommands: subcommandTypes) }
     static var subcommands: [any Subcommand.Type] { subcommandTypes }
     static func missingSubcommand() -> UsageError {
         UsageError("\(name) needs a subcommand: \(UsageError.list(subcommandTypes.map { $0.name }))")
@@ -84,50 +84,62 @@ extension CommandGroup {
     static func unknownSubcommand(_ word: String) -> UsageError {
         UsageError("unknown \(name) subcommand '\(word)'\(Suggest.phrase(for: word, in: subcommandTypes.map { $0.name }))")
     }
-    static func execute(_ arguments: ParsedArguments, _ io: inout Output) throws -> ExitCode {
-        guard let word = arguments.positionals.first else { throw missingSubcommand() }
-        guard let sub = subcommandTypes.first(where: { $0.name == word }) else { throw unknownSubcommand(word) }
-        // The group parses its subcommands' options together; each subcommand takes only its
-        // own (`migrate hash --dry-run` is a mistake, not a flag silently ignored).
-        if let accepted = sub.accepts {
-            let given = Set(arguments.values.keys).union(arguments.flags)
-            let ordered = options.map(\.name).filter { given.contains($0) && !accepted.contains($0) }
-            if let first = ordered.first {
-                let takes = options.map(\.name).filter { accepted.contains($0) }.map { "--" + $0 }
-                throw UsageError("\(name) \(word) does not take --\(first)" + (takes.isEmpty ? "" : "; it takes \(UsageError.list(takes))"))
+
+    /// The subcommand the arguments name (their first word that is not an option or an
+    /// option's value, as `execute` finds it), and where it stands; nil when there is none.
+    static func subcommand(in arguments: [String]) -> (type: any Subcommand.Type, index: Int)? {
+        guard let i = ParsedArguments.firstPositional(in: arguments, options: options) else { return nil }
+        return subcommandTypes.first { $0.name == arguments[i] }.map { ($0, i) }
+    }
+
+    /// `ckschema migrate hash [--config PATH] [--migrations PATH]`: the line of `sub` alone.
+    static func usage(of sub: any Subcommand.Type) -> String { Usage.subcommand(name, sub) }
+
+    static func execute(_ arguments: [String], _ io: inout Output) throws -> ExitCode {
+        // Parsed first against every subcommand's options, so that an option none of them
+        // takes is unknown (with the closest name offered) and the subcommand's word is found
+        // wherever it stands, as when the group declared them all.
+        let all = try ParsedArguments.parse(arguments, options: options)
+        guard let word = all.positionals.first else { throw missingSubcommand() }
+        guard let found = subcommand(in: arguments), found.type.name == word else { throw unknownSubcommand(word) }
+        let (sub, index) = found
+        do {
+            // Each subcommand takes only its own (`migrate hash --dry-run` is a mistake, not a
+            // flag silently ignored), then is parsed against its own declaration alone.
+            let own = sub.options.map(\.name)
+            let given = Set(all.values.keys).union(all.flags)
+            if let first = options.map(\.name).first(where: { given.contains($0) && !own.contains($0) }) {
+                throw UsageError("\(name) \(word) does not take --\(first)" + (own.isEmpty ? "" : "; it takes \(UsageError.list(own.map { "--" + $0 }))"))
             }
+            var rest = arguments
+            rest.remove(at: index)
+            return try sub.execute(try ParsedArguments.parse(rest, options: sub.options), &io)
+        } catch var e as UsageError {
+            // The subcommand's own usage line; a subcommand that takes nothing (`completion
+            // bash`) is best explained by the group's.
+            if e.usage == nil, !sub.options.isEmpty || !sub.arguments.isEmpty { e.usage = usage(of: sub) }
+            throw e
         }
-        var rest = arguments
-        rest.positionals.removeFirst()
-        return try sub.execute(rest, &io)
     }
 }
 
-/// One subcommand of a group: its word, one line of help, and what it does with its options
-/// (decoded from the group's options and the positionals after its word).
+/// One subcommand of a group: its word, one line of help, and its own options struct, from
+/// which its usage line, `--help`, completions and man page section are generated.
 protocol Subcommand: Sendable {
-    associatedtype Options: ArgumentsDecodable
+    associatedtype Options: ParsableOptions
     static var name: String { get }
-    /// The words after its own (`new NAME`'s NAME), for usage and the help's subcommand list.
-    static var arguments: [Positional] { get }
     static var summary: String { get }
-    /// The group's options this subcommand reads (names without dashes); nil: all of them.
-    /// Any other option given with it is refused before anything runs.
-    static var accepts: Set<String>? { get }
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode
 }
 
 extension Subcommand {
-    static var arguments: [Positional] { [] }
+    /// Every option it takes, in the order help lists them.
+    static var options: [OptionSpec] { Options.specs }
+    /// The words after its own (`new NAME`'s NAME), from its `@Positionals`.
+    static var arguments: [Positional] { Options.positionals }
     /// `new NAME`: its word and what follows it.
     static var synopsis: String { ([name] + arguments.map(\.usage)).joined(separator: " ") }
-    static var accepts: Set<String>? { nil }
     static func execute(_ arguments: ParsedArguments, _ io: inout Output) throws -> ExitCode {
         try run(try Options(arguments), &io)
     }
-}
-
-/// A group without options of its own (`ckschema completion`).
-struct NoOptions: ParsableOptions {
-    @Positionals() var words: [String]
 }

@@ -2,6 +2,7 @@ import Foundation
 
 /// Shell completion scripts, derived from the commands' `OptionSpec`s: every subcommand,
 /// every option, and the values of options that take a fixed list (`--format`, `--env`).
+/// After a group's subcommand word, only the options that subcommand declares are offered.
 enum CompletionScript {
     enum Shell: String, CaseIterable {
         case bash, zsh, fish
@@ -38,24 +39,20 @@ enum CompletionScript {
         """
         for c in commands {
             s += "        \(c.name))\n"
-            s += "            case \"$prev\" in\n"
-            for o in c.options where o.takesValue {
-                let names = ([o.short.map { "-\($0)" }].compactMap { $0 } + ["--" + o.name]).joined(separator: "|")
-                if !o.values.isEmpty {
-                    s += "                \(names)) COMPREPLY=( $(compgen -W \"\(o.values.joined(separator: " "))\" -- \"$cur\") ); return 0 ;;\n"
-                } else if o.isPath {
-                    s += "                \(names)) COMPREPLY=( $(compgen -f -- \"$cur\") ); return 0 ;;\n"
-                } else {
-                    s += "                \(names)) return 0 ;;\n"
-                }
-            }
-            s += "            esac\n"
-            let flags = (c.options.flatMap { o in [o.short.map { "-\($0)" }, "--" + o.name].compactMap { $0 } } + ["--help"]).joined(separator: " ")
-            s += "            if [[ \"$cur\" == -* ]]; then COMPREPLY=( $(compgen -W \"\(flags)\" -- \"$cur\") ); return 0; fi\n"
             if !c.subcommands.isEmpty {
-                s += "            if [ \"$COMP_CWORD\" -eq 2 ]; then COMPREPLY=( $(compgen -W \"\(c.subcommands.map { $0.name }.joined(separator: " "))\" -- \"$cur\") ); return 0; fi\n"
+                // After a subcommand's word, only the options it declares.
+                s += "            if [ \"$COMP_CWORD\" -gt 2 ]; then\n"
+                s += "                case \"${COMP_WORDS[2]}\" in\n"
+                for sub in c.subcommands {
+                    s += "                \(sub.name))\n"
+                    s += bashBranch(sub.options, words: [], indent: "                    ")
+                    s += "                    return 0\n"
+                    s += "                    ;;\n"
+                }
+                s += "                esac\n"
+                s += "            fi\n"
             }
-            s += "            COMPREPLY=( $(compgen -f -- \"$cur\") )\n"
+            s += bashBranch(c.options, words: c.subcommands.map { $0.name }, indent: "            ")
             s += "            ;;\n"
         }
         s += """
@@ -66,6 +63,29 @@ enum CompletionScript {
 
         """
         return s
+    }
+
+    /// One branch of the bash script: the values of `options` after their names, their names
+    /// after `-`, then `words` as the first word after the command's, then files.
+    static func bashBranch(_ options: [OptionSpec], words: [String], indent: String) -> String {
+        var s = indent + "case \"$prev\" in\n"
+        for o in options where o.takesValue {
+            let names = ([o.short.map { "-\($0)" }].compactMap { $0 } + ["--" + o.name]).joined(separator: "|")
+            if !o.values.isEmpty {
+                s += indent + "    \(names)) COMPREPLY=( $(compgen -W \"\(o.values.joined(separator: " "))\" -- \"$cur\") ); return 0 ;;\n"
+            } else if o.isPath {
+                s += indent + "    \(names)) COMPREPLY=( $(compgen -f -- \"$cur\") ); return 0 ;;\n"
+            } else {
+                s += indent + "    \(names)) return 0 ;;\n"
+            }
+        }
+        s += indent + "esac\n"
+        let flags = (options.flatMap { o in [o.short.map { "-\($0)" }, "--" + o.name].compactMap { $0 } } + ["--help"]).joined(separator: " ")
+        s += indent + "if [[ \"$cur\" == -* ]]; then COMPREPLY=( $(compgen -W \"\(flags)\" -- \"$cur\") ); return 0; fi\n"
+        if !words.isEmpty {
+            s += indent + "if [ \"$COMP_CWORD\" -eq 2 ]; then COMPREPLY=( $(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\") ); return 0; fi\n"
+        }
+        return s + indent + "COMPREPLY=( $(compgen -f -- \"$cur\") )\n"
     }
 
     static func zsh(_ commands: [any Command.Type]) -> String {
@@ -93,26 +113,24 @@ enum CompletionScript {
 
         """
         for c in commands {
-            s += "        \(c.name))\n            _arguments -s \\\n"
-            for o in c.options {
-                let desc = "[" + zshBracket(o.helpText) + "]"
-                let action: String
-                if !o.takesValue { action = "" }
-                else if !o.values.isEmpty { action = ":\(zshBracket(o.valueName.lowercased())):(\(o.values.joined(separator: " ")))" }
-                else if o.isPath { action = ":\(zshBracket(o.valueName.lowercased())):_files" }
-                else { action = ":\(zshBracket(o.valueName.lowercased())): " }
-                let rep = o.repeatable ? "*" : ""
-                if let short = o.short {
-                    s += "                \(zshQuote("\(rep)(-\(short) --\(o.name))-\(short)\(desc)\(action)")) \\\n"
-                    s += "                \(zshQuote("\(rep)(-\(short) --\(o.name))--\(o.name)\(desc)\(action)")) \\\n"
-                } else {
-                    s += "                \(zshQuote("\(rep)--\(o.name)\(desc)\(action)")) \\\n"
-                }
-            }
+            s += "        \(c.name))\n"
             if !c.subcommands.isEmpty {
-                s += "                \(zshQuote("1:subcommand:(\(c.subcommands.map { $0.name }.joined(separator: " ")))")) \\\n"
+                // After a subcommand's word, only the options it declares.
+                s += "            if (( CURRENT > 2 )); then\n"
+                s += "                case ${words[2]} in\n"
+                for sub in c.subcommands {
+                    s += "                \(sub.name))\n"
+                    s += "                    shift words\n"
+                    s += "                    (( CURRENT-- ))\n"
+                    s += zshArguments(sub.options, words: [], indent: "                    ")
+                    s += "                    return\n"
+                    s += "                    ;;\n"
+                }
+                s += "                esac\n"
+                s += "            fi\n"
             }
-            s += "                '*:file:_files'\n            ;;\n"
+            s += zshArguments(c.options, words: c.subcommands.map { $0.name }, indent: "            ")
+            s += "            ;;\n"
         }
         s += """
             esac
@@ -122,6 +140,30 @@ enum CompletionScript {
 
         """
         return s
+    }
+
+    /// One `_arguments` call of the zsh script: `options`, then `words` as the first argument, then files.
+    static func zshArguments(_ options: [OptionSpec], words: [String], indent: String) -> String {
+        var s = indent + "_arguments -s \\\n"
+        for o in options {
+            let desc = "[" + zshBracket(o.helpText) + "]"
+            let action: String
+            if !o.takesValue { action = "" }
+            else if !o.values.isEmpty { action = ":\(zshBracket(o.valueName.lowercased())):(\(o.values.joined(separator: " ")))" }
+            else if o.isPath { action = ":\(zshBracket(o.valueName.lowercased())):_files" }
+            else { action = ":\(zshBracket(o.valueName.lowercased())): " }
+            let rep = o.repeatable ? "*" : ""
+            if let short = o.short {
+                s += indent + "    \(zshQuote("\(rep)(-\(short) --\(o.name))-\(short)\(desc)\(action)")) \\\n"
+                s += indent + "    \(zshQuote("\(rep)(-\(short) --\(o.name))--\(o.name)\(desc)\(action)")) \\\n"
+            } else {
+                s += indent + "    \(zshQuote("\(rep)--\(o.name)\(desc)\(action)")) \\\n"
+            }
+        }
+        if !words.isEmpty {
+            s += indent + "    \(zshQuote("1:subcommand:(\(words.joined(separator: " ")))")) \\\n"
+        }
+        return s + indent + "    '*:file:_files'\n"
     }
 
     static func fish(_ commands: [any Command.Type]) -> String {
@@ -136,26 +178,43 @@ enum CompletionScript {
         for c in commands {
             s += "complete -c ckschema -n __fish_use_subcommand -a \(c.name) -d \(fishQuote(c.summary))\n"
         }
+        // A command named like a subcommand (`export`, `records export`) is not completed after that group.
+        let groups = commands.filter { !$0.subcommands.isEmpty }
         for c in commands {
-            let when = fishQuote("__fish_seen_subcommand_from \(c.name)")
-            if !c.subcommands.isEmpty {
-                s += "complete -c ckschema -n \(when) -a \(fishQuote(c.subcommands.map { $0.name }.joined(separator: " ")))\n"
+            let seen = "__fish_seen_subcommand_from \(c.name)"
+            let clashes = groups.filter { g in g.subcommands.contains { $0.name == c.name } }.map { $0.name }
+            let when = fishQuote(seen + (clashes.isEmpty ? "" : "; and not __fish_seen_subcommand_from " + clashes.joined(separator: " ")))
+            if c.subcommands.isEmpty {
+                s += "complete -c ckschema -n \(fishQuote(seen)) -F\n"
+                s += fishOptions(c.options, when: when)
+                continue
             }
-            s += "complete -c ckschema -n \(when) -F\n"
-            for o in c.options {
-                var line = "complete -c ckschema -n \(when)"
-                if let short = o.short { line += " -s \(short)" }
-                line += " -l \(o.name)"
-                if o.takesValue {
-                    if !o.values.isEmpty { line += " -x -a \(fishQuote(o.values.joined(separator: " ")))" }
-                    else if o.isPath { line += " -r -F" }
-                    else { line += " -x" }
-                }
-                line += " -d \(fishQuote(o.helpText))"
-                s += line + "\n"
+            // Before a subcommand's word: the words, and every subcommand's options; after it, its own.
+            let words = c.subcommands.map { $0.name }.joined(separator: " ")
+            let before = fishQuote(seen + "; and not __fish_seen_subcommand_from " + words)
+            s += "complete -c ckschema -n \(before) -a \(fishQuote(words))\n"
+            s += "complete -c ckschema -n \(fishQuote(seen)) -F\n"
+            s += fishOptions(c.options, when: before)
+            for sub in c.subcommands {
+                s += fishOptions(sub.options, when: fishQuote(seen + "; and __fish_seen_subcommand_from \(sub.name)"))
             }
         }
         return s
+    }
+
+    /// One fish `complete` line an option, offered when `when` (quoted) holds.
+    static func fishOptions(_ options: [OptionSpec], when: String) -> String {
+        options.map { o in
+            var line = "complete -c ckschema -n \(when)"
+            if let short = o.short { line += " -s \(short)" }
+            line += " -l \(o.name)"
+            if o.takesValue {
+                if !o.values.isEmpty { line += " -x -a \(fishQuote(o.values.joined(separator: " ")))" }
+                else if o.isPath { line += " -r -F" }
+                else { line += " -x" }
+            }
+            return line + " -d \(fishQuote(o.helpText))\n"
+        }.joined()
     }
 
     /// A zsh single-quoted word.

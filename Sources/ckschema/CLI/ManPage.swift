@@ -2,7 +2,8 @@ import CKSchema
 import Foundation
 
 /// `ckschema man`: a roff man page (section 1) from the same text `--help` prints:
-/// each command's usage, summary, help and its declared options.
+/// each command's usage, summary, help and its declared options; a group's subcommands, then
+/// a section for each that takes something, with its usage and the options it declares.
 enum ManPage {
     static func render(commands: [any Command.Type]) -> String {
         var s = """
@@ -32,8 +33,14 @@ enum ManPage {
             for sub in c.subcommands {
                 s += ".TP\n.B \(roff(c.name + " " + sub.synopsis))\n\(roffLines(sub.summary))\n"
             }
-            for o in c.options {
-                s += ".TP\n.B \(roff(o.synopsis))\n\(roffLines(o.helpText))\n"
+            guard !c.subcommands.isEmpty else {
+                s += options(c.options)
+                continue
+            }
+            for sub in c.subcommands where !sub.options.isEmpty || !sub.arguments.isEmpty {
+                s += ".SS \(roffQuote("ckschema \(c.name) \(sub.name)"))\n"
+                s += ".nf\n\(roffLines(Usage.subcommand(c.name, sub)))\n.fi\n.PP\n\(roffLines(sub.summary))\n"
+                s += options(sub.options)
             }
         }
         s += """
@@ -57,6 +64,11 @@ enum ManPage {
 
         """
         return s
+    }
+
+    /// One `.TP` entry an option: its synopsis, then its help.
+    static func options(_ options: [OptionSpec]) -> String {
+        options.map { ".TP\n.B \(roff($0.synopsis))\n\(roffLines($0.helpText))\n" }.joined()
     }
 
     /// Text safe inside a roff line: backslashes and dashes escaped.

@@ -2,7 +2,6 @@ import CKSchema
 
 /// `ckschema completion bash|zsh|fish`: a completion script for every subcommand and option.
 enum CompletionCommand: CommandGroup {
-    typealias Options = NoOptions
     static let name = "completion"
     static let summary = "Print a shell completion script (bash, zsh or fish)."
     static let subcommandTypes: [any Subcommand.Type] = [BashCompletion.self, ZshCompletion.self, FishCompletion.self]
@@ -37,10 +36,12 @@ extension ShellCompletion {
     }
 }
 
-/// A shell takes nothing after it.
-struct ShellCompletionOptions: ArgumentsDecodable {
-    init(_ arguments: ParsedArguments) throws(UsageError) {
-        if !arguments.positionals.isEmpty { throw CompletionCommand.missingSubcommand() }
+/// A shell takes nothing after it: no option, no other word.
+struct ShellCompletionOptions: ParsableOptions {
+    @Positionals() var words: [String]
+
+    func validate() throws(UsageError) {
+        if !words.isEmpty { throw CompletionCommand.missingSubcommand() }
     }
 }
 

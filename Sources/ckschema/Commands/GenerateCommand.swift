@@ -24,13 +24,12 @@ enum GenerateCommand: CommandGroup {
 /// `ckschema generate swift`.
 enum GenerateSwift: Subcommand {
     static let name = "swift"
-    static let arguments: [Positional] = [.optional("SCHEMA")]
     static let summary = "write Swift for the schema into DIR"
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
-        let g = options.generate
+        let g = options
         let config = try g.report.configuration()
-        let path = try SchemaArguments.development(options.path, config: config)
+        let path = try SchemaArguments.development(g.path, config: config)
         let schema = try SchemaSource.load(path: path, model: g.model.selection(config))
         let options = SwiftGenerator.Options(namespace: g.namespace, isPublic: g.access == .public, source: path)
         let (count, diagnostics) = try SwiftGenerator.write(schema, options: options, to: g.output, singleFile: g.singleFile)
@@ -44,15 +43,5 @@ enum GenerateSwift: Subcommand {
             io.report(diagnostics, format: g.report.format, command: GenerateCommand.name)
         }
         return Output.exitCode(for: diagnostics, failOn: g.report.failOn(config))
-    }
-
-    struct Options: ArgumentsDecodable {
-        var generate: GenerateCommand.Options
-        var path: String?
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            generate = try GenerateCommand.Options(arguments)
-            if generate.arguments.count > 1 { throw UsageError("generate swift takes one schema source") }
-            path = generate.arguments.first
-        }
     }
 }

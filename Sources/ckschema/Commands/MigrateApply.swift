@@ -5,11 +5,10 @@ import Foundation
 enum MigrateApply: Subcommand {
     static let name = "apply"
     static let summary = "apply pending migrations in order, each in one transaction, under a lock"
-    static let accepts: Set<String>? = ["config", "env", "to", "dry-run", "lock-timeout", "store", "migrations"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
-        let o = options.migrate, env = o.environment
-        let (config, migrations, storePath) = try o.locations()
+        let o = options, env = o.environment
+        let (config, migrations, storePath) = try o.location.locations(config: o.configPath)
         let folder = try MigrationFolder.load(path: migrations)
         // A dry run never creates the store: a missing one is planned against an empty store in memory.
         let store: Store
@@ -38,12 +37,5 @@ enum MigrateApply: Subcommand {
         }
         if !result.diagnostics.isEmpty { io.report(result.diagnostics, format: .text, command: "migrate apply") }
         return .success
-    }
-
-    struct Options: ArgumentsDecodable {
-        var migrate: MigrateCommand.Options
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            migrate = try MigrateCommand.Options(arguments).alone("migrate apply takes no positional arguments")
-        }
     }
 }

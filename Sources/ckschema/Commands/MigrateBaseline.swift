@@ -4,11 +4,10 @@ import CKSchema
 enum MigrateBaseline: Subcommand {
     static let name = "baseline"
     static let summary = "adopt an app already in production: write Migrations/0001_baseline.yaml that builds the production schema (default: ckschema.yaml's), and record it as applied to the store's production and development"
-    static let accepts: Set<String>? = ["config", "migrations", "store", "from", "force"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
-        let o = options.migrate
-        let (config, migrations, storePath) = try o.locations()
+        let o = options
+        let (config, migrations, storePath) = try o.location.locations(config: o.configPath)
         let source = try SchemaArguments.production(o.fromPath, config: config)
         let result = try baseline(source: source, migrations: migrations, store: storePath, force: o.force, model: config?.model ?? ModelSelection())
         write(result, store: storePath, io: &io)
@@ -27,12 +26,5 @@ enum MigrateBaseline: Subcommand {
         for what in r.replaced { io.write("replaced \(ControlCharacters.escaped(what))\n") }
         io.write("wrote \(ControlCharacters.escaped(r.path)) (\(r.steps) step\(r.steps == 1 ? "" : "s")) and \(ControlCharacters.escaped(r.sumPath))\n")
         io.write("recorded it as applied to production and development in \(ControlCharacters.escaped(store)); next: edit the development schema, then 'ckschema migrate new NAME'\n")
-    }
-
-    struct Options: ArgumentsDecodable {
-        var migrate: MigrateCommand.Options
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            migrate = try MigrateCommand.Options(arguments).alone("migrate baseline takes no positional arguments; name the schema with --from")
-        }
     }
 }

@@ -4,19 +4,11 @@ import CKSchema
 enum MigrateHash: Subcommand {
     static let name = "hash"
     static let summary = "rewrite Migrations/ckschema.sum from the migration files"
-    static let accepts: Set<String>? = ["config", "migrations"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
-        let folder = try MigrationFolder.load(path: try options.migrate.locations().migrations)
+        let folder = try MigrationFolder.load(path: try options.migrations())
         try folder.writeSum()
         io.write("wrote \(folder.sumPath) (\(folder.migrations.count) migration\(folder.migrations.count == 1 ? "" : "s"))\n")
         return .success
-    }
-
-    struct Options: ArgumentsDecodable {
-        var migrate: MigrateCommand.Options
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            migrate = try MigrateCommand.Options(arguments).alone("migrate hash takes no arguments")
-        }
     }
 }

@@ -4,9 +4,7 @@ import Foundation
 /// `ckschema migrate new NAME`: the next migration, from what the development schema adds.
 enum MigrateNew: Subcommand {
     static let name = "new"
-    static let arguments: [Positional] = [.one("NAME")]
     static let summary = "write the next migration (Migrations/NNNN_NAME.yaml) from the difference between what the migrations produce and the development schema; refuses, with promote's codes, a change production (the store's, else ckschema.yaml's production schema) would refuse, and says what to do instead; --rename TYPE.OLD:NEW writes a deployed field's rename as add, copy and deprecate"
-    static let accepts: Set<String>? = ["config", "migrations", "store", "schema", "rename"]
 
     /// What production has: the store's production when it holds a schema, else the
     /// production schema ckschema.yaml names, else nothing known.
@@ -22,24 +20,13 @@ enum MigrateNew: Subcommand {
         return MigrationGenerator.Production(schema: try SchemaSource.load(path: file, model: config?.model ?? ModelSelection()), source: file)
     }
 
-    struct Options: ArgumentsDecodable {
-        var migrate: MigrateCommand.Options
-        var name: String
-
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            migrate = try MigrateCommand.Options(arguments)
-            guard migrate.arguments.count == 1 else { throw UsageError("migrate new takes one NAME, like add_title") }
-            name = migrate.arguments[0]
-        }
-    }
-
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
-        let (config, migrations, storePath) = try options.migrate.locations()
+        let (config, migrations, storePath) = try options.location.locations(config: options.configPath)
         let folder = try MigrationFolder.load(path: migrations)
         try folder.verifySum()
-        let devPath = try SchemaArguments.development(options.migrate.schemaPath, config: config)
+        let devPath = try SchemaArguments.development(options.schemaPath, config: config)
         var dev = try SchemaSource.load(path: devPath, model: config?.model ?? ModelSelection())
-        let renames = options.migrate.renames
+        let renames = options.renames
         // A rename is made in the development schema first (so that replaying the migrations
         // still gives it), then written back to that file with its comments.
         var renamedFile: SchemaFile?

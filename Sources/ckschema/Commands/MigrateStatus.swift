@@ -5,11 +5,10 @@ import Foundation
 enum MigrateStatus: Subcommand {
     static let name = "status"
     static let summary = "each migration as applied, pending, changed or missing, and drift"
-    static let accepts: Set<String>? = ["config", "format", "fail-on", "env", "store", "migrations", "schema"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
-        let o = options.migrate, format = o.report.format
-        let (config, migrations, storePath) = try o.locations()
+        let o = options, format = o.report.format
+        let (config, migrations, storePath) = try o.location.locations(config: o.report.configPath)
         let folder = try MigrationFolder.load(path: migrations)
         let store = FileManager.default.fileExists(atPath: storePath) ? try Store(path: storePath, access: .read) : nil
         let dev = try (o.schemaPath ?? config?.developmentSchema).map { (p: String) throws(InputError) in try SchemaSource.load(path: p, model: config?.model ?? ModelSelection()) }
@@ -38,12 +37,5 @@ enum MigrateStatus: Subcommand {
         let shown = status.diagnostics.filter { $0.code != StoreRules.pending.code }
         if !shown.isEmpty { io.write("\n") }
         io.report(shown, format: .text, command: "migrate status")
-    }
-
-    struct Options: ArgumentsDecodable {
-        var migrate: MigrateCommand.Options
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            migrate = try MigrateCommand.Options(arguments).alone("migrate status takes no positional arguments")
-        }
     }
 }

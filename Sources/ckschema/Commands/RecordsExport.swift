@@ -5,11 +5,10 @@ import Foundation
 enum RecordsExport: Subcommand {
     static let name = "export"
     static let summary = "write the environment's records back as NDJSON in the same shape"
-    static let accepts: Set<String>? = ["config", "env", "store", "type", "output"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
-        let o = options.records
-        let store = try o.store(access: .read)
+        let o = options
+        let store = try o.target.store(o.storePath, access: .read)
         let handle: FileHandle
         if let path = o.outputPath {
             guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
@@ -17,14 +16,7 @@ enum RecordsExport: Subcommand {
             }
             handle = h
         } else { handle = io.out }
-        try RecordExporter.export(from: store, environment: o.environment, recordType: o.recordType) { handle.write($0) }
+        try RecordExporter.export(from: store, environment: o.target.environment, recordType: o.recordType) { handle.write($0) }
         return .success
-    }
-
-    struct Options: ArgumentsDecodable {
-        var records: RecordsCommand.Options
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            records = try RecordsCommand.Options(arguments).requiring(\.isEmpty, "records export takes no FILE; use -o FILE")
-        }
     }
 }

@@ -3,25 +3,16 @@ import CKSchema
 /// `ckschema records import FILE...`: records checked and saved as CloudKit saves them.
 enum RecordsImport: Subcommand {
     static let name = "import"
-    static let arguments: [Positional] = [.many("FILE")]
     static let summary = "check NDJSON records and save them to the store, in batches as CloudKit does"
-    static let accepts: Set<String>? = ["config", "format", "env", "save-policy", "store"]
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
-        let o = options.records, env = o.environment
-        let result = try RecordImporter.importFiles(o.arguments, into: try o.store(), options: .init(environment: env, savePolicy: o.savePolicy))
+        let o = options, env = o.target.environment
+        let result = try RecordImporter.importFiles(o.files, into: try o.target.store(o.storePath), options: .init(environment: env, savePolicy: o.savePolicy))
         io.report(result.diagnostics, format: o.format, command: "records import")
         if o.format == .text {
             io.write("saved \(result.saved) record\(result.saved == 1 ? "" : "s") to \(env.rawValue) in \(result.batches) batch\(result.batches == 1 ? "" : "es")"
                      + (result.failed > 0 ? "; \(result.failed) failed" : "") + "\n")
         }
         return result.failed > 0 ? .findings : .success
-    }
-
-    struct Options: ArgumentsDecodable {
-        var records: RecordsCommand.Options
-        init(_ arguments: ParsedArguments) throws(UsageError) {
-            records = try RecordsCommand.Options(arguments).requiring({ !$0.isEmpty }, "records import needs at least one FILE")
-        }
     }
 }

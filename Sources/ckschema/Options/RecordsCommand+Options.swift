@@ -1,31 +1,69 @@
 import CKSchema
 
+// Each records subcommand declares the options it takes, and only those: its usage line,
+// `--help`, completions and man page section list them, and any other is refused.
+// (--format and --config, not ReportOptions: no records subcommand has a --fail-on.)
+
 extension RecordsCommand {
-    /// The options records' subcommands share, all checked whichever subcommand runs.
+    /// `--store`, which every records subcommand takes.
+    static let store = Option.path("store", help: "the store", default: "ckschema.yaml's store")
+}
+
+/// `--config` and `--env`: the ckschema.yaml that names the store, and the environment of
+/// the store a records subcommand works on.
+struct RecordsEnvironmentOptions: ParsableOptions {
+    @Opt(CommonOptions.config) var configPath: String?
+    @Opt(CommonOptions.environment) var environment: Environment
+
+    /// The store at `path` (`--store`), else ckschema.yaml's, else the default.
+    func store(_ path: String?, access: Store.Access = .write) throws -> Store {
+        try Store(path: Configuration.storePath(path, config: CommonOptions.configuration(configPath)), access: access)
+    }
+}
+
+extension RecordsImport {
+    /// `records import FILE...`'s options.
     struct Options: ParsableOptions {
-        // --format and --config, not ReportOptions: no records subcommand has a --fail-on.
+        @Positionals(.many("FILE")) var files: [String]
         @Opt(CommonOptions.format) var format: OutputFormat
-        @Opt(CommonOptions.config) var configPath: String?
-        @Opt(CommonOptions.environment) var environment: Environment
+        @Group var target: RecordsEnvironmentOptions
         @Opt(Option.choice("save-policy", help: "how a record that exists is saved", values: RecordImporter.SavePolicy.allCases,
                            default: "ifServerRecordUnchanged", noun: "a save policy", suggest: true).or(RecordImporter.SavePolicy.ifServerRecordUnchanged))
         var savePolicy: RecordImporter.SavePolicy
-        @Opt(.path("store", help: "the store", default: "ckschema.yaml's store")) var storePath: String?
+        @Opt(RecordsCommand.store) var storePath: String?
+
+        func validate() throws(UsageError) {
+            guard !files.isEmpty else { throw UsageError("records import needs at least one FILE") }
+        }
+    }
+}
+
+extension RecordsExport {
+    /// `records export`'s options.
+    struct Options: ParsableOptions {
+        @Group var target: RecordsEnvironmentOptions
+        @Opt(RecordsCommand.store) var storePath: String?
         @Opt(.text("type", help: "export only records of this type", valueName: "T")) var recordType: String?
         @Opt(.path("output", short: "o", help: "export to FILE instead of standard output", valueName: "FILE")) var outputPath: String?
-        @Opt(Option.text("zone", help: "delete: the zone of the records", valueName: "Z", default: "_defaultZone").or("_defaultZone")) var zone: String
-        /// The words after the subcommand's: files to import, or record names to delete.
-        @Positionals() var arguments: [String]
+        @Positionals() var words: [String]
 
-        /// The store named by `--store`, else ckschema.yaml's, else the default.
-        func store(access: Store.Access = .write) throws -> Store {
-            try Store(path: Configuration.storePath(storePath, config: CommonOptions.configuration(configPath)), access: access)
+        func validate() throws(UsageError) {
+            guard words.isEmpty else { throw UsageError("records export takes no FILE; use -o FILE") }
         }
+    }
+}
 
-        /// These options, when the words after the subcommand's are as `valid` wants.
-        func requiring(_ valid: ([String]) -> Bool, _ message: String) throws(UsageError) -> Options {
-            guard valid(arguments) else { throw UsageError(message) }
-            return self
+extension RecordsDelete {
+    /// `records delete RECORDNAME...`'s options.
+    struct Options: ParsableOptions {
+        @Positionals(.many("RECORDNAME")) var names: [String]
+        @Opt(CommonOptions.format) var format: OutputFormat
+        @Group var target: RecordsEnvironmentOptions
+        @Opt(RecordsCommand.store) var storePath: String?
+        @Opt(Option.text("zone", help: "delete: the zone of the records", valueName: "Z", default: "_defaultZone").or("_defaultZone")) var zone: String
+
+        func validate() throws(UsageError) {
+            guard !names.isEmpty else { throw UsageError("records delete needs at least one RECORDNAME") }
         }
     }
 }

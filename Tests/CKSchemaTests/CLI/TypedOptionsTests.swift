@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+@testable import ckschema
 
 /// The executable's typed options: each command decodes and checks its options before it
 /// runs (a bad value is exit 2 with the usage line, and nothing is done), subcommands are
-/// dispatched from the types each group lists, and `--help`, completions and the man page
-/// list exactly what the commands declare. All through the built binary.
+/// dispatched from the types each group lists and each declares its own options, and
+/// `--help`, completions and the man page list exactly what each command and subcommand
+/// declares. Through the built binary, except the declaration check, which is also run on
+/// declarations made wrong on purpose.
 @Suite struct TypedOptionsTests {
     /// A bad value, a missing positional or two options that conflict: (arguments, message).
     static let refused: [([String], String)] = [
@@ -100,41 +103,172 @@ import Testing
     }
 
     /// `--help`, the bash completion and the man page list, for each command, the same
-    /// options and subcommands, and usage names no option the command does not declare.
+    /// options and subcommands, and usage names no option the command does not declare. A
+    /// group lists every subcommand's options (bash offers them before a subcommand's word);
+    /// after the word, each subcommand's `--help`, bash branch and man page section list the
+    /// options it declares.
     @Test func helpCompletionsAndManPageListExactlyTheDeclaredOptions() throws {
         let bash = try runCLI(["completion", "bash"]).stdout
         let man = try runCLI(["man"]).stdout
         let subcommands = try Self.declaredSubcommands()
-        for (command, options) in try ShellIntegrationTests.declared() {
-            #expect(!options.isEmpty || ["completion", "man"].contains(command), "\(command) declares no option")
-            // bash: the word list offered after `-` for this command, without --help and short names.
-            let branch = try #require(bash.components(separatedBy: "\n        \(command))\n").dropFirst().first?
-                .components(separatedBy: "\n            ;;\n").first)
-            let words = try #require(branch.components(separatedBy: "if [[ \"$cur\" == -* ]]; then COMPREPLY=( $(compgen -W \"").dropFirst().first)
-            let offered = words.prefix { $0 != "\"" }.split(separator: " ").map(String.init).filter { $0.hasPrefix("--") && $0 != "--help" }
-            #expect(offered == options, "bash for \(command)")
-            // man: the `.TP .B --name` entries of this command's section.
-            let roffName = command.replacingOccurrences(of: "-", with: "\\-")
-            let section = try #require(man.components(separatedBy: ".SS \"ckschema \(roffName)\"\n").dropFirst().first?
-                .components(separatedBy: "\n.SS ").first)
-            let manOptions = section.components(separatedBy: ".TP\n.B ").dropFirst().compactMap { entry -> String? in
+        /// The word list bash offers after `-` in a branch, without --help and short names.
+        func offered(_ branch: String) throws -> [String] {
+            let words = try #require(branch.components(separatedBy: "if [[ \"$cur\" == -* ]]; then COMPREPLY=( $(compgen -W \"").dropFirst().last)
+            return words.prefix { $0 != "\"" }.split(separator: " ").map(String.init).filter { $0.hasPrefix("--") && $0 != "--help" }
+        }
+        /// The `.TP .B --name` entries of the man page section of `title` (`migrate hash`).
+        func manSection(_ title: String) throws -> (text: String, options: [String]) {
+            let section = try #require(man.components(separatedBy: ".SS \"ckschema \(title.replacingOccurrences(of: "-", with: "\\-"))\"\n").dropFirst().first?
+                .components(separatedBy: "\n.SS ").first, "man has no section for \(title)")
+            let options = section.components(separatedBy: ".TP\n.B ").dropFirst().compactMap { entry -> String? in
                 let line = entry.prefix { $0 != "\n" }.replacingOccurrences(of: "\\-", with: "-")
                 guard let r = line.range(of: "--") else { return nil }
                 return String(line[r.lowerBound...].prefix { !$0.isWhitespace })
             }
-            #expect(manOptions == options, "man for \(command)")
-            // Subcommands: help, bash and man agree.
+            return (section, options)
+        }
+        for (command, options) in try ShellIntegrationTests.declared() {
+            #expect(!options.isEmpty || ["completion", "man"].contains(command), "\(command) declares no option")
+            // bash: the word list offered after `-` for this command (a group's comes after its subcommands' branches).
+            let branch = try #require(bash.components(separatedBy: "\n        \(command))\n").dropFirst().first?
+                .components(separatedBy: "\n            ;;\n").first)
+            #expect(try offered(branch) == options, "bash for \(command)")
             let subs = subcommands.first { $0.command == command }?.subcommands ?? []
+            // man: the `.TP .B --name` entries of this command's section; a group's are in its subcommands' sections.
+            let section = try manSection(command)
+            #expect(section.options == (subs.isEmpty ? options : []), "man for \(command)")
+            // Subcommands: help, bash and man agree.
             let bashSubs = branch.components(separatedBy: "if [ \"$COMP_CWORD\" -eq 2 ]; then COMPREPLY=( $(compgen -W \"").dropFirst().first
                 .map { $0.prefix { $0 != "\"" }.split(separator: " ").map(String.init) } ?? []
             #expect(bashSubs == subs, "bash subcommands for \(command)")
-            for sub in subs { #expect(section.contains(".B \(command) \(sub)"), "man lacks \(command) \(sub)") }
+            for sub in subs { #expect(section.text.contains(".B \(command) \(sub)"), "man lacks \(command) \(sub)") }
             // Usage: every --option it names is declared.
             let usage = try runCLI([command, "--help"]).stdout.prefix { $0 != "\n" }
             for word in usage.split(whereSeparator: { " [|]".contains($0) }) where word.hasPrefix("--") {
                 #expect(options.contains(String(word)), "\(command)'s usage names \(word), which it does not declare")
             }
+            // Each subcommand: its --help, its bash branch and its man section list what it declares.
+            var all: Set<String> = []
+            for sub in subs {
+                let own = try Self.declaredOptions(command, sub)
+                all.formUnion(own)
+                let subBranch = try #require(branch.components(separatedBy: "\n                \(sub))\n").dropFirst().first?
+                    .components(separatedBy: "\n                    ;;\n").first, "bash has no branch for \(command) \(sub)")
+                #expect(try offered(subBranch) == own, "bash for \(command) \(sub)")
+                // A section of its own when it takes something (`completion bash` takes nothing).
+                let takesSomething = try runCLI([command, sub, "--help"]).stdout.prefix { $0 != "\n" } != "usage: ckschema \(command) \(sub)"
+                #expect(man.contains(".SS \"ckschema \(command) \(sub)\"\n") == takesSomething, "man for \(command) \(sub)")
+                if takesSomething { #expect(try manSection(command + " " + sub).options == own, "man for \(command) \(sub)") }
+            }
+            if !subs.isEmpty { #expect(all == Set(options), "\(command)'s --help lists \(options), its subcommands declare \(all.sorted())") }
         }
+    }
+
+    /// The options a subcommand's own `--help` lists (`migrate hash --help`), long names, in order.
+    static func declaredOptions(_ command: String, _ sub: String) throws -> [String] {
+        Self.names(inHelp: try runCLI([command, sub, "--help"]).stdout).filter { $0.hasPrefix("--") }
+    }
+
+    /// Issue 30: each subcommand declares the options it takes. It takes what it took when
+    /// the group declared them all and each subcommand listed its own (`accepts`), and no other.
+    static let taken: [String: [String]] = [
+        "migrate new": ["--config", "--store", "--migrations", "--schema", "--rename"],
+        "migrate apply": ["--config", "--env", "--to", "--dry-run", "--lock-timeout", "--store", "--migrations"],
+        "migrate status": ["--format", "--fail-on", "--config", "--env", "--store", "--migrations", "--schema"],
+        "migrate hash": ["--config", "--migrations"],
+        "migrate baseline": ["--config", "--store", "--migrations", "--from", "--force"],
+        "records import": ["--format", "--config", "--env", "--save-policy", "--store"],
+        "records export": ["--config", "--env", "--store", "--type", "--output"],
+        "records delete": ["--format", "--config", "--env", "--store", "--zone"],
+        "generate swift": ["--output", "--namespace", "--access", "--single-file", "--format", "--fail-on", "--config", "--model-version", "--configuration"],
+        "completion bash": [], "completion zsh": [], "completion fish": [],
+    ]
+
+    /// A subcommand's `--help` (and `ckschema help GROUP SUB`) is its own: its usage line, the
+    /// one the group's usage has for it, and only the options it declares; a mistake in its
+    /// command line shows that line too.
+    @Test func aSubcommandsHelpUsageAndCompletionsAreItsOwn() throws {
+        var found: [String: [String]] = [:]
+        for (command, subs) in try Self.declaredSubcommands() where !subs.isEmpty {
+            let group = Self.usageLines(try runCLI([command, "--help"]).stdout)
+            for sub in subs {
+                let help = try runCLI([command, sub, "--help"])
+                #expect(help.code == 0 && help.stderr.isEmpty)
+                #expect(try runCLI(["help", command, sub]).stdout == help.stdout, "help \(command) \(sub)")
+                #expect(try runCLI([command, sub, "-h"]).stdout == help.stdout, "\(command) \(sub) -h")
+                let usage = Self.usageLines(help.stdout)
+                #expect(usage.count == 1 && (group.contains(usage[0]) || group == ["ckschema \(command) " + subs.joined(separator: "|")]),
+                        "\(command) \(sub)'s usage \(usage) is not a line of \(group)")
+                #expect(usage.first?.hasPrefix("ckschema \(command) \(sub)") == true)
+                let options = try Self.declaredOptions(command, sub)
+                #expect(Set(Self.usageOptions(usage[0], help: help.stdout)) == Set(options), "\(command) \(sub): usage and options differ")
+                found["\(command) \(sub)"] = options
+            }
+        }
+        #expect(found == Self.taken)
+        // A mistake after the subcommand's word shows its own usage line, with what it takes.
+        let refused = try runCLI(["migrate", "hash", "--dry-run"])
+        #expect(refused.stderr == "ckschema migrate: error: migrate hash does not take --dry-run; it takes --config or --migrations\nusage: ckschema migrate hash [--config PATH] [--migrations PATH]\n")
+        let missing = try runCLI(["records", "delete"])
+        #expect(missing.stderr.hasSuffix("\nusage: ckschema records delete RECORDNAME... [--format text|json|github|sarif|markdown] [--config PATH] [--env development|production] [--store PATH] [--zone Z]\n"))
+        // Options before the subcommand's word are still the subcommand's.
+        let before = try runCLI(["migrate", "--store", "x.sqlite", "hash", "--dry-run"])
+        #expect(before.code == 2 && before.stderr.hasPrefix("ckschema migrate: error: migrate hash does not take --dry-run;"))
+        #expect(try runCLI(["migrate", "--config", "nonexistent.yaml", "hash", "--help"]).stdout.hasPrefix("usage: ckschema migrate hash "))
+    }
+
+    /// Bash offers, after a subcommand's word, only the options that subcommand declares and
+    /// the values of its own (before the word, every subcommand's, as the group's --help lists).
+    @Test(.enabled(if: Tool.find("bash") != nil, "bash is not installed"))
+    func bashCompletesOnlyASubcommandsOwnOptions() throws {
+        let bash = try #require(Tool.find("bash"))
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(try runCLI(["completion", "bash"]).stdout.utf8).write(to: URL(fileURLWithPath: dir + "/ckschema.bash"))
+        func complete(_ words: [String]) throws -> [String] {
+            let r = try Tool.run(bash, ["-c", """
+                source '\(dir)/ckschema.bash'
+                COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " "))); COMP_CWORD=\(words.count - 1)
+                _ckschema
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """], cwd: dir)
+            #expect(r.code == 0, "\(r.stderr)")
+            return r.stdout.split(separator: "\n").map(String.init)
+        }
+        for (name, options) in Self.taken {
+            let words = name.split(separator: " ").map(String.init)
+            let offered = try complete(["ckschema"] + words + ["-"]).filter { $0.hasPrefix("--") && $0 != "--help" }
+            #expect(offered == options, "\(name)")
+        }
+        #expect(try complete(["ckschema", "records", "export", "-"]) == ["--config", "--env", "--store", "--type", "-o", "--output", "--help"])
+        #expect(try complete(["ckschema", "migrate", "status", "--format", ""]) == ["text", "json", "github", "sarif", "markdown"])
+        #expect(try complete(["ckschema", "migrate", "hash", "--dry"]).isEmpty)
+        #expect(try complete(["ckschema", "migrate", "--dry"]) == ["--dry-run"])
+        #expect(try complete(["ckschema", "migrate", "ha"]) == ["hash"])
+    }
+
+    /// Fish too, and the top-level `export` command's options are not offered after `records export`.
+    @Test(.enabled(if: Tool.find("fish") != nil, "fish is not installed; 'complete -C' on the fish completion needs it"))
+    func fishCompletesOnlyASubcommandsOwnOptions() throws {
+        let fish = try #require(Tool.find("fish"))
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(try runCLI(["completion", "fish"]).stdout.utf8).write(to: URL(fileURLWithPath: dir + "/ckschema.fish"))
+        func complete(_ line: String) throws -> [String] {
+            let r = try Tool.run(fish, ["--no-config", "-c", "source '\(dir)/ckschema.fish'; complete -C'\(line)'"], cwd: dir)
+            #expect(r.code == 0, "\(r.stderr)")
+            return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        }
+        for (name, options) in Self.taken {
+            #expect(try complete("ckschema \(name) --").sorted() == options.sorted(), "\(name)")
+        }
+        #expect(try complete("ckschema records export -") == ["-o"] + ["--config", "--env", "--output", "--store", "--type"])
+        #expect(try complete("ckschema export --").sorted() == ["--config", "--configuration", "--fail-on", "--format", "--model-version", "--output"])
+        #expect(try complete("ckschema migrate status --format ") == ["github", "json", "markdown", "sarif", "text"])
+        #expect(try complete("ckschema migrate --dry") == ["--dry-run"])
+        #expect(try complete("ckschema migrate ha") == ["hash"])
+        // After the subcommand's word, files (the script is the folder's one), not the words again.
+        #expect(try complete("ckschema migrate hash ") == ["ckschema.fish"])
     }
 
     /// Every name an `options:` section of `--help` declares, short ones included, in order
@@ -171,16 +305,96 @@ import Testing
     }
 
     /// Issue 18: an option name (long or short) declared twice in one command is refused. The
-    /// check is proved on a help text that has both mistakes, then run on every command.
+    /// check is proved on a help text that has both mistakes, then run on every command and,
+    /// issue 30, every subcommand: through its `--help`, and on its declaration.
     @Test func noCommandDeclaresAnOptionNameTwice() throws {
         let sample = "usage: x\n\noptions:\n  -o, --output FILE  one\n  --force            two\n  -o, --other X      three\n  --output PATH      four\n"
         #expect(Self.names(inHelp: sample) == ["-o", "--output", "--force", "-o", "--other", "--output"])
         #expect(Self.duplicates(Self.names(inHelp: sample)) == ["-o", "--output"])
+        let subcommands = try Self.declaredSubcommands()
         for (command, options) in try ShellIntegrationTests.declared() {
             let names = Self.names(inHelp: try runCLI([command, "--help"]).stdout)
             #expect(names.filter { $0.hasPrefix("--") } == options, "\(command): \(names)")
             #expect(Self.duplicates(names).isEmpty, "\(command) declares \(Self.duplicates(names)) twice")
+            for sub in subcommands.first(where: { $0.command == command })?.subcommands ?? [] {
+                let own = Self.names(inHelp: try runCLI([command, sub, "--help"]).stdout)
+                #expect(Self.duplicates(own).isEmpty, "\(command) \(sub) declares \(Self.duplicates(own)) twice")
+            }
         }
+        // The declarations themselves, groups included, and every group's subcommands together.
+        #expect(DeclarationCheck.problems(CLI.commands) == [])
+        var checked: [String] = []
+        for command in CLI.commands {
+            if command.subcommands.isEmpty {
+                #expect(DeclarationCheck.duplicateNames(command.options) == [], "\(command.name)")
+                checked.append(command.name)
+            }
+            for sub in command.subcommands {
+                #expect(DeclarationCheck.duplicateNames(sub.options) == [], "\(command.name) \(sub.name)")
+                checked.append(command.name + " " + sub.name)
+            }
+            #expect(DeclarationCheck.conflicts(command.subcommands.map { $0.options }) == [], "\(command.name)")
+        }
+        #expect(Set(Self.taken.keys).isSubset(of: Set(checked)))
+    }
+
+    /// The check finds a name declared twice when the second comes through a `@Group` (long
+    /// and short), in a subcommand as in a command, and a name two subcommands declare differently.
+    @Test func theDeclarationCheckFindsANameDeclaredTwiceThroughAGroup() {
+        #expect(DeclarationCheck.duplicateNames(Twice.self) == ["--config", "-y"])
+        #expect(DeclarationCheck.duplicateNames(Shared.self) == [])
+        #expect(DeclarationCheck.duplicateNames(Fine.self) == [])
+        #expect(DeclarationCheck.problems([BadGroup.self]) == [
+            "bad twice declares --config twice", "bad twice declares -y twice",
+            "the subcommands of bad declare --config differently", "the subcommands of bad declare -y differently",
+        ])
+        #expect(DeclarationCheck.problems([FineGroup.self]) == [])
+        #expect(DeclarationCheck.conflicts([Shared.specs, Fine.specs]) == [])
+    }
+
+    /// `--config` and `-y, --yes`, as a group several structs take.
+    struct Shared: ParsableOptions {
+        @Opt(CommonOptions.config) var config: String?
+        @Opt(Flag("yes", short: "y", help: "do not ask")) var yes: Bool
+    }
+
+    /// Declares `--config` again and `-y` on another option, besides the group's.
+    struct Twice: ParsableOptions {
+        @Opt(.path("config", help: "another configuration")) var other: String?
+        @Group var shared: Shared
+        @Opt(Flag("yesterday", short: "y", help: "since yesterday")) var yesterday: Bool
+    }
+
+    /// The group's options and one of its own.
+    struct Fine: ParsableOptions {
+        @Group var shared: Shared
+        @Opt(Flag("force", help: "replace it")) var force: Bool
+    }
+
+    enum TwiceSub: Subcommand {
+        static let name = "twice"
+        static let summary = "declares two options with one name"
+        static func run(_ options: Twice, _ io: inout Output) throws -> ExitCode { .success }
+    }
+
+    enum FineSub: Subcommand {
+        static let name = "fine"
+        static let summary = "declares each name once"
+        static func run(_ options: Fine, _ io: inout Output) throws -> ExitCode { .success }
+    }
+
+    enum BadGroup: CommandGroup {
+        static let name = "bad"
+        static let summary = "a group with a subcommand that declares a name twice"
+        static let help = ""
+        static let subcommandTypes: [any Subcommand.Type] = [FineSub.self, TwiceSub.self]
+    }
+
+    enum FineGroup: CommandGroup {
+        static let name = "fine"
+        static let summary = "a group whose subcommands agree"
+        static let help = ""
+        static let subcommandTypes: [any Subcommand.Type] = [FineSub.self]
     }
 
     /// Issue 18: usage lines are generated from the declarations, so each names every option its
