@@ -43,14 +43,8 @@ package struct TypeTag: Sendable, Equatable {
         return out
     }()
 
-    /// Tag spelling to the tag, encoded in the table's integer (no array access per value),
-    /// with `webServicesSpelling` set for the Web Services names (`STRING`, not `stringType`).
-    package static let table = ByteTable(all.map { (key: $0.0, value: $0.1.encoded | ($0.0.first!.isUppercase ? webServicesSpelling : 0)) })
-
-    /// The table's bit for a Web Services spelling (above the bits `encoded` uses).
-    package static let webServicesSpelling = 64
-
-    /// bits 0-3: the primitive's `code` (15: none), 4: list, 5: encrypted.
+    /// bits 0-3: the primitive's `code` (15: none), 4: list, 5: encrypted: the value the
+    /// record checker's byte table keeps for each spelling (`TypeTag.table`, CKSchemaRecords).
     @inlinable package var encoded: Int {
         (primitive.map { Int($0.code) } ?? 15) | (isList ? 16 : 0) | (isEncrypted ? 32 : 0)
     }

@@ -1,16 +1,16 @@
 /// An immutable open-addressing hash table from byte strings to small integers, so that
 /// a record's type and field names are looked up straight from the input bytes,
 /// without creating a `String` per record.
-package struct ByteTable: Sendable {
-    @usableFromInline package var slots: [Int32]
-    @usableFromInline package var mask: Int
-    @usableFromInline package var keyStart: [Int32] = []
-    @usableFromInline package var keyLength: [Int32] = []
-    @usableFromInline package var keyBytes: [UInt8] = [0]  // never empty, so its base address exists
-    @usableFromInline package var values: [Int32] = []
+struct ByteTable: Sendable {
+    private var slots: [Int32]
+    private var mask: Int
+    private var keyStart: [Int32] = []
+    private var keyLength: [Int32] = []
+    private var keyBytes: [UInt8] = [0]  // never empty, so its base address exists
+    private var values: [Int32] = []
 
     /// Builds the table; later duplicates of a key are ignored.
-    package init(_ entries: [(key: String, value: Int)]) {
+    init(_ entries: [(key: String, value: Int)]) {
         var size = 16
         while size < entries.count * 3 { size <<= 1 }
         slots = [Int32](repeating: -1, count: size)
@@ -30,14 +30,14 @@ package struct ByteTable: Sendable {
         }
     }
 
-    @inlinable @inline(__always) package static func hash(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+    @inline(__always) static func hash(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
         var h: UInt32 = 2_166_136_261
         for i in 0..<n { h = (h ^ UInt32(p[i])) &* 16_777_619 }
         return Int(h)
     }
 
     /// The value for the key `p[0..<n]`, or -1.
-    @inlinable @inline(__always) package func lookup(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+    @inline(__always) func lookup(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
         var s = Self.hash(p, n) & mask
         return slots.withUnsafeBufferPointer { sl in
             keyBytes.withUnsafeBufferPointer { kb in
