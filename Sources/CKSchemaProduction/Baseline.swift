@@ -1,4 +1,5 @@
 import Foundation
+import CKSchemaCKDB
 import CKSchemaDiagnostics
 import CKSchemaDiff
 import CKSchemaMigrations
@@ -36,7 +37,13 @@ public enum Baseline {
     /// schema the steps would not build exactly, are refused (CK537).
     /// - Parameter source: the production schema's path, for the migration's description.
     /// - Parameter storePath: the store; it is created only once everything has checked out.
-    public static func write(production: Schema, source: String, folder: MigrationFolder, storePath: String, force: Bool) throws(InputError) -> Result {
+    /// - Parameter development: the development schema, when there is one: what a `.ckdb`
+    ///   production cannot say (the zones of its record types, their `requires:`, deprecations,
+    ///   reference targets) is carried from it (`CKDBExpressible.carrying`), so that the
+    ///   baseline keeps the app's zones and replaying it gives the development schema.
+    public static func write(production exported: Schema, development: Schema? = nil, source: String, folder: MigrationFolder, storePath: String, force: Bool) throws(InputError) -> Result {
+        var production = exported
+        if let development, exported.notation.value == .ckdb { production = CKDBExpressible.carrying(exported, from: development) }
         let at = SourceLocation(file: source, line: 1, column: 1)
         guard !(production.recordTypes.isEmpty && production.zones.isEmpty) else {
             throw InputError(Diagnostic(rule: StoreRules.baselineRefused, "'\(source)' has no record type or zone: there is nothing in production to take as the baseline; nothing was written",
@@ -110,32 +117,45 @@ public enum Baseline {
 /// the findings `migrate status` and `check` report (CK535, CK536), each with the command
 /// that brings the store up to date.
 public enum ProductionRecord {
+    /// `schema` as it compares with `production`: what a `.ckdb` can hold
+    /// (`CKDBExpressible.form`) when `production` was read from one, so that what CloudKit's
+    /// schema language cannot say (zones, `requires:`, queries, subscriptions, the container,
+    /// deprecation) is never a difference; else as the store holds it (`storeNormalized`).
+    /// The one comparison of the store's production (or a replay) with a production file:
+    /// CK535, CK536, their fix, and `promote --apply`'s stale check (CK534).
+    public static func comparable(_ schema: Schema, with production: Schema) -> Schema {
+        production.notation.value == .ckdb ? CKDBExpressible.form(schema).storeNormalized : schema.storeNormalized
+    }
+
     /// The command that records `production` in the store's production: applying the first N
-    /// migrations when they build exactly it, else a baseline.
+    /// migrations when they build exactly it (as far as its source can say), else a baseline.
+    /// Never `--force` without saying what it would throw away.
     public static func fix(recording production: Schema, folder: MigrationFolder?) throws(InputError) -> String {
-        let wanted = production.storeNormalized
+        let wanted = comparable(production, with: production)
         let replays = try folder?.replays() ?? []
-        if let folder, let i = replays.indices.last(where: { replays[$0].storeNormalized == wanted }) {
+        if let folder, let i = replays.indices.last(where: { comparable(replays[$0], with: production) == wanted }) {
             let n = folder.migrations[i].version
             return "run `ckschema migrate apply --env production --to \(n)`: migrations 1-\(n) build exactly this production schema"
         }
-        if folder?.migrations.isEmpty ?? true {
+        guard let folder, !folder.migrations.isEmpty else {
             return "run `ckschema migrate baseline` to record it as the first migration, applied to production and development"
         }
-        return "no prefix of the migrations builds it: run `ckschema migrate baseline --force` to replace them with one baseline of production, or write the migrations that build it"
+        let names = folder.migrations.map(\.fileName)
+        let listed = names.prefix(4).joined(separator: ", ") + (names.count > 4 ? ", ..." : "")
+        return "no prefix of the migrations builds it: write the migrations that build it; `ckschema migrate baseline --force` would instead delete the \(names.count) migration file\(names.count == 1 ? "" : "s") (\(listed)) and the store's histories, and replace them with one baseline of production"
     }
 
     /// Findings for `store`'s production against `production` (read from `path`).
     public static func findings(store: Store, production: Schema, path: String, folder: MigrationFolder) throws(InputError) -> [Diagnostic] {
         let stored = try store.schema(.production)
-        let wanted = production.storeNormalized
-        guard stored.storeNormalized != wanted, !(production.recordTypes.isEmpty && production.zones.isEmpty) else { return [] }
+        let wanted = comparable(production, with: production)
+        guard comparable(stored, with: production) != wanted, !(production.recordTypes.isEmpty && production.zones.isEmpty) else { return [] }
         let at = SourceLocation(file: path, line: 1, column: 1)
         let applied = try store.history(.production).last?.version ?? 0
         var fix = try Self.fix(recording: production, folder: folder)
         // The store is ahead of the file: it was deployed (`promote --apply`) and the file not yet refreshed.
         let replays = try folder.replays()
-        if applied > 0, let i = replays.indices.last(where: { replays[$0].storeNormalized == wanted }), folder.migrations[i].version < applied {
+        if applied > 0, let i = replays.indices.last(where: { comparable(replays[$0], with: production) == wanted }), folder.migrations[i].version < applied {
             fix = "the store's production has migrations up to \(applied) and '\(path)' only up to \(folder.migrations[i].version): once the CloudKit Console has deployed them, refresh '\(path)' with `ckschema pull`"
         }
         if stored.recordTypes.isEmpty && stored.zones.isEmpty {
@@ -143,7 +163,7 @@ public enum ProductionRecord {
                                "the store's production environment is empty, but '\(path)' is not: `promote --apply` and `migrate apply --env production` would start from nothing",
                                at: at, fix: fix)]
         }
-        let delta = SchemaDiff.compute(from: stored.storeNormalized, to: wanted).changes
+        let delta = SchemaDiff.compute(from: comparable(stored, with: production), to: wanted).changes
         let list = delta.prefix(3).map(\.description).joined(separator: "; ") + (delta.count > 3 ? "; ..." : "")
         return [Diagnostic(rule: StoreRules.productionDiffers,
                            "the store's production schema is not '\(path)' (after a deploy from the CloudKit Console or a `ckschema pull`?): store -> \(path): \(list)",

@@ -7,9 +7,9 @@ import CKSchemaModel
 /// `ckschema verify`: after the Console's "Deploy Schema Changes", does the live schema hold
 /// every change of the plan?
 ///
-/// The live schema (cktool's export) is diffed against the development schema in the form
-/// cktool sees (`CKDBExporter.cktoolForm`). A planned change is missing, or different, when
-/// that diff still has a change on the same element: the record type, the field, the index
+/// The live schema (cktool's export) is diffed against the development schema, both in the
+/// form a `.ckdb` can hold (`CKDBExpressible.form`, the one answer to what cktool sees). A
+/// planned change is missing, or different, when that diff still has a change on the same element: the record type, the field, the index
 /// kind of a field, the grant of a role, the role. What a `.ckdb` export cannot show (zones,
 /// declared queries, deprecation, descriptions, reference targets, subscriptions) is counted
 /// as not checked, never reported: a false alarm costs as much as a missed error.
@@ -26,8 +26,8 @@ public enum ProductionVerifier {
 
     /// Checks `steps` (a plan's, forbidden ones left out) against `live`.
     public static func verify(steps: [PromotionStep], development: Schema, live: Schema) -> Result {
-        let expected = CKDBExporter.cktoolForm(development)
-        let remaining = SchemaDiff.compute(from: live, to: expected).changes
+        let expected = CKDBExpressible.form(development)
+        let remaining = SchemaDiff.compute(from: CKDBExpressible.form(live), to: expected).changes
         var byTarget: [String: SchemaChange] = [:]
         for c in remaining { if let t = target(c), byTarget[t] == nil { byTarget[t] = c } }
         var result = Result(missing: [], checked: 0, unchecked: 0)

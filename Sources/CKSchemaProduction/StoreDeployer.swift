@@ -67,7 +67,9 @@ public enum StoreDeployer {
     public static func deploy(expectedProduction: Schema, development: Schema, store: Store, migrations: MigrationFolder? = nil,
                               settings: RuleSettings = RuleSettings()) throws(InputError) -> Result {
         let current = try store.schema(.production)
-        if current.storeNormalized != expectedProduction.storeNormalized {
+        // What the plan's production file cannot say (a `.ckdb`: zones, `requires:`, queries)
+        // is not a difference: the store keeps it, and deploys the development schema's.
+        if ProductionRecord.comparable(current, with: expectedProduction) != ProductionRecord.comparable(expectedProduction, with: expectedProduction) {
             throw InputError(Diagnostic(rule: StoreRules.storeDrift, driftMessage(store: current, expected: expectedProduction),
                                         at: nil, fix: try driftFix(store: current, production: expectedProduction, folder: migrations)))
         }
@@ -86,7 +88,7 @@ public enum StoreDeployer {
     /// "the store's production schema is not the one the plan was computed from", with the
     /// first differences as the diff words them.
     static func driftMessage(store current: Schema, expected: Schema) -> String {
-        let delta = SchemaDiff.compute(from: current.storeNormalized, to: expected.storeNormalized).changes
+        let delta = SchemaDiff.compute(from: ProductionRecord.comparable(current, with: expected), to: ProductionRecord.comparable(expected, with: expected)).changes
         let what = delta.prefix(3).map(\.description).joined(separator: "; ")
         if current.recordTypes.isEmpty && current.zones.isEmpty {
             return "the store's production environment is empty, but the plan was computed from a production schema that is not\(what.isEmpty ? "" : " (\(what)\(delta.count > 3 ? "; ..." : ""))")"

@@ -9,16 +9,19 @@ enum MigrateBaseline: Subcommand {
         let o = options
         let (config, migrations, storePath) = try o.location.locations(config: o.configPath)
         let source = try SchemaArguments.production(o.fromPath, config: config)
-        let result = try baseline(source: source, migrations: migrations, store: storePath, force: o.force, model: config?.model ?? ModelSelection())
+        let model = config?.model ?? ModelSelection()
+        // What a .ckdb export cannot say (zones, requires:) is carried from the development schema.
+        let development = try config?.developmentSchema.map { (p: String) throws(InputError) -> Schema in try SchemaSource.load(path: p, model: model) }
+        let result = try baseline(source: source, development: development, migrations: migrations, store: storePath, force: o.force, model: model)
         write(result, store: storePath, io: &io)
         return .success
     }
 
     /// Loads `source` and baselines it: `init --from-production` runs the same.
-    static func baseline(source: String, migrations: String, store: String, force: Bool, model: ModelSelection) throws(InputError) -> Baseline.Result {
+    static func baseline(source: String, development: Schema? = nil, migrations: String, store: String, force: Bool, model: ModelSelection) throws(InputError) -> Baseline.Result {
         let production = try SchemaSource.load(path: source, model: model)
         let folder = try MigrationFolder.load(path: migrations)
-        return try Baseline.write(production: production, source: source, folder: folder, storePath: store, force: force)
+        return try Baseline.write(production: production, development: development, source: source, folder: folder, storePath: store, force: force)
     }
 
     /// What it wrote, and what it replaced.
