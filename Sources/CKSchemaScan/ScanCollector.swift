@@ -10,13 +10,16 @@ struct ScanCollector {
     let environment: Environment
     private let types: [String: RecordType]
     /// True when the schema says where its record types live (YAML `zone:`, `zones:`).
-    private let namesZones: Bool
+    let namesZones: Bool
 
     var diagnostics: [Diagnostic] = []
     var unresolved: [Diagnostic] = []
     var surface = CodeSurface()
     var queries: [(query: DeclaredQuery, site: SourceLocation, relocate: Bool)] = []
     var subscriptions: [Subscription] = []
+    /// The database each of `subscriptions` is saved to; nil where the scan cannot tell (a
+    /// `save` on a parameter, or no save it follows): its database rules are not checked.
+    var subscriptionDatabases: [Database?] = []
     /// A line of a file.
     struct Line: Hashable {
         var file: String
@@ -61,6 +64,7 @@ struct ScanCollector {
         unresolved = rebuilt(unresolved, \.unresolved, \.unresolved)
         queries = rebuilt(queries, \.queries, \.queries)
         subscriptions = rebuilt(subscriptions, \.subscriptions, \.subscriptions)
+        subscriptionDatabases = rebuilt(subscriptionDatabases, \.subscriptions, \.subscriptionDatabases)
         let names = Set(redone.keys.map { files[$0] })
         untyped = untyped.filter { !names.contains($0.file) }
         var order: [String: Int] = [:]
@@ -74,7 +78,9 @@ struct ScanCollector {
 
     mutating func read(_ r: SwiftCallReader, _ g: ScanGlobals) {
         let s = r.s
-        var querySites: [Int: Int] = [:], subscriptionSites: [Int: Int] = [:]
+        var querySites: [Int: [Int]] = [:], subscriptionSites: [Int: Int] = [:]
+        /// Why a subscription's database is not known: the receiver of the `save` the scan could not follow.
+        var unknownSaves: [Int: String] = [:]
         var recordTypes: [Int: [String]] = [:]
         let n = s.tokens.count
         // Creations first, so that a later statement can name what a local holds.
@@ -95,15 +101,19 @@ struct ScanCollector {
             case "CKQuery":
                 guard let t = r.argument(i + 1, "recordType"), let p = r.argument(i + 1, "predicate") else { continue }
                 guard let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuery(recordType:predicate:)"); continue }
-                guard let pred = predicate(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuery on '\(shown(names[0]))'"); continue }
-                var q = DeclaredQuery(recordType: names[0], origin: s.origin(i))
-                q.predicate = pred.text
-                let relocate = pred.start == nil
-                q.predicateOrigin = Origin(pred.start ?? SourceLocation(file: s.file, line: s.location(i).line, column: 1))
-                if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
-                querySites[i] = queries.count
-                queries.append((q, s.location(i), relocate))
-                for f in filterFields(pred.text) { surface.add(names[0], \.filtered, f, s.location(i)) }
+                // A predicate a local is given in several places (`if` and `else`): one query each.
+                guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuery on '\(shown(names[0]))'"); continue }
+                for pred in preds {
+                    var q = DeclaredQuery(recordType: names[0], origin: s.origin(i))
+                    q.spelling = .cloudKit
+                    q.predicate = pred.text
+                    let relocate = pred.start == nil
+                    q.predicateOrigin = Origin(pred.start ?? SourceLocation(file: s.file, line: s.location(i).line, column: 1))
+                    if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
+                    querySites[i, default: []].append(queries.count)
+                    queries.append((q, s.location(i), relocate))
+                    for f in filterFields(pred.text) where surface.recordTypes[names[0]]?.filtered[f]?.last != s.location(i) { surface.add(names[0], \.filtered, f, s.location(i)) }
+                }
             case "CKQuerySubscription", "CKDatabaseSubscription", "CKRecordZoneSubscription":
                 let kind: Subscription.Kind = s.is(i, "CKQuerySubscription") ? .query : s.is(i, "CKDatabaseSubscription") ? .database : .zone
                 var sub = Subscription(id: "", kind: kind, origin: s.origin(i))
@@ -130,6 +140,7 @@ struct ScanCollector {
                 if sub.id.isEmpty { sub.id = "\(s.file):\(s.location(i).line)" }
                 subscriptionSites[i] = subscriptions.count
                 subscriptions.append(sub)
+                subscriptionDatabases.append(nil)
             case "CKFetchRecordZoneChangesOperation":
                 if let z = r.argument(i + 1, "recordZoneIDs"), hasDefault(r, z, scope, g) { zoneChanges(s, i, "CKFetchRecordZoneChangesOperation(recordZoneIDs:)") }
             case "CKModifyRecordZonesOperation":
@@ -168,31 +179,45 @@ struct ScanCollector {
                 for t in records { for k in keys { wrote(t, k, encrypted: false, at: s.location(key)) } }
             case "sortDescriptors":
                 guard s.is(p, "="), let held = r.name(i, scope, g, 0) else { continue }
-                let sites = held.compactMap { if case .query(let t) = $0 { querySites[t] } else { nil } }
+                let sites = held.compactMap { if case .query(let t) = $0 { querySites[t] } else { nil } }.flatMap { $0 }
                 guard !sites.isEmpty else { continue }
-                var sorts: [String] = []
+                // Each key with the place of its descriptor, where a finding about it points.
+                var sorts: [(String, SourceLocation)] = []
                 if s.is(p + 1, .leftBracket) {
                     for a in r.arguments(p + 1) {
                         guard let v = r.values(a.start, scope, g) else { note(s, a.start, "a sort descriptor's key"); continue }
-                        sorts += v.compactMap { if case .sort(let f) = $0 { f } else { nil } }
+                        sorts += v.compactMap { if case .sort(let f) = $0 { (f, s.location(a.start)) } else { nil } }
                     }
                 }
+                var surfaced: Set<String> = []
                 for q in sites {
-                    queries[q].query.sort += sorts
-                    for f in sorts { surface.add(queries[q].query.recordType, \.sorted, f, s.location(p + 1)) }
+                    queries[q].query.sort += sorts.map(\.0)
+                    queries[q].query.places.sort += sorts.map { Origin($0.1) }
+                    let type = queries[q].query.recordType
+                    guard surfaced.insert(type).inserted else { continue }
+                    for (f, _) in sorts { surface.add(type, \.sorted, f, s.location(p + 1)) }
                 }
             case "desiredKeys", "notificationInfo":
                 desiredKeys(r, i, k, scope, g, subscriptionSites)
             case "perform", "records", "fetch", "save", "modifySubscriptions", "recordZoneChanges", "deleteRecordZone", "modifyRecordZones":
                 guard s.is(p, .leftParen) else { continue }
-                database(r, i, member, p, scope, g, querySites, subscriptionSites)
-            default: break
+                database(r, i, member, p, scope, g, querySites, subscriptionSites, &unknownSaves)
+            default:
+                // `self.database.save(...)`: the property is the receiver.
+                if s.is(i, "self"), s.is(p, .period), s.isName(p + 1), s.is(p + 2, .leftParen), ["perform", "records", "fetch", "save", "modifySubscriptions"].contains(s.name(p + 1)) {
+                    database(r, k + 1, s.name(p + 1), p + 2, scope, g, querySites, subscriptionSites, &unknownSaves)
+                }
             }
         }
         // `X.privateCloudDatabase.perform(...)`: the database is named in the receiver itself.
         for i in 0..<n where (r.dbName(i) != nil || s.is(i, .rightParen)) && s.is(i + 1, .period) && s.isName(i + 2) && s.is(i + 3, .leftParen) {
             let scope = r.body(at: i)
-            database(r, i, s.name(i + 2), i + 3, scope, g, querySites, subscriptionSites)
+            database(r, i, s.name(i + 2), i + 3, scope, g, querySites, subscriptionSites, &unknownSaves)
+        }
+        // A subscription whose database the scan could not tell: its database rules are not checked.
+        for (site, index) in subscriptionSites.sorted(by: { $0.key < $1.key }) where subscriptionDatabases[index] == nil {
+            let why = unknownSaves[index] ?? "no save(_:) or modifySubscriptions(saving:) the scan follows saves it"
+            note(s, site, "the database of subscription '\(shown(subscriptions[index].id))' (\(why))")
         }
     }
 
@@ -289,7 +314,7 @@ struct ScanCollector {
         surface.zoneDeletes.append(s.location(i))
     }
 
-    private mutating func database(_ r: SwiftCallReader, _ i: Int, _ member: String, _ p: Int, _ scope: Int, _ g: ScanGlobals, _ querySites: [Int: Int], _ subscriptionSites: [Int: Int]) {
+    private mutating func database(_ r: SwiftCallReader, _ i: Int, _ member: String, _ p: Int, _ scope: Int, _ g: ScanGlobals, _ querySites: [Int: [Int]], _ subscriptionSites: [Int: Int], _ unknownSaves: inout [Int: String]) {
         let s = r.s
         var db: Database?
         if let d = r.dbName(i) { db = d } else if s.is(i, .rightParen), let open = s.matching(i), s.is(open - 1, "database"), let w = r.argument(open, "with"), s.is(w, .period) { db = Database(rawValue: s.name(w + 1)) }
@@ -308,7 +333,6 @@ struct ScanCollector {
             return
         default: break
         }
-        guard let db else { return }
         var targets = [first.start]
         if member == "modifySubscriptions", first.label == "saving", s.is(first.start, .leftBracket) { targets = r.arguments(first.start).map(\.start) }
         for t in targets {
@@ -316,12 +340,20 @@ struct ScanCollector {
             for v in held {
                 switch v {
                 case .query(let q) where ["perform", "records", "fetch"].contains(member):
-                    if let index = querySites[q] {
+                    guard let db else { continue }
+                    var surfaced: Set<String> = []
+                    for index in querySites[q] ?? [] {
                         queries[index].query.database = db
-                        surface.add(queries[index].query.recordType, \.databases, db.rawValue, s.location(i))
+                        if surfaced.insert(queries[index].query.recordType).inserted { surface.add(queries[index].query.recordType, \.databases, db.rawValue, s.location(i)) }
                     }
                 case .subscription(let q) where member == "save" || member == "modifySubscriptions":
-                    if let index = subscriptionSites[q] { subscriptions[index].database = db }
+                    guard let index = subscriptionSites[q] else { continue }
+                    if let db {
+                        subscriptions[index].database = db
+                        subscriptionDatabases[index] = db
+                    } else if subscriptionDatabases[index] == nil {
+                        unknownSaves[index] = s.isName(i) ? "it is saved through '\(shown(s.name(i)))', which the scan cannot follow" : "it is saved through a call's result, which the scan cannot follow"
+                    }
                 default: break
                 }
             }
@@ -393,6 +425,13 @@ struct ScanCollector {
     private func predicate(_ values: [ScanValue]?) -> ScanPredicate? {
         guard let values, values.count == 1, case .predicate(let p) = values[0] else { return nil }
         return p
+    }
+
+    /// Every predicate the values can be (a local given one in each branch); nil when one is not a predicate.
+    private func predicates(_ values: [ScanValue]?) -> [ScanPredicate]? {
+        guard let values, !values.isEmpty else { return nil }
+        let out = values.compactMap { if case .predicate(let p) = $0 { p } else { nil } }
+        return out.count == values.count ? out : nil
     }
 
     private func shown(_ s: String) -> String { ControlCharacters.escaped(s) }

@@ -31,11 +31,14 @@ struct ScanPredicate: Hashable {
 enum ScanWord: UInt8 {
     case other, funcWord, initWord, get, set, didSet, willSet, enumWord, string, letWord, varWord, caseWord, assign, question
     case privateCloudDatabase, publicCloudDatabase, sharedCloudDatabase
+    case structWord, classWord, extensionWord, protocolWord, actorWord, selfWord, returnWord
 
     private static let spelled: [(ScanWord, [UInt8])] = ([
         (.funcWord, "func"), (.initWord, "init"), (.get, "get"), (.set, "set"), (.didSet, "didSet"), (.willSet, "willSet"),
         (.enumWord, "enum"), (.string, "String"), (.letWord, "let"), (.varWord, "var"), (.caseWord, "case"),
         (.privateCloudDatabase, "privateCloudDatabase"), (.publicCloudDatabase, "publicCloudDatabase"), (.sharedCloudDatabase, "sharedCloudDatabase"),
+        (.structWord, "struct"), (.classWord, "class"), (.extensionWord, "extension"), (.protocolWord, "protocol"), (.actorWord, "actor"),
+        (.selfWord, "self"), (.returnWord, "return"),
     ] as [(ScanWord, String)]).map { ($0.0, Array($0.1.utf8)) }
     /// The words by length (the longest is 20 bytes).
     private static let byLength: [[(ScanWord, [UInt8])]] = (0...20).map { n in spelled.filter { $0.1.count == n } }
@@ -73,28 +76,54 @@ struct SwiftCallReader {
     private(set) var bodies: [(Int, Int)] = []
     /// For each token, the index in `bodies` of the innermost one holding it, or -1.
     private var bodyOf: [Int32] = []
-    /// Assignments by name: the body they are in (-1 outside any) and the index of the value's first token.
-    private(set) var assignments: [String: [(body: Int, value: Int)]] = [:]
+    /// Assignments by name: the body they are in (-1 outside any: a property, or `self.x = v`),
+    /// the index of the value's first token, the type declaration holding it (-1 at file level),
+    /// and whether it sets an instance property (`self.x = v`, `x = v` in an `init`, a computed
+    /// property): no constant other files or `Type.x` can name.
+    private(set) var assignments: [String: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+    /// Type declarations (`struct`, `class`, `enum`, `extension`, `protocol`, `actor`): the
+    /// `{` and `}` indices, the type's name (an extension's last name) and the one holding it (-1).
+    private(set) var containers: [(open: Int, close: Int, name: String, parent: Int)] = []
+    /// For each token, the index in `containers` of the innermost one holding it, or -1.
+    private var containerOf: [Int32] = []
     /// String enum cases: name to raw value.
     private(set) var enumCases: [String: [String]] = [:]
 
     static let maxDepth = 8
+    /// How many enclosing type declarations a name's lookup looks through (bounded on any input).
+    static let maxNesting = 16
 
     init(_ s: SwiftSource) {
         self.s = s
         words = ScanWord.classify(s)
         let n = s.tokens.count
         var stringEnums: [(Int, Int)] = []
+        var initOpens: Set<Int> = []
         var i = 0
         while i < n {
             let w = words[i]
+            if w == .structWord || w == .classWord || w == .enumWord || w == .extensionWord || w == .protocolWord || w == .actorWord, s.isName(i + 1), !s.is(i - 1, .period),
+               let first = s.name(i + 1).unicodeScalars.first, first.properties.isUppercase || first == "_" {
+                // The type's name: an extension's last (`extension CKRecord.RecordType` is `RecordType`).
+                var k = i + 1
+                var name = s.name(k)
+                k += 1
+                while s.is(k, .period), s.isName(k + 1) { name = s.name(k + 1); k += 2 }
+                while k < n, !s.is(k, .leftBrace), !s.is(k, .rightBrace), !s.is(k, .semicolon), !s.is(k, .endOfFile) {
+                    if s.is(k, .leftParen) || s.is(k, .leftBracket) { k = s.skipGroup(k) } else { k += 1 }
+                }
+                if s.is(k, .leftBrace), let close = s.matching(k) { containers.append((k, close, name, -1)) }
+            }
             if w == .funcWord || (w == .initWord && (s.is(i + 1, .leftParen) || word(i + 1) == .question)) || ((w == .get || w == .set || w == .didSet || w == .willSet) && s.is(i + 1, .leftBrace)) {
                 var k = i + 1
                 while k < n, !s.is(k, .leftBrace), !s.is(k, .rightBrace), !s.is(k, .endOfFile) {
                     if s.is(k, .leftParen) || s.is(k, .leftBracket) { k = s.skipGroup(k) } else { k += 1 }
                     if k < n, s.is(k, .leftBrace) || s.is(k, .rightBrace), s.tokens[k].flags.contains(.newlineBefore), s.is(k, .rightBrace) { break }
                 }
-                if s.is(k, .leftBrace), let close = s.matching(k) { bodies.append((k, close)) }
+                if s.is(k, .leftBrace), let close = s.matching(k) {
+                    bodies.append((k, close))
+                    if w == .initWord { initOpens.insert(k) }
+                }
             }
             if w == .enumWord, s.isName(i + 1), s.is(i + 2, .colon), word(i + 3) == .string {
                 var k = i + 3
@@ -109,6 +138,13 @@ struct SwiftCallReader {
         for b in bodies where unique.last?.0 != b.0 { unique.append(b) }
         bodies = unique
         bodyOf = Self.innermost(bodies, count: n)
+        containers.sort { $0.open < $1.open }
+        containerOf = Self.innermost(containers.map { ($0.open, $0.close) }, count: n)
+        for c in containers.indices where containers[c].open > 0 { containers[c].parent = Int(containerOf[containers[c].open - 1]) }
+        // Locals declared in each body (`let x`, `var x`, with or without a value), and the bare
+        // `x = v` of an `init` that set a property of the same name.
+        var declared: Set<String> = []
+        var initSets: [(name: String, body: Int, value: Int, container: Int)] = []
         for i in 0..<n {
             // `let x = v`, `var x: T = v`, `x = v` (at the start of a statement).
             let w = words[i]
@@ -120,9 +156,22 @@ struct SwiftCallReader {
                         if s.is(k, .leftParen) || s.is(k, .leftBracket) { k = s.skipGroup(k) } else { k += 1 }
                     }
                 }
-                if word(k) == .assign { assignments[s.name(i + 1), default: []].append((body(at: i), k + 1)) }
+                let b = body(at: i)
+                if b >= 0 { declared.insert("\(b) \(s.name(i + 1))") }
+                if word(k) == .assign {
+                    assignments[s.name(i + 1), default: []].append((b, k + 1, container(at: i), false))
+                } else if w == .varWord, b < 0, s.is(k, .leftBrace), let close = s.matching(k), word(k + 1) != .get, word(k + 1) != .set, word(k + 1) != .didSet, word(k + 1) != .willSet {
+                    // A computed property of one expression: `var database: CKDatabase { container.publicCloudDatabase }`.
+                    let v = word(k + 1) == .returnWord ? k + 2 : k + 1
+                    if v < close, end(v) == close { assignments[s.name(i + 1), default: []].append((-1, v, container(at: i), true)) }
+                }
+            } else if w == .selfWord, s.is(i + 1, .period), s.isName(i + 2), word(i + 3) == .assign, i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
+                // `self.x = v`: a value of the property `x`, wherever it is set.
+                assignments[s.name(i + 2), default: []].append((-1, i + 4, container(at: i), true))
             } else if word(i + 1) == .assign, s.isName(i), !s.is(i - 1, .period), i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
-                assignments[s.name(i), default: []].append((body(at: i), i + 2))
+                let b = body(at: i)
+                assignments[s.name(i), default: []].append((b, i + 2, container(at: i), false))
+                if b >= 0, initOpens.contains(bodies[b].0) { initSets.append((s.name(i), b, i + 2, container(at: i))) }
             }
             if w == .caseWord, stringEnums.contains(where: { $0.0 < i && i < $0.1 }) {
                 var k = i + 1
@@ -138,6 +187,10 @@ struct SwiftCallReader {
                 }
             }
         }
+        // `x = v` in an `init` that declares no local `x` sets the property `x`.
+        for a in initSets where !declared.contains("\(a.body) \(a.name)") {
+            assignments[a.name, default: []].append((-1, a.value, a.container, true))
+        }
     }
 
     /// Token `i`'s word; `.other` outside the file.
@@ -146,6 +199,42 @@ struct SwiftCallReader {
     /// The innermost function body holding token `i` (its index in `bodies`), or -1.
     func body(at i: Int) -> Int {
         i >= 0 && i < bodyOf.count ? Int(bodyOf[i]) : -1
+    }
+
+    /// The innermost type declaration holding token `i` (its index in `containers`), or -1.
+    func container(at i: Int) -> Int {
+        i >= 0 && i < containerOf.count ? Int(containerOf[i]) : -1
+    }
+
+    /// True when a property declared in type declaration `c` can be named bare at token `i`:
+    /// `c` is the file level, or a declaration of the same name as one holding `i` (the type
+    /// itself, an extension of it, or a type it is nested in), looked through at most
+    /// `maxNesting` levels.
+    func visible(_ c: Int, from i: Int) -> Bool {
+        guard c >= 0 else { return true }
+        let name = containers[c].name
+        var at = container(at: i)
+        var level = 0
+        while at >= 0, level < Self.maxNesting {
+            if at == c || containers[at].name == name { return true }
+            at = containers[at].parent
+            level += 1
+        }
+        return false
+    }
+
+    /// The name tokens of `k..<e` when it is a dotted chain of names (`A.B.c`, `.a.b`), else nil.
+    func chain(_ k: Int, _ e: Int) -> [Int]? {
+        var out: [Int] = []
+        var j = s.is(k, .period) ? k + 1 : k
+        while j < e {
+            guard s.isName(j) else { return nil }
+            out.append(j)
+            if j + 1 == e { return out }
+            guard s.is(j + 1, .period) else { return nil }
+            j += 2
+        }
+        return nil
     }
 
     /// For each token, the innermost body holding it (a body holds its `{`, not its `}`),
@@ -242,9 +331,13 @@ struct SwiftCallReader {
         }
         if top == 4, s.is(k, "CKSubscription"), s.is(k + 2, "NotificationInfo"), s.is(k + 3, .leftParen) { return [.notificationInfo(k)] }
         if top == 2, s.is(k, "CKNotificationInfo"), s.is(k + 1, .leftParen) { return [.notificationInfo(k)] }
-        // `.name.rawValue`, `Type.name.rawValue`: a string enum's case.
-        if s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3), (e - 3 == k + 1 && s.is(k, .period)) || (e - 3 == k + 2 && s.isName(k) && s.is(k + 1, .period)) {
+        // `.name.rawValue`, `Type.name.rawValue`, `A.B.name.rawValue`: a string enum's case.
+        if s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3), e - 3 > k, let names = chain(k, e - 2), names.count >= (s.is(k, .period) ? 1 : 2) {
             return globals.enumRaw(s.name(e - 3)).map { [.string($0)] }
+        }
+        // `A.B.name` (types nested to any depth): the constant `name`, as `Type.name` is.
+        if count >= 5, let names = chain(k, e), names.count == (count + 1) / 2, names.dropLast().allSatisfy({ s.name($0).first?.isUppercase == true }) {
+            return name(names[names.count - 1], -2, globals, depth)
         }
         // A name: `x`, `.x`, `Type.x`, `self.x`, `Self.x`, `x.zoneID`, `x.recordID`.
         var nameIndex: Int?
@@ -282,13 +375,27 @@ struct SwiftCallReader {
             return out
         }
         // This file's own constants first (two types may each have a `database`), then every file's.
-        if let own = assignments[word]?.filter({ $0.body == -1 }), !own.isEmpty {
+        // A bare name (`zoneID`, `self.zoneID`) is the property of the type it is written in (or
+        // of a type holding that one, or a file-level constant): never another type's of this file.
+        // `Type.x` is the `x` of a declaration named `Type` when this file has one; an instance
+        // property set in code (`self.x = v`) is never `Type.x` or `.x`.
+        let fileLevel = assignments[word]?.filter({ $0.body == -1 }) ?? []
+        let bare = !s.is(n - 1, .period) || s.is(n - 2, "self") || s.is(n - 2, "Self")
+        var own = bare ? fileLevel.filter { visible($0.container, from: n) } : fileLevel.filter { !$0.property }
+        if !bare, s.isName(n - 2) {
+            let qualifier = s.name(n - 2)
+            let typed = own.filter { $0.container >= 0 && containers[$0.container].name == qualifier }
+            if !typed.isEmpty { own = typed }
+        }
+        if !own.isEmpty {
             var out: [ScanValue] = []
             for a in own {
                 guard let v = values(a.value, -1, globals, depth: depth + 1), v.count == 1 else { out = []; break }
                 if !out.contains(v[0]) { out.append(v[0]) }
             }
             if out.count == 1 { return out }
+        } else if bare, !fileLevel.isEmpty {
+            return nil
         }
         return globals.constant(word, depth)
     }
@@ -358,7 +465,7 @@ extension SwiftCallReader {
     /// The file-level constants (`let`, `static let`, outside any function).
     var constants: [(String, ScanConstant)] {
         assignments.flatMap { word, list in
-            list.filter { $0.body == -1 }.map { a -> (String, ScanConstant) in
+            list.filter { $0.body == -1 && !$0.property }.map { a -> (String, ScanConstant) in
                 let k = a.value, e = end(k), count = e - k
                 if count == 1, let v = s.stringValue(k) { return (word, .literal(v)) }
                 if count >= 3, s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3) { return (word, .enumRaw(s.name(e - 3))) }
@@ -371,6 +478,9 @@ extension SwiftCallReader {
                 }
                 if count == 2, s.is(k, .period), s.isName(k + 1) { return (word, .alias(s.name(k + 1))) }
                 if count == 3, s.isName(k), s.is(k + 1, .period), s.isName(k + 2) { return (word, .alias(s.name(k + 2))) }
+                if count >= 5, let names = chain(k, e), names.count == (count + 1) / 2, names.dropLast().allSatisfy({ s.name($0).first?.isUppercase == true }) {
+                    return (word, .alias(s.name(names[names.count - 1])))
+                }
                 return (word, .other)
             }
         }
