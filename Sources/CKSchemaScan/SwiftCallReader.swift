@@ -76,6 +76,8 @@ struct SwiftCallReader {
     private(set) var bodies: [(Int, Int)] = []
     /// For each token, the index in `bodies` of the innermost one holding it, or -1.
     private var bodyOf: [Int32] = []
+    /// Each body's function parameters (their names inside the body), as `bodies` is ordered.
+    private var parameters: [Set<String>] = []
     /// Assignments by name: the body they are in (-1 outside any: a property, or `self.x = v`),
     /// the index of the value's first token, the type declaration holding it (-1 at file level),
     /// and whether it sets an instance property (`self.x = v`, `x = v` in an `init`, a computed
@@ -99,6 +101,7 @@ struct SwiftCallReader {
         let n = s.tokens.count
         var stringEnums: [(Int, Int)] = []
         var initOpens: Set<Int> = []
+        var paramsByOpen: [Int: Set<String>] = [:]
         var i = 0
         while i < n {
             let w = words[i]
@@ -123,6 +126,18 @@ struct SwiftCallReader {
                 if s.is(k, .leftBrace), let close = s.matching(k) {
                     bodies.append((k, close))
                     if w == .initWord { initOpens.insert(k) }
+                    // The parameters' own names: the name before each `:` of the first parenthesis.
+                    var p = i + 1
+                    while p < k, !s.is(p, .leftParen) { p += 1 }
+                    if p < k, let end = s.matching(p) {
+                        var names: Set<String> = []
+                        var j = p + 1
+                        while j < end {
+                            if s.isName(j), s.is(j + 1, .colon) { names.insert(s.name(j)) }
+                            j = s.skipGroup(j)
+                        }
+                        if !names.isEmpty { paramsByOpen[k, default: []].formUnion(names) }
+                    }
                 }
             }
             if w == .enumWord, s.isName(i + 1), s.is(i + 2, .colon), word(i + 3) == .string {
@@ -137,6 +152,7 @@ struct SwiftCallReader {
         var unique: [(Int, Int)] = []
         for b in bodies where unique.last?.0 != b.0 { unique.append(b) }
         bodies = unique
+        parameters = bodies.map { paramsByOpen[$0.0] ?? [] }
         bodyOf = Self.innermost(bodies, count: n)
         containers.sort { $0.open < $1.open }
         containerOf = Self.innermost(containers.map { ($0.open, $0.close) }, count: n)
@@ -356,6 +372,8 @@ struct SwiftCallReader {
                 return zones.count == inner.count ? zones : nil
             }
             nameIndex = k + 2
+            // `value.x` is a property of another object (`namespaceID.namespaceKey`): not a constant.
+            if !(s.is(k, "self") || s.is(k, "Self")), let c = s.name(k).first, c.isLowercase { return nil }
             if !(s.is(k, "self") || s.is(k, "Self")), let own = name(k + 2, -2, globals, depth) { return own }
         }
         guard let n = nameIndex else { return nil }
@@ -374,6 +392,9 @@ struct SwiftCallReader {
             }
             return out
         }
+        // A parameter of the function is what the caller passes: not resolved, whatever a
+        // property or constant of the same name holds.
+        if scope >= 0, scope < parameters.count, !s.is(n - 1, .period), parameters[scope].contains(word) { return nil }
         // This file's own constants first (two types may each have a `database`), then every file's.
         // A bare name (`zoneID`, `self.zoneID`) is the property of the type it is written in (or
         // of a type holding that one, or a file-level constant): never another type's of this file.

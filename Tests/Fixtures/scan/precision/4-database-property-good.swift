@@ -21,6 +21,12 @@ final class TripFeed {
         let subscription = CKRecordZoneSubscription(zoneID: CKRecordZone.ID(zoneName: "Journal"), subscriptionID: "journal")
         _ = try await database.save(subscription)
     }
+
+    // The parameter, not the property: not resolved.
+    func watch(in database: CKDatabase) async throws {
+        let subscription = CKQuerySubscription(recordType: "Place", predicate: NSPredicate(value: true), subscriptionID: "shadowed", options: [.firesOnRecordCreation])
+        _ = try await database.save(subscription)
+    }
 }
 
 final class Unknown {
