@@ -78,7 +78,7 @@ struct ScanCollector {
 
     mutating func read(_ r: SwiftCallReader, _ g: ScanGlobals) {
         let s = r.s
-        var querySites: [Int: [Int]] = [:], subscriptionSites: [Int: Int] = [:]
+        var querySites: [Int: [Int]] = [:], subscriptionSites: [Int: [Int]] = [:]
         /// Why a subscription's database is not known: the receiver of the `save` the scan could not follow.
         var unknownSaves: [Int: String] = [:]
         var recordTypes: [Int: [String]] = [:]
@@ -117,6 +117,8 @@ struct ScanCollector {
             case "CKQuerySubscription", "CKDatabaseSubscription", "CKRecordZoneSubscription":
                 let kind: Subscription.Kind = s.is(i, "CKQuerySubscription") ? .query : s.is(i, "CKDatabaseSubscription") ? .database : .zone
                 var sub = Subscription(id: "", kind: kind, origin: s.origin(i))
+                // One subscription per predicate a local gives it (`if` and `else`), each checked.
+                var variants: [ScanPredicate?] = [nil]
                 if let id = r.argument(i + 1, "subscriptionID"), let v = strings(r.values(id, scope, g)), v.count == 1 { sub.id = v[0] }
                 if kind == .zone, let z = r.argument(i + 1, "zoneID") {
                     // A zone subscription on the default zone is lint's CK713 (below), as for a declared one.
@@ -130,17 +132,23 @@ struct ScanCollector {
                     guard let t = r.argument(i + 1, "recordType"), let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuerySubscription"); continue }
                     sub.recordType = names[0]
                     if let p = r.argument(i + 1, "predicate") {
-                        guard let pred = predicate(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuerySubscription on '\(shown(names[0]))'"); continue }
-                        sub.predicate = pred.text == "TRUEPREDICATE" ? nil : pred.text
-                        sub.predicateOrigin = Origin(pred.start ?? s.location(i))
-                        if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
+                        guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuerySubscription on '\(shown(names[0]))'"); continue }
+                        variants = preds
                     }
                     sub.firesOn = events(r, r.argument(i + 1, "options"))
                 }
                 if sub.id.isEmpty { sub.id = "\(s.file):\(s.location(i).line)" }
-                subscriptionSites[i] = subscriptions.count
-                subscriptions.append(sub)
-                subscriptionDatabases.append(nil)
+                for pred in variants {
+                    var one = sub
+                    if let pred {
+                        one.predicate = pred.text == "TRUEPREDICATE" ? nil : pred.text
+                        one.predicateOrigin = Origin(pred.start ?? s.location(i))
+                        if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
+                    }
+                    subscriptionSites[i, default: []].append(subscriptions.count)
+                    subscriptions.append(one)
+                    subscriptionDatabases.append(nil)
+                }
             case "CKFetchRecordZoneChangesOperation":
                 if let z = r.argument(i + 1, "recordZoneIDs"), hasDefault(r, z, scope, g) { zoneChanges(s, i, "CKFetchRecordZoneChangesOperation(recordZoneIDs:)") }
             case "CKModifyRecordZonesOperation":
@@ -215,7 +223,8 @@ struct ScanCollector {
             database(r, i, s.name(i + 2), i + 3, scope, g, querySites, subscriptionSites, &unknownSaves)
         }
         // A subscription whose database the scan could not tell: its database rules are not checked.
-        for (site, index) in subscriptionSites.sorted(by: { $0.key < $1.key }) where subscriptionDatabases[index] == nil {
+        for (site, indices) in subscriptionSites.sorted(by: { $0.key < $1.key }) {
+            guard let index = indices.first, subscriptionDatabases[index] == nil else { continue }
             let why = unknownSaves[index] ?? "no save(_:) or modifySubscriptions(saving:) the scan follows saves it"
             note(s, site, "the database of subscription '\(shown(subscriptions[index].id))' (\(why))")
         }
@@ -314,7 +323,7 @@ struct ScanCollector {
         surface.zoneDeletes.append(s.location(i))
     }
 
-    private mutating func database(_ r: SwiftCallReader, _ i: Int, _ member: String, _ p: Int, _ scope: Int, _ g: ScanGlobals, _ querySites: [Int: [Int]], _ subscriptionSites: [Int: Int], _ unknownSaves: inout [Int: String]) {
+    private mutating func database(_ r: SwiftCallReader, _ i: Int, _ member: String, _ p: Int, _ scope: Int, _ g: ScanGlobals, _ querySites: [Int: [Int]], _ subscriptionSites: [Int: [Int]], _ unknownSaves: inout [Int: String]) {
         let s = r.s
         var db: Database?
         if let d = r.dbName(i) { db = d } else if s.is(i, .rightParen), let open = s.matching(i), s.is(open - 1, "database"), let w = r.argument(open, "with"), s.is(w, .period) { db = Database(rawValue: s.name(w + 1)) }
@@ -347,12 +356,13 @@ struct ScanCollector {
                         if surfaced.insert(queries[index].query.recordType).inserted { surface.add(queries[index].query.recordType, \.databases, db.rawValue, s.location(i)) }
                     }
                 case .subscription(let q) where member == "save" || member == "modifySubscriptions":
-                    guard let index = subscriptionSites[q] else { continue }
-                    if let db {
-                        subscriptions[index].database = db
-                        subscriptionDatabases[index] = db
-                    } else if subscriptionDatabases[index] == nil {
-                        unknownSaves[index] = s.isName(i) ? "it is saved through '\(shown(s.name(i)))', which the scan cannot follow" : "it is saved through a call's result, which the scan cannot follow"
+                    for index in subscriptionSites[q] ?? [] {
+                        if let db {
+                            subscriptions[index].database = db
+                            subscriptionDatabases[index] = db
+                        } else if subscriptionDatabases[index] == nil {
+                            unknownSaves[index] = s.isName(i) ? "it is saved through '\(shown(s.name(i)))', which the scan cannot follow" : "it is saved through a call's result, which the scan cannot follow"
+                        }
                     }
                 default: break
                 }
@@ -361,7 +371,7 @@ struct ScanCollector {
     }
 
     /// `sub.notificationInfo = info`, `info.desiredKeys = [...]`, `sub.notificationInfo?.desiredKeys = [...]`.
-    private mutating func desiredKeys(_ r: SwiftCallReader, _ i: Int, _ k: Int, _ scope: Int, _ g: ScanGlobals, _ sites: [Int: Int]) {
+    private mutating func desiredKeys(_ r: SwiftCallReader, _ i: Int, _ k: Int, _ scope: Int, _ g: ScanGlobals, _ sites: [Int: [Int]]) {
         let s = r.s
         var targets: [Int] = []
         var keysAt: Int?
@@ -369,7 +379,7 @@ struct ScanCollector {
             var j = k + 2
             if s.is(j, "?") { j += 1 }
             if s.is(j, .period), s.is(j + 1, "desiredKeys"), s.is(j + 2, "="), let held = r.name(i, scope, g, 0) {
-                targets = held.compactMap { if case .subscription(let t) = $0 { sites[t] } else { nil } }
+                targets = held.compactMap { if case .subscription(let t) = $0 { sites[t] } else { nil } }.flatMap { $0 }
                 keysAt = j + 3
             }
         } else if s.is(k + 1, "desiredKeys"), s.is(k + 2, "="), let held = r.name(i, scope, g, 0), held.contains(where: { if case .notificationInfo = $0 { true } else { false } }) {
@@ -377,7 +387,7 @@ struct ScanCollector {
             let word = s.name(i)
             let b = r.bodies[scope]
             for j in b.0..<b.1 where s.is(j, "notificationInfo") && s.is(j + 1, "=") && s.isName(j + 2) && s.name(j + 2) == word && s.is(j - 1, .period) && s.isName(j - 2) {
-                if let subs = r.name(j - 2, scope, g, 0) { targets += subs.compactMap { if case .subscription(let t) = $0 { sites[t] } else { nil } } }
+                if let subs = r.name(j - 2, scope, g, 0) { targets += subs.compactMap { if case .subscription(let t) = $0 { sites[t] } else { nil } }.flatMap { $0 } }
             }
             keysAt = k + 3
         }

@@ -16,3 +16,14 @@ func search(_ database: CKDatabase, text: String?) async throws {
     let places = CKQuery(recordType: "Place", predicate: byPlace)
     _ = try await database.records(matching: places)
 }
+
+func watch(_ database: CKDatabase, mine: Bool) async throws {
+    let predicate: NSPredicate
+    if mine {
+        predicate = NSPredicate(format: "title == %@", "mine")
+    } else {
+        predicate = NSPredicate(value: true)
+    }
+    let subscription = CKQuerySubscription(recordType: "Trip", predicate: predicate, subscriptionID: "trips", options: [.firesOnRecordCreation])
+    _ = try await database.save(subscription)
+}
