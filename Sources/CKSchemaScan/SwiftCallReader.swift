@@ -88,12 +88,26 @@ struct SwiftCallReader {
     private(set) var containers: [(open: Int, close: Int, name: String, parent: Int)] = []
     /// For each token, the index in `containers` of the innermost one holding it, or -1.
     private var containerOf: [Int32] = []
+    /// Each container's name as a number: two declarations of one type (an extension) share it.
+    private var containerNames: [Int] = []
+    /// The declarations outside any function of each name, by the number of the name of the
+    /// type holding them (-1 at file level): a bare name's lookup reads only the types around it.
+    private var members: [String: [Int: [(body: Int, value: Int, container: Int, property: Bool)]]] = [:]
+    /// The declarations outside any function of each name that are constants (no instance
+    /// property set in code), which `Type.x` and `.x` can name.
+    private var constantDeclarations: [String: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+    /// Each name's assignments inside functions, by body: a local's lookup reads its own function's only.
+    private var locals: [String: [Int: [(body: Int, value: Int, container: Int, property: Bool)]]] = [:]
+    /// Each container name's number (`containerNames`).
+    private var containerIDs: [String: Int] = [:]
     /// String enum cases: name to raw value.
     private(set) var enumCases: [String: [String]] = [:]
 
     static let maxDepth = 8
     /// How many enclosing type declarations a name's lookup looks through (bounded on any input).
     static let maxNesting = 16
+    /// How many declarations of one name that one use can see a lookup weighs before it gives up.
+    static let maxDeclarations = 16
 
     init(_ s: SwiftSource) {
         self.s = s
@@ -157,6 +171,13 @@ struct SwiftCallReader {
         containers.sort { $0.open < $1.open }
         containerOf = Self.innermost(containers.map { ($0.open, $0.close) }, count: n)
         for c in containers.indices where containers[c].open > 0 { containers[c].parent = Int(containerOf[containers[c].open - 1]) }
+        var ids: [String: Int] = [:]
+        containerNames = containers.map { c in
+            if let id = ids[c.name] { return id }
+            ids[c.name] = ids.count
+            return ids.count - 1
+        }
+        containerIDs = ids
         // Locals declared in each body (`let x`, `var x`, with or without a value), and the bare
         // `x = v` of an `init` that set a property of the same name.
         var declared: Set<String> = []
@@ -207,6 +228,13 @@ struct SwiftCallReader {
         for a in initSets where !declared.contains("\(a.body) \(a.name)") {
             assignments[a.name, default: []].append((-1, a.value, a.container, true))
         }
+        for (word, list) in assignments {
+            for a in list where a.body >= 0 { locals[word, default: [:]][a.body, default: []].append(a) }
+            for a in list where a.body == -1 {
+                members[word, default: [:]][a.container < 0 ? -1 : containerNames[a.container], default: []].append(a)
+                if !a.property { constantDeclarations[word, default: []].append(a) }
+            }
+        }
     }
 
     /// Token `i`'s word; `.other` outside the file.
@@ -220,23 +248,6 @@ struct SwiftCallReader {
     /// The innermost type declaration holding token `i` (its index in `containers`), or -1.
     func container(at i: Int) -> Int {
         i >= 0 && i < containerOf.count ? Int(containerOf[i]) : -1
-    }
-
-    /// True when a property declared in type declaration `c` can be named bare at token `i`:
-    /// `c` is the file level, or a declaration of the same name as one holding `i` (the type
-    /// itself, an extension of it, or a type it is nested in), looked through at most
-    /// `maxNesting` levels.
-    func visible(_ c: Int, from i: Int) -> Bool {
-        guard c >= 0 else { return true }
-        let name = containers[c].name
-        var at = container(at: i)
-        var level = 0
-        while at >= 0, level < Self.maxNesting {
-            if at == c || containers[at].name == name { return true }
-            at = containers[at].parent
-            level += 1
-        }
-        return false
     }
 
     /// The name tokens of `k..<e` when it is a dotted chain of names (`A.B.c`, `.a.b`), else nil.
@@ -384,7 +395,7 @@ struct SwiftCallReader {
     /// function), else the file-level constants of every scanned file (one value only).
     func name(_ n: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
         let word = s.name(n)
-        if scope >= 0, let local = assignments[word]?.filter({ $0.body == scope && $0.value < n }), !local.isEmpty {
+        if scope >= 0, let local = locals[word]?[scope]?.filter({ $0.value < n }), !local.isEmpty {
             var out: [ScanValue] = []
             for a in local {
                 guard let v = values(a.value, scope, globals, depth: depth + 1) else { return nil }
@@ -400,14 +411,32 @@ struct SwiftCallReader {
         // of a type holding that one, or a file-level constant): never another type's of this file.
         // `Type.x` is the `x` of a declaration named `Type` when this file has one; an instance
         // property set in code (`self.x = v`) is never `Type.x` or `.x`.
-        let fileLevel = assignments[word]?.filter({ $0.body == -1 }) ?? []
+        let declared = members[word] ?? [:]
         let bare = !s.is(n - 1, .period) || s.is(n - 2, "self") || s.is(n - 2, "Self")
-        var own = bare ? fileLevel.filter { visible($0.container, from: n) } : fileLevel.filter { !$0.property }
-        if !bare, s.isName(n - 2) {
+        var own: [(body: Int, value: Int, container: Int, property: Bool)] = []
+        if bare {
+            // The file level, then each type holding `n` by name (at most `maxNesting` out).
+            var seen: Set<Int> = [-1]
+            own = declared[-1] ?? []
+            var at = container(at: n)
+            var level = 0
+            while at >= 0, level < Self.maxNesting {
+                if seen.insert(containerNames[at]).inserted { own += declared[containerNames[at]] ?? [] }
+                at = containers[at].parent
+                level += 1
+            }
+        } else {
+            own = constantDeclarations[word] ?? []
+        }
+        if !bare, s.is(n - 1, .period), s.isName(n - 2) {
+            // `Type.x`: the `x` of a declaration named `Type` when this file has one, else any's.
             let qualifier = s.name(n - 2)
-            let typed = own.filter { $0.container >= 0 && containers[$0.container].name == qualifier }
+            let typed = (containerIDs[qualifier].flatMap { declared[$0] } ?? []).filter { !$0.property }
             if !typed.isEmpty { own = typed }
         }
+        // A name valid Swift declares a few times where one use can see it: more than
+        // `maxDeclarations` is not resolved, so a lookup's cost stays bounded whatever the file holds.
+        guard own.count <= Self.maxDeclarations else { return nil }
         if !own.isEmpty {
             var out: [ScanValue] = []
             for a in own {
@@ -415,7 +444,7 @@ struct SwiftCallReader {
                 if !out.contains(v[0]) { out.append(v[0]) }
             }
             if out.count == 1 { return out }
-        } else if bare, !fileLevel.isEmpty {
+        } else if bare, declared.count > 0 {
             return nil
         }
         return globals.constant(word, depth)

@@ -183,4 +183,23 @@ extension ScanTests {
         }
         #expect(r.code == c.code, "\(r.stderr)")
     }
+
+    /// Types nested deeper than a lookup follows, and a name declared more often than it weighs,
+    /// are not resolved, and the scan finishes: every lookup is bounded.
+    @Test func deepNestingAndManyDeclarationsAreBounded() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scan-bounded-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let depth = 40
+        var deep = "import CloudKit\n"
+        for i in 0..<depth { deep += "struct T\(i) {\n" }
+        deep += "func make() -> CKRecord {\nlet r = CKRecord(recordType: kind)\nreturn r\n}\n"
+        deep += String(repeating: "}\n", count: depth)
+        deep += "struct Holder {\n" + (0..<300).map { _ in "    static let kind = \"Note\"\n" }.joined() + "}\n"
+        deep += "struct Other {\n    static let kind = \"Nope\"\n}\n"
+        try deep.write(toFile: dir + "/Deep.swift", atomically: true, encoding: .utf8)
+        let r = try runCLI(["scan", dir, "--schema", Self.folder + "/schema.yaml", "--verbose"])
+        #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("not resolved: the record type of CKRecord(recordType:); not checked [CK907]"), "\(r.stdout)")
+    }
 }
