@@ -394,6 +394,11 @@ struct SwiftCallReader {
     /// The values of the name at token `n`: its assignments in `scope` (the enclosing
     /// function), else the file-level constants of every scanned file (one value only).
     func name(_ n: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
+        // One resolution (a name the collector asks for, and every name its values lead through)
+        // looks up at most `ScanGlobals.lookupBudget` names: declarations that lead to several
+        // declarations each, level after level, cost a bounded amount, not one per path.
+        if depth == 0 { globals.lookups = 0 }
+        guard globals.spend() else { return nil }
         let word = s.name(n)
         if scope >= 0, let local = locals[word]?[scope]?.filter({ $0.value < n }), !local.isEmpty {
             var out: [ScanValue] = []
@@ -447,6 +452,8 @@ struct SwiftCallReader {
         } else if bare, declared.count > 0 {
             return nil
         }
+        // A resolution that ran out of lookups gives nothing, not another file's value of the name.
+        guard !globals.exhausted else { return nil }
         return globals.constant(word, depth)
     }
 
@@ -556,6 +563,18 @@ final class ScanGlobals {
     private var constantLookers: [String: [Int]] = [:]
     /// The file being read.
     private var reading = 0
+    /// The names the resolution under way has looked up (`SwiftCallReader.name`).
+    var lookups = 0
+    /// How many names one resolution may look up.
+    static let lookupBudget = 4096
+
+    /// Counts one lookup; false once the resolution has used its budget.
+    func spend() -> Bool {
+        lookups += 1
+        return lookups <= Self.lookupBudget
+    }
+
+    var exhausted: Bool { lookups > Self.lookupBudget }
     /// The files whose lookups a later file's declarations changed.
     private(set) var stale: Set<Int> = []
 

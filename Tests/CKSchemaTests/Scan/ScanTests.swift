@@ -202,4 +202,22 @@ extension ScanTests {
         #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("not resolved: the record type of CKRecord(recordType:); not checked [CK907]"), "\(r.stdout)")
     }
+
+    /// Declarations that each lead to many declarations, level after level (16^6 paths), are
+    /// not followed path by path: one resolution looks up a bounded number of names.
+    @Test func fanningDeclarationsAreBounded() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scan-fan-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var text = "import CloudKit\n"
+        for level in 0..<6 { text += String(repeating: "let x\(level) = x\(level + 1)\n", count: 16) }
+        text += String(repeating: "let x6 = \"Note\"\n", count: 16)
+        text += "func f() { let r = CKRecord(recordType: x0); r[x0] = 1 }\n"
+        try text.write(toFile: dir + "/Fan.swift", atomically: true, encoding: .utf8)
+        let start = ContinuousClock.now
+        let r = try runCLI(["scan", dir, "--schema", Self.folder + "/schema.yaml", "--verbose"])
+        #expect(ContinuousClock.now - start < .seconds(20))
+        #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("not resolved: the record type of CKRecord(recordType:); not checked [CK907]"), "\(r.stdout)")
+    }
 }
