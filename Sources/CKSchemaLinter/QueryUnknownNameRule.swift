@@ -32,7 +32,7 @@ struct QueryUnknownNameRule: LintRule {
             // `generate swift` ask, finds it (a custom field, a system field, or CloudKit's key for one).
             for case .unknownField(let need) in shortfalls {
                 let name = need.name, place = q.place(of: need)
-                let known = t.fields.map(\.name) + SystemField.allCases.map(\.rawValue)
+                let known = t.fields.map(\.name) + (q.spelling == .cloudKit ? QueryPredicateKey.cloudKitKeys.keys.sorted() : SystemField.allCases.map(\.rawValue))
                 findings.append(finding("query \(q.label) names field '\(name)', which '\(t.name)' does not have", name,
                                         at: place, among: known, fix: "correct the field name or add the field to '\(t.name)'"))
             }

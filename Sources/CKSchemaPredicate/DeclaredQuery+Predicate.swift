@@ -25,7 +25,7 @@ extension DeclaredQuery {
                 var need = QueryNeed(name: name, use: use, position: position)
                 if let f = type.field(named: name) {
                     need.field = f
-                } else if let s = SystemField(rawValue: name) ?? QueryPredicateKey.systemKeys[name] {
+                } else if let s = spelling == .cloudKit ? QueryPredicateKey.cloudKitKeys[name] : SystemField(rawValue: name) ?? QueryPredicateKey.systemKeys[name] {
                     need.system = s
                 } else {
                     out.append(.unknownField(need))

@@ -92,6 +92,13 @@ public enum QueryPredicateKey: Sendable, Hashable {
     /// Source: CKRecord "System Fields" / CKQuery: `recordID`, `creationDate`,
     /// `creatorUserRecordID`, `modificationDate`, `lastModifiedUserRecordID`; Web Services
     /// and ckschema's YAML say `recordName`, `createdAt`, `createdBy`, `modifiedAt`, `modifiedBy`.
+    /// CloudKit's own keys for the system fields, as app code writes them (`NSSortDescriptor(key:)`):
+    /// there `createdAt` is no system field but a custom field's name.
+    public static let cloudKitKeys: [String: SystemField] = [
+        "recordID": .recordName, "creationDate": .createdAt, "modificationDate": .modifiedAt,
+        "creatorUserRecordID": .createdBy, "lastModifiedUserRecordID": .modifiedBy,
+    ]
+
     public static let systemKeys: [String: SystemField] = [
         "recordID": .recordName, "recordName": .recordName,
         "creationDate": .createdAt, "createdAt": .createdAt,

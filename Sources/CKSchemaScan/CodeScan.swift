@@ -17,6 +17,9 @@ public enum CodeScan {
         public var surface = CodeSurface()
         /// The subscriptions the code saves.
         public var subscriptions: [Subscription] = []
+        /// The database each of `subscriptions` is saved to, nil where the scan cannot tell (its
+        /// `database` then is only a stand-in under which no database rule fires).
+        public var subscriptionDatabases: [Database?] = []
         /// The Swift files read.
         public var files = 0
         /// True when a path could not be read (exit 2).
@@ -116,7 +119,20 @@ public enum CodeScan {
         // The queries and subscriptions found go through lint's own rules, as declared ones do.
         var probe = schema
         probe.queries = collector.queries.map(\.query)
-        probe.subscriptions = collector.subscriptions
+        // A subscription whose database is not known is not checked for it: it stands in the
+        // database its record type lives in (private when the schema does not say).
+        let types = Dictionary(schema.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        probe.subscriptions = zip(collector.subscriptions, collector.subscriptionDatabases).map { sub, db in
+            var sub = sub
+            sub.database = db ?? (sub.kind == .query ? sub.recordType.flatMap { types[$0] }.flatMap { schema.database(of: $0) } : nil) ?? .private
+            return sub
+        }
+        // A schema that names no zones (a `.ckdb`, a YAML file without `zone:`) says nothing
+        // about them: a custom zone the code names is no unknown zone there.
+        if !collector.namesZones {
+            let named = Set(collector.subscriptions.compactMap(\.zone)).subtracting([Zone.defaultZoneName])
+            probe.zones += named.sorted().map { Zone(name: $0, capabilities: Set(ZoneCapability.allCases)) }
+        }
         probe.suppressions = SuppressionList(suppressions)
         let scanned = Set(sources)
         let reused = Set(ScanCollector.reusedCodes)
@@ -134,7 +150,8 @@ public enum CodeScan {
         result.diagnostics = result.diagnostics.sortedByLocation()
         result.notes = (collector.unresolved + collector.unusedDeclared(schema)).sortedByLocation()
         result.surface = collector.surface
-        result.subscriptions = collector.subscriptions
+        result.subscriptions = probe.subscriptions
+        result.subscriptionDatabases = collector.subscriptionDatabases
     }
 
     private static func read(_ file: String, _ errors: inout [Diagnostic]) -> Data? {

@@ -69,8 +69,9 @@ public struct CodeSurface: Sendable {
         recordTypes[type, default: Uses()][keyPath: path][name, default: []].append(loc)
     }
 
-    /// The surface with the subscriptions and findings, as `scan --format json` prints it.
-    public func json(subscriptions: [Subscription], diagnostics: [Diagnostic]) -> JSONValue {
+    /// The surface with the subscriptions and findings, as `scan --format json` prints it;
+    /// `databases` gives each subscription's database (`null` where it is nil: not resolved).
+    public func json(subscriptions: [Subscription], databases: [Database?]? = nil, diagnostics: [Diagnostic]) -> JSONValue {
         func places(_ l: [SourceLocation]) -> JSONValue { .array(l.map { .string($0.description) }) }
         func table(_ t: [String: [SourceLocation]]) -> JSONValue { .object(t.keys.sorted().map { ($0, places(t[$0]!)) }) }
         let types: [(String, JSONValue)] = recordTypes.keys.sorted().map { name in
@@ -81,8 +82,9 @@ public struct CodeSurface: Sendable {
                 ("zones", table(u.zones)), ("databases", table(u.databases)),
             ]))
         }
-        let subs: [JSONValue] = subscriptions.map { s in
-            .object([("id", .string(s.id)), ("kind", .string(s.kind.rawValue)), ("database", .string(s.database.rawValue)),
+        let subs: [JSONValue] = subscriptions.enumerated().map { i, s in
+            let database = databases.map { i < $0.count ? $0[i]?.rawValue : nil } ?? s.database.rawValue
+            return .object([("id", .string(s.id)), ("kind", .string(s.kind.rawValue)), ("database", .optional(database)),
                      ("recordType", .optional(s.recordType)), ("predicate", .optional(s.predicate)), ("zone", .optional(s.zone)),
                      ("desiredKeys", .array(s.desiredKeys.map { .string($0) })), ("location", .optional(s.origin.location?.description))])
         }

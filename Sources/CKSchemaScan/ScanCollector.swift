@@ -10,13 +10,16 @@ struct ScanCollector {
     let environment: Environment
     private let types: [String: RecordType]
     /// True when the schema says where its record types live (YAML `zone:`, `zones:`).
-    private let namesZones: Bool
+    let namesZones: Bool
 
     var diagnostics: [Diagnostic] = []
     var unresolved: [Diagnostic] = []
     var surface = CodeSurface()
     var queries: [(query: DeclaredQuery, site: SourceLocation, relocate: Bool)] = []
     var subscriptions: [Subscription] = []
+    /// The database each of `subscriptions` is saved to; nil where the scan cannot tell (a
+    /// `save` on a parameter, or no save it follows): its database rules are not checked.
+    var subscriptionDatabases: [Database?] = []
     /// A line of a file.
     struct Line: Hashable {
         var file: String
@@ -61,6 +64,7 @@ struct ScanCollector {
         unresolved = rebuilt(unresolved, \.unresolved, \.unresolved)
         queries = rebuilt(queries, \.queries, \.queries)
         subscriptions = rebuilt(subscriptions, \.subscriptions, \.subscriptions)
+        subscriptionDatabases = rebuilt(subscriptionDatabases, \.subscriptions, \.subscriptionDatabases)
         let names = Set(redone.keys.map { files[$0] })
         untyped = untyped.filter { !names.contains($0.file) }
         var order: [String: Int] = [:]
@@ -74,7 +78,9 @@ struct ScanCollector {
 
     mutating func read(_ r: SwiftCallReader, _ g: ScanGlobals) {
         let s = r.s
-        var querySites: [Int: Int] = [:], subscriptionSites: [Int: Int] = [:]
+        var querySites: [Int: [Int]] = [:], subscriptionSites: [Int: [Int]] = [:]
+        /// Why a subscription's database is not known: the receiver of the `save` the scan could not follow.
+        var unknownSaves: [Int: String] = [:]
         var recordTypes: [Int: [String]] = [:]
         let n = s.tokens.count
         // Creations first, so that a later statement can name what a local holds.
@@ -95,18 +101,24 @@ struct ScanCollector {
             case "CKQuery":
                 guard let t = r.argument(i + 1, "recordType"), let p = r.argument(i + 1, "predicate") else { continue }
                 guard let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuery(recordType:predicate:)"); continue }
-                guard let pred = predicate(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuery on '\(shown(names[0]))'"); continue }
-                var q = DeclaredQuery(recordType: names[0], origin: s.origin(i))
-                q.predicate = pred.text
-                let relocate = pred.start == nil
-                q.predicateOrigin = Origin(pred.start ?? SourceLocation(file: s.file, line: s.location(i).line, column: 1))
-                if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
-                querySites[i] = queries.count
-                queries.append((q, s.location(i), relocate))
-                for f in filterFields(pred.text) { surface.add(names[0], \.filtered, f, s.location(i)) }
+                // A predicate a local is given in several places (`if` and `else`): one query each.
+                guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuery on '\(shown(names[0]))'"); continue }
+                for pred in preds {
+                    var q = DeclaredQuery(recordType: names[0], origin: s.origin(i))
+                    q.spelling = .cloudKit
+                    q.predicate = pred.text
+                    let relocate = pred.start == nil
+                    q.predicateOrigin = Origin(pred.start ?? SourceLocation(file: s.file, line: s.location(i).line, column: 1))
+                    if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
+                    querySites[i, default: []].append(queries.count)
+                    queries.append((q, s.location(i), relocate))
+                    for f in filterFields(pred.text) where surface.recordTypes[names[0]]?.filtered[f]?.last != s.location(i) { surface.add(names[0], \.filtered, f, s.location(i)) }
+                }
             case "CKQuerySubscription", "CKDatabaseSubscription", "CKRecordZoneSubscription":
                 let kind: Subscription.Kind = s.is(i, "CKQuerySubscription") ? .query : s.is(i, "CKDatabaseSubscription") ? .database : .zone
                 var sub = Subscription(id: "", kind: kind, origin: s.origin(i))
+                // One subscription per predicate a local gives it (`if` and `else`), each checked.
+                var variants: [ScanPredicate?] = [nil]
                 if let id = r.argument(i + 1, "subscriptionID"), let v = strings(r.values(id, scope, g)), v.count == 1 { sub.id = v[0] }
                 if kind == .zone, let z = r.argument(i + 1, "zoneID") {
                     // A zone subscription on the default zone is lint's CK713 (below), as for a declared one.
@@ -120,16 +132,23 @@ struct ScanCollector {
                     guard let t = r.argument(i + 1, "recordType"), let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuerySubscription"); continue }
                     sub.recordType = names[0]
                     if let p = r.argument(i + 1, "predicate") {
-                        guard let pred = predicate(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuerySubscription on '\(shown(names[0]))'"); continue }
-                        sub.predicate = pred.text == "TRUEPREDICATE" ? nil : pred.text
-                        sub.predicateOrigin = Origin(pred.start ?? s.location(i))
-                        if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
+                        guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuerySubscription on '\(shown(names[0]))'"); continue }
+                        variants = preds
                     }
                     sub.firesOn = events(r, r.argument(i + 1, "options"))
                 }
                 if sub.id.isEmpty { sub.id = "\(s.file):\(s.location(i).line)" }
-                subscriptionSites[i] = subscriptions.count
-                subscriptions.append(sub)
+                for pred in variants {
+                    var one = sub
+                    if let pred {
+                        one.predicate = pred.text == "TRUEPREDICATE" ? nil : pred.text
+                        one.predicateOrigin = Origin(pred.start ?? s.location(i))
+                        if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
+                    }
+                    subscriptionSites[i, default: []].append(subscriptions.count)
+                    subscriptions.append(one)
+                    subscriptionDatabases.append(nil)
+                }
             case "CKFetchRecordZoneChangesOperation":
                 if let z = r.argument(i + 1, "recordZoneIDs"), hasDefault(r, z, scope, g) { zoneChanges(s, i, "CKFetchRecordZoneChangesOperation(recordZoneIDs:)") }
             case "CKModifyRecordZonesOperation":
@@ -168,31 +187,46 @@ struct ScanCollector {
                 for t in records { for k in keys { wrote(t, k, encrypted: false, at: s.location(key)) } }
             case "sortDescriptors":
                 guard s.is(p, "="), let held = r.name(i, scope, g, 0) else { continue }
-                let sites = held.compactMap { if case .query(let t) = $0 { querySites[t] } else { nil } }
+                let sites = held.compactMap { if case .query(let t) = $0 { querySites[t] } else { nil } }.flatMap { $0 }
                 guard !sites.isEmpty else { continue }
-                var sorts: [String] = []
+                // Each key with the place of its descriptor, where a finding about it points.
+                var sorts: [(String, SourceLocation)] = []
                 if s.is(p + 1, .leftBracket) {
                     for a in r.arguments(p + 1) {
                         guard let v = r.values(a.start, scope, g) else { note(s, a.start, "a sort descriptor's key"); continue }
-                        sorts += v.compactMap { if case .sort(let f) = $0 { f } else { nil } }
+                        sorts += v.compactMap { if case .sort(let f) = $0 { (f, s.location(a.start)) } else { nil } }
                     }
                 }
+                var surfaced: Set<String> = []
                 for q in sites {
-                    queries[q].query.sort += sorts
-                    for f in sorts { surface.add(queries[q].query.recordType, \.sorted, f, s.location(p + 1)) }
+                    queries[q].query.sort += sorts.map(\.0)
+                    queries[q].query.places.sort += sorts.map { Origin($0.1) }
+                    let type = queries[q].query.recordType
+                    guard surfaced.insert(type).inserted else { continue }
+                    for (f, _) in sorts { surface.add(type, \.sorted, f, s.location(p + 1)) }
                 }
             case "desiredKeys", "notificationInfo":
                 desiredKeys(r, i, k, scope, g, subscriptionSites)
             case "perform", "records", "fetch", "save", "modifySubscriptions", "recordZoneChanges", "deleteRecordZone", "modifyRecordZones":
                 guard s.is(p, .leftParen) else { continue }
-                database(r, i, member, p, scope, g, querySites, subscriptionSites)
-            default: break
+                database(r, i, member, p, scope, g, querySites, subscriptionSites, &unknownSaves)
+            default:
+                // `self.database.save(...)`: the property is the receiver.
+                if s.is(i, "self"), s.is(p, .period), s.isName(p + 1), s.is(p + 2, .leftParen), ["perform", "records", "fetch", "save", "modifySubscriptions"].contains(s.name(p + 1)) {
+                    database(r, k + 1, s.name(p + 1), p + 2, scope, g, querySites, subscriptionSites, &unknownSaves)
+                }
             }
         }
         // `X.privateCloudDatabase.perform(...)`: the database is named in the receiver itself.
         for i in 0..<n where (r.dbName(i) != nil || s.is(i, .rightParen)) && s.is(i + 1, .period) && s.isName(i + 2) && s.is(i + 3, .leftParen) {
             let scope = r.body(at: i)
-            database(r, i, s.name(i + 2), i + 3, scope, g, querySites, subscriptionSites)
+            database(r, i, s.name(i + 2), i + 3, scope, g, querySites, subscriptionSites, &unknownSaves)
+        }
+        // A subscription whose database the scan could not tell: its database rules are not checked.
+        for (site, indices) in subscriptionSites.sorted(by: { $0.key < $1.key }) {
+            guard let index = indices.first, subscriptionDatabases[index] == nil else { continue }
+            let why = unknownSaves[index] ?? "no save(_:) or modifySubscriptions(saving:) the scan follows saves it"
+            note(s, site, "the database of subscription '\(shown(subscriptions[index].id))' (\(why))")
         }
     }
 
@@ -289,7 +323,7 @@ struct ScanCollector {
         surface.zoneDeletes.append(s.location(i))
     }
 
-    private mutating func database(_ r: SwiftCallReader, _ i: Int, _ member: String, _ p: Int, _ scope: Int, _ g: ScanGlobals, _ querySites: [Int: Int], _ subscriptionSites: [Int: Int]) {
+    private mutating func database(_ r: SwiftCallReader, _ i: Int, _ member: String, _ p: Int, _ scope: Int, _ g: ScanGlobals, _ querySites: [Int: [Int]], _ subscriptionSites: [Int: [Int]], _ unknownSaves: inout [Int: String]) {
         let s = r.s
         var db: Database?
         if let d = r.dbName(i) { db = d } else if s.is(i, .rightParen), let open = s.matching(i), s.is(open - 1, "database"), let w = r.argument(open, "with"), s.is(w, .period) { db = Database(rawValue: s.name(w + 1)) }
@@ -308,7 +342,6 @@ struct ScanCollector {
             return
         default: break
         }
-        guard let db else { return }
         var targets = [first.start]
         if member == "modifySubscriptions", first.label == "saving", s.is(first.start, .leftBracket) { targets = r.arguments(first.start).map(\.start) }
         for t in targets {
@@ -316,12 +349,21 @@ struct ScanCollector {
             for v in held {
                 switch v {
                 case .query(let q) where ["perform", "records", "fetch"].contains(member):
-                    if let index = querySites[q] {
+                    guard let db else { continue }
+                    var surfaced: Set<String> = []
+                    for index in querySites[q] ?? [] {
                         queries[index].query.database = db
-                        surface.add(queries[index].query.recordType, \.databases, db.rawValue, s.location(i))
+                        if surfaced.insert(queries[index].query.recordType).inserted { surface.add(queries[index].query.recordType, \.databases, db.rawValue, s.location(i)) }
                     }
                 case .subscription(let q) where member == "save" || member == "modifySubscriptions":
-                    if let index = subscriptionSites[q] { subscriptions[index].database = db }
+                    for index in subscriptionSites[q] ?? [] {
+                        if let db {
+                            subscriptions[index].database = db
+                            subscriptionDatabases[index] = db
+                        } else if subscriptionDatabases[index] == nil {
+                            unknownSaves[index] = s.isName(i) ? "it is saved through '\(shown(s.name(i)))', which the scan cannot follow" : "it is saved through a call's result, which the scan cannot follow"
+                        }
+                    }
                 default: break
                 }
             }
@@ -329,7 +371,7 @@ struct ScanCollector {
     }
 
     /// `sub.notificationInfo = info`, `info.desiredKeys = [...]`, `sub.notificationInfo?.desiredKeys = [...]`.
-    private mutating func desiredKeys(_ r: SwiftCallReader, _ i: Int, _ k: Int, _ scope: Int, _ g: ScanGlobals, _ sites: [Int: Int]) {
+    private mutating func desiredKeys(_ r: SwiftCallReader, _ i: Int, _ k: Int, _ scope: Int, _ g: ScanGlobals, _ sites: [Int: [Int]]) {
         let s = r.s
         var targets: [Int] = []
         var keysAt: Int?
@@ -337,7 +379,7 @@ struct ScanCollector {
             var j = k + 2
             if s.is(j, "?") { j += 1 }
             if s.is(j, .period), s.is(j + 1, "desiredKeys"), s.is(j + 2, "="), let held = r.name(i, scope, g, 0) {
-                targets = held.compactMap { if case .subscription(let t) = $0 { sites[t] } else { nil } }
+                targets = held.compactMap { if case .subscription(let t) = $0 { sites[t] } else { nil } }.flatMap { $0 }
                 keysAt = j + 3
             }
         } else if s.is(k + 1, "desiredKeys"), s.is(k + 2, "="), let held = r.name(i, scope, g, 0), held.contains(where: { if case .notificationInfo = $0 { true } else { false } }) {
@@ -345,7 +387,7 @@ struct ScanCollector {
             let word = s.name(i)
             let b = r.bodies[scope]
             for j in b.0..<b.1 where s.is(j, "notificationInfo") && s.is(j + 1, "=") && s.isName(j + 2) && s.name(j + 2) == word && s.is(j - 1, .period) && s.isName(j - 2) {
-                if let subs = r.name(j - 2, scope, g, 0) { targets += subs.compactMap { if case .subscription(let t) = $0 { sites[t] } else { nil } } }
+                if let subs = r.name(j - 2, scope, g, 0) { targets += subs.compactMap { if case .subscription(let t) = $0 { sites[t] } else { nil } }.flatMap { $0 } }
             }
             keysAt = k + 3
         }
@@ -393,6 +435,13 @@ struct ScanCollector {
     private func predicate(_ values: [ScanValue]?) -> ScanPredicate? {
         guard let values, values.count == 1, case .predicate(let p) = values[0] else { return nil }
         return p
+    }
+
+    /// Every predicate the values can be (a local given one in each branch); nil when one is not a predicate.
+    private func predicates(_ values: [ScanValue]?) -> [ScanPredicate]? {
+        guard let values, !values.isEmpty else { return nil }
+        let out = values.compactMap { if case .predicate(let p) = $0 { p } else { nil } }
+        return out.count == values.count ? out : nil
     }
 
     private func shown(_ s: String) -> String { ControlCharacters.escaped(s) }

@@ -31,11 +31,14 @@ struct ScanPredicate: Hashable {
 enum ScanWord: UInt8 {
     case other, funcWord, initWord, get, set, didSet, willSet, enumWord, string, letWord, varWord, caseWord, assign, question
     case privateCloudDatabase, publicCloudDatabase, sharedCloudDatabase
+    case structWord, classWord, extensionWord, protocolWord, actorWord, selfWord, returnWord
 
     private static let spelled: [(ScanWord, [UInt8])] = ([
         (.funcWord, "func"), (.initWord, "init"), (.get, "get"), (.set, "set"), (.didSet, "didSet"), (.willSet, "willSet"),
         (.enumWord, "enum"), (.string, "String"), (.letWord, "let"), (.varWord, "var"), (.caseWord, "case"),
         (.privateCloudDatabase, "privateCloudDatabase"), (.publicCloudDatabase, "publicCloudDatabase"), (.sharedCloudDatabase, "sharedCloudDatabase"),
+        (.structWord, "struct"), (.classWord, "class"), (.extensionWord, "extension"), (.protocolWord, "protocol"), (.actorWord, "actor"),
+        (.selfWord, "self"), (.returnWord, "return"),
     ] as [(ScanWord, String)]).map { ($0.0, Array($0.1.utf8)) }
     /// The words by length (the longest is 20 bytes).
     private static let byLength: [[(ScanWord, [UInt8])]] = (0...20).map { n in spelled.filter { $0.1.count == n } }
@@ -73,28 +76,83 @@ struct SwiftCallReader {
     private(set) var bodies: [(Int, Int)] = []
     /// For each token, the index in `bodies` of the innermost one holding it, or -1.
     private var bodyOf: [Int32] = []
-    /// Assignments by name: the body they are in (-1 outside any) and the index of the value's first token.
-    private(set) var assignments: [String: [(body: Int, value: Int)]] = [:]
+    /// Each body's function parameters (their names inside the body), as `bodies` is ordered.
+    private var parameters: [Set<String>] = []
+    /// Assignments by name: the body they are in (-1 outside any: a property, or `self.x = v`),
+    /// the index of the value's first token, the type declaration holding it (-1 at file level),
+    /// and whether it sets an instance property (`self.x = v`, `x = v` in an `init`, a computed
+    /// property): no constant other files or `Type.x` can name.
+    private(set) var assignments: [String: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+    /// Type declarations (`struct`, `class`, `enum`, `extension`, `protocol`, `actor`): the
+    /// `{` and `}` indices, the type's name (an extension's last name) and the one holding it (-1).
+    private(set) var containers: [(open: Int, close: Int, name: String, parent: Int)] = []
+    /// For each token, the index in `containers` of the innermost one holding it, or -1.
+    private var containerOf: [Int32] = []
+    /// Each container's name as a number: two declarations of one type (an extension) share it.
+    private var containerNames: [Int] = []
+    /// The declarations outside any function of each name, by the number of the name of the
+    /// type holding them (-1 at file level): a bare name's lookup reads only the types around it.
+    private var members: [String: [Int: [(body: Int, value: Int, container: Int, property: Bool)]]] = [:]
+    /// The declarations outside any function of each name that are constants (no instance
+    /// property set in code), which `Type.x` and `.x` can name.
+    private var constantDeclarations: [String: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+    /// Each name's assignments inside functions, by body: a local's lookup reads its own function's only.
+    private var locals: [String: [Int: [(body: Int, value: Int, container: Int, property: Bool)]]] = [:]
+    /// Each container name's number (`containerNames`).
+    private var containerIDs: [String: Int] = [:]
     /// String enum cases: name to raw value.
     private(set) var enumCases: [String: [String]] = [:]
 
     static let maxDepth = 8
+    /// How many enclosing type declarations a name's lookup looks through (bounded on any input).
+    static let maxNesting = 16
+    /// How many declarations of one name that one use can see a lookup weighs before it gives up.
+    static let maxDeclarations = 16
 
     init(_ s: SwiftSource) {
         self.s = s
         words = ScanWord.classify(s)
         let n = s.tokens.count
         var stringEnums: [(Int, Int)] = []
+        var initOpens: Set<Int> = []
+        var paramsByOpen: [Int: Set<String>] = [:]
         var i = 0
         while i < n {
             let w = words[i]
+            if w == .structWord || w == .classWord || w == .enumWord || w == .extensionWord || w == .protocolWord || w == .actorWord, s.isName(i + 1), !s.is(i - 1, .period),
+               let first = s.name(i + 1).unicodeScalars.first, first.properties.isUppercase || first == "_" {
+                // The type's name: an extension's last (`extension CKRecord.RecordType` is `RecordType`).
+                var k = i + 1
+                var name = s.name(k)
+                k += 1
+                while s.is(k, .period), s.isName(k + 1) { name = s.name(k + 1); k += 2 }
+                while k < n, !s.is(k, .leftBrace), !s.is(k, .rightBrace), !s.is(k, .semicolon), !s.is(k, .endOfFile) {
+                    if s.is(k, .leftParen) || s.is(k, .leftBracket) { k = s.skipGroup(k) } else { k += 1 }
+                }
+                if s.is(k, .leftBrace), let close = s.matching(k) { containers.append((k, close, name, -1)) }
+            }
             if w == .funcWord || (w == .initWord && (s.is(i + 1, .leftParen) || word(i + 1) == .question)) || ((w == .get || w == .set || w == .didSet || w == .willSet) && s.is(i + 1, .leftBrace)) {
                 var k = i + 1
                 while k < n, !s.is(k, .leftBrace), !s.is(k, .rightBrace), !s.is(k, .endOfFile) {
                     if s.is(k, .leftParen) || s.is(k, .leftBracket) { k = s.skipGroup(k) } else { k += 1 }
                     if k < n, s.is(k, .leftBrace) || s.is(k, .rightBrace), s.tokens[k].flags.contains(.newlineBefore), s.is(k, .rightBrace) { break }
                 }
-                if s.is(k, .leftBrace), let close = s.matching(k) { bodies.append((k, close)) }
+                if s.is(k, .leftBrace), let close = s.matching(k) {
+                    bodies.append((k, close))
+                    if w == .initWord { initOpens.insert(k) }
+                    // The parameters' own names: the name before each `:` of the first parenthesis.
+                    var p = i + 1
+                    while p < k, !s.is(p, .leftParen) { p += 1 }
+                    if p < k, let end = s.matching(p) {
+                        var names: Set<String> = []
+                        var j = p + 1
+                        while j < end {
+                            if s.isName(j), s.is(j + 1, .colon) { names.insert(s.name(j)) }
+                            j = s.skipGroup(j)
+                        }
+                        if !names.isEmpty { paramsByOpen[k, default: []].formUnion(names) }
+                    }
+                }
             }
             if w == .enumWord, s.isName(i + 1), s.is(i + 2, .colon), word(i + 3) == .string {
                 var k = i + 3
@@ -108,7 +166,22 @@ struct SwiftCallReader {
         var unique: [(Int, Int)] = []
         for b in bodies where unique.last?.0 != b.0 { unique.append(b) }
         bodies = unique
+        parameters = bodies.map { paramsByOpen[$0.0] ?? [] }
         bodyOf = Self.innermost(bodies, count: n)
+        containers.sort { $0.open < $1.open }
+        containerOf = Self.innermost(containers.map { ($0.open, $0.close) }, count: n)
+        for c in containers.indices where containers[c].open > 0 { containers[c].parent = Int(containerOf[containers[c].open - 1]) }
+        var ids: [String: Int] = [:]
+        containerNames = containers.map { c in
+            if let id = ids[c.name] { return id }
+            ids[c.name] = ids.count
+            return ids.count - 1
+        }
+        containerIDs = ids
+        // Locals declared in each body (`let x`, `var x`, with or without a value), and the bare
+        // `x = v` of an `init` that set a property of the same name.
+        var declared: Set<String> = []
+        var initSets: [(name: String, body: Int, value: Int, container: Int)] = []
         for i in 0..<n {
             // `let x = v`, `var x: T = v`, `x = v` (at the start of a statement).
             let w = words[i]
@@ -120,9 +193,22 @@ struct SwiftCallReader {
                         if s.is(k, .leftParen) || s.is(k, .leftBracket) { k = s.skipGroup(k) } else { k += 1 }
                     }
                 }
-                if word(k) == .assign { assignments[s.name(i + 1), default: []].append((body(at: i), k + 1)) }
+                let b = body(at: i)
+                if b >= 0 { declared.insert("\(b) \(s.name(i + 1))") }
+                if word(k) == .assign {
+                    assignments[s.name(i + 1), default: []].append((b, k + 1, container(at: i), false))
+                } else if w == .varWord, b < 0, s.is(k, .leftBrace), let close = s.matching(k), word(k + 1) != .get, word(k + 1) != .set, word(k + 1) != .didSet, word(k + 1) != .willSet {
+                    // A computed property of one expression: `var database: CKDatabase { container.publicCloudDatabase }`.
+                    let v = word(k + 1) == .returnWord ? k + 2 : k + 1
+                    if v < close, end(v) == close { assignments[s.name(i + 1), default: []].append((-1, v, container(at: i), true)) }
+                }
+            } else if w == .selfWord, s.is(i + 1, .period), s.isName(i + 2), word(i + 3) == .assign, i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
+                // `self.x = v`: a value of the property `x`, wherever it is set.
+                assignments[s.name(i + 2), default: []].append((-1, i + 4, container(at: i), true))
             } else if word(i + 1) == .assign, s.isName(i), !s.is(i - 1, .period), i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
-                assignments[s.name(i), default: []].append((body(at: i), i + 2))
+                let b = body(at: i)
+                assignments[s.name(i), default: []].append((b, i + 2, container(at: i), false))
+                if b >= 0, initOpens.contains(bodies[b].0) { initSets.append((s.name(i), b, i + 2, container(at: i))) }
             }
             if w == .caseWord, stringEnums.contains(where: { $0.0 < i && i < $0.1 }) {
                 var k = i + 1
@@ -138,6 +224,17 @@ struct SwiftCallReader {
                 }
             }
         }
+        // `x = v` in an `init` that declares no local `x` sets the property `x`.
+        for a in initSets where !declared.contains("\(a.body) \(a.name)") {
+            assignments[a.name, default: []].append((-1, a.value, a.container, true))
+        }
+        for (word, list) in assignments {
+            for a in list where a.body >= 0 { locals[word, default: [:]][a.body, default: []].append(a) }
+            for a in list where a.body == -1 {
+                members[word, default: [:]][a.container < 0 ? -1 : containerNames[a.container], default: []].append(a)
+                if !a.property { constantDeclarations[word, default: []].append(a) }
+            }
+        }
     }
 
     /// Token `i`'s word; `.other` outside the file.
@@ -146,6 +243,25 @@ struct SwiftCallReader {
     /// The innermost function body holding token `i` (its index in `bodies`), or -1.
     func body(at i: Int) -> Int {
         i >= 0 && i < bodyOf.count ? Int(bodyOf[i]) : -1
+    }
+
+    /// The innermost type declaration holding token `i` (its index in `containers`), or -1.
+    func container(at i: Int) -> Int {
+        i >= 0 && i < containerOf.count ? Int(containerOf[i]) : -1
+    }
+
+    /// The name tokens of `k..<e` when it is a dotted chain of names (`A.B.c`, `.a.b`), else nil.
+    func chain(_ k: Int, _ e: Int) -> [Int]? {
+        var out: [Int] = []
+        var j = s.is(k, .period) ? k + 1 : k
+        while j < e {
+            guard s.isName(j) else { return nil }
+            out.append(j)
+            if j + 1 == e { return out }
+            guard s.is(j + 1, .period) else { return nil }
+            j += 2
+        }
+        return nil
     }
 
     /// For each token, the innermost body holding it (a body holds its `{`, not its `}`),
@@ -242,9 +358,13 @@ struct SwiftCallReader {
         }
         if top == 4, s.is(k, "CKSubscription"), s.is(k + 2, "NotificationInfo"), s.is(k + 3, .leftParen) { return [.notificationInfo(k)] }
         if top == 2, s.is(k, "CKNotificationInfo"), s.is(k + 1, .leftParen) { return [.notificationInfo(k)] }
-        // `.name.rawValue`, `Type.name.rawValue`: a string enum's case.
-        if s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3), (e - 3 == k + 1 && s.is(k, .period)) || (e - 3 == k + 2 && s.isName(k) && s.is(k + 1, .period)) {
+        // `.name.rawValue`, `Type.name.rawValue`, `A.B.name.rawValue`: a string enum's case.
+        if s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3), e - 3 > k, let names = chain(k, e - 2), names.count >= (s.is(k, .period) ? 1 : 2) {
             return globals.enumRaw(s.name(e - 3)).map { [.string($0)] }
+        }
+        // `A.B.name` (types nested to any depth): the constant `name`, as `Type.name` is.
+        if count >= 5, let names = chain(k, e), names.count == (count + 1) / 2, names.dropLast().allSatisfy({ s.name($0).first?.isUppercase == true }) {
+            return name(names[names.count - 1], -2, globals, depth)
         }
         // A name: `x`, `.x`, `Type.x`, `self.x`, `Self.x`, `x.zoneID`, `x.recordID`.
         var nameIndex: Int?
@@ -263,6 +383,8 @@ struct SwiftCallReader {
                 return zones.count == inner.count ? zones : nil
             }
             nameIndex = k + 2
+            // `value.x` is a property of another object (`namespaceID.namespaceKey`): not a constant.
+            if !(s.is(k, "self") || s.is(k, "Self")), let c = s.name(k).first, c.isLowercase { return nil }
             if !(s.is(k, "self") || s.is(k, "Self")), let own = name(k + 2, -2, globals, depth) { return own }
         }
         guard let n = nameIndex else { return nil }
@@ -272,8 +394,13 @@ struct SwiftCallReader {
     /// The values of the name at token `n`: its assignments in `scope` (the enclosing
     /// function), else the file-level constants of every scanned file (one value only).
     func name(_ n: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
+        // One resolution (a name the collector asks for, and every name its values lead through)
+        // looks up at most `ScanGlobals.lookupBudget` names: declarations that lead to several
+        // declarations each, level after level, cost a bounded amount, not one per path.
+        if depth == 0 { globals.lookups = 0 }
+        guard globals.spend() else { return nil }
         let word = s.name(n)
-        if scope >= 0, let local = assignments[word]?.filter({ $0.body == scope && $0.value < n }), !local.isEmpty {
+        if scope >= 0, let local = locals[word]?[scope]?.filter({ $0.value < n }), !local.isEmpty {
             var out: [ScanValue] = []
             for a in local {
                 guard let v = values(a.value, scope, globals, depth: depth + 1) else { return nil }
@@ -281,15 +408,52 @@ struct SwiftCallReader {
             }
             return out
         }
+        // A parameter of the function is what the caller passes: not resolved, whatever a
+        // property or constant of the same name holds.
+        if scope >= 0, scope < parameters.count, !s.is(n - 1, .period), parameters[scope].contains(word) { return nil }
         // This file's own constants first (two types may each have a `database`), then every file's.
-        if let own = assignments[word]?.filter({ $0.body == -1 }), !own.isEmpty {
+        // A bare name (`zoneID`, `self.zoneID`) is the property of the type it is written in (or
+        // of a type holding that one, or a file-level constant): never another type's of this file.
+        // `Type.x` is the `x` of a declaration named `Type` when this file has one; an instance
+        // property set in code (`self.x = v`) is never `Type.x` or `.x`.
+        let declared = members[word] ?? [:]
+        let bare = !s.is(n - 1, .period) || s.is(n - 2, "self") || s.is(n - 2, "Self")
+        var own: [(body: Int, value: Int, container: Int, property: Bool)] = []
+        if bare {
+            // The file level, then each type holding `n` by name (at most `maxNesting` out).
+            var seen: Set<Int> = [-1]
+            own = declared[-1] ?? []
+            var at = container(at: n)
+            var level = 0
+            while at >= 0, level < Self.maxNesting {
+                if seen.insert(containerNames[at]).inserted { own += declared[containerNames[at]] ?? [] }
+                at = containers[at].parent
+                level += 1
+            }
+        } else {
+            own = constantDeclarations[word] ?? []
+        }
+        if !bare, s.is(n - 1, .period), s.isName(n - 2) {
+            // `Type.x`: the `x` of a declaration named `Type` when this file has one, else any's.
+            let qualifier = s.name(n - 2)
+            let typed = (containerIDs[qualifier].flatMap { declared[$0] } ?? []).filter { !$0.property }
+            if !typed.isEmpty { own = typed }
+        }
+        // A name valid Swift declares a few times where one use can see it: more than
+        // `maxDeclarations` is not resolved, so a lookup's cost stays bounded whatever the file holds.
+        guard own.count <= Self.maxDeclarations else { return nil }
+        if !own.isEmpty {
             var out: [ScanValue] = []
             for a in own {
                 guard let v = values(a.value, -1, globals, depth: depth + 1), v.count == 1 else { out = []; break }
                 if !out.contains(v[0]) { out.append(v[0]) }
             }
             if out.count == 1 { return out }
+        } else if bare, declared.count > 0 {
+            return nil
         }
+        // A resolution that ran out of lookups gives nothing, not another file's value of the name.
+        guard !globals.exhausted else { return nil }
         return globals.constant(word, depth)
     }
 
@@ -358,7 +522,7 @@ extension SwiftCallReader {
     /// The file-level constants (`let`, `static let`, outside any function).
     var constants: [(String, ScanConstant)] {
         assignments.flatMap { word, list in
-            list.filter { $0.body == -1 }.map { a -> (String, ScanConstant) in
+            list.filter { $0.body == -1 && !$0.property }.map { a -> (String, ScanConstant) in
                 let k = a.value, e = end(k), count = e - k
                 if count == 1, let v = s.stringValue(k) { return (word, .literal(v)) }
                 if count >= 3, s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3) { return (word, .enumRaw(s.name(e - 3))) }
@@ -371,6 +535,9 @@ extension SwiftCallReader {
                 }
                 if count == 2, s.is(k, .period), s.isName(k + 1) { return (word, .alias(s.name(k + 1))) }
                 if count == 3, s.isName(k), s.is(k + 1, .period), s.isName(k + 2) { return (word, .alias(s.name(k + 2))) }
+                if count >= 5, let names = chain(k, e), names.count == (count + 1) / 2, names.dropLast().allSatisfy({ s.name($0).first?.isUppercase == true }) {
+                    return (word, .alias(s.name(names[names.count - 1])))
+                }
                 return (word, .other)
             }
         }
@@ -396,6 +563,18 @@ final class ScanGlobals {
     private var constantLookers: [String: [Int]] = [:]
     /// The file being read.
     private var reading = 0
+    /// The names the resolution under way has looked up (`SwiftCallReader.name`).
+    var lookups = 0
+    /// How many names one resolution may look up.
+    static let lookupBudget = 4096
+
+    /// Counts one lookup; false once the resolution has used its budget.
+    func spend() -> Bool {
+        lookups += 1
+        return lookups <= Self.lookupBudget
+    }
+
+    var exhausted: Bool { lookups > Self.lookupBudget }
     /// The files whose lookups a later file's declarations changed.
     private(set) var stale: Set<Int> = []
 

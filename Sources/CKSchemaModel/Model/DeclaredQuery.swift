@@ -18,6 +18,18 @@ public struct DeclaredQuery: Sendable, Hashable {
     public var predicateOrigin: Origin = .unknown
     /// Where the names are written, so that a finding about one points at it (CK110, CK113).
     package var places = Places()
+    /// How the query spells system fields: a declared query may use ckschema's names
+    /// (`createdAt`) or CloudKit's keys (`creationDate`); a query `scan` found in app code
+    /// speaks CloudKit's keys only, so `createdAt` there is a custom field's name.
+    package var spelling = Spelling.schema
+
+    /// How a query's names spell system fields (`DeclaredQuery.spelling`).
+    package enum Spelling: Sendable, Hashable {
+        /// ckschema's names and CloudKit's keys alike (a declared query).
+        case schema
+        /// CloudKit's keys only (`recordID`, `creationDate`, ...): app code's `NSSortDescriptor(key:)`.
+        case cloudKit
+    }
 
     /// Where a declared query's record type and each name of its lists are written (YAML):
     /// `filter[i]` is the place of `filter`'s i-th name. Empty where the reader did not say

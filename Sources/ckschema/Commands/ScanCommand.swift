@@ -28,7 +28,7 @@ enum ScanCommand: OptionsCommand {
         let shown = result.diagnostics + (options.verbose ? result.notes : [])
         let code: ExitCode = result.failed ? .failure : Output.exitCode(for: result.diagnostics, failOn: options.report.failOn(config))
         if options.report.format == .json {
-            io.write(result.surface.json(subscriptions: result.subscriptions, diagnostics: shown.sortedByLocation()).rendered(pretty: true) + "\n")
+            io.write(result.surface.json(subscriptions: result.subscriptions, databases: result.subscriptionDatabases, diagnostics: shown.sortedByLocation()).rendered(pretty: true) + "\n")
         } else {
             io.conclude(shown.sortedByLocation(), format: options.report.format, command: name, failed: code != .success)
         }

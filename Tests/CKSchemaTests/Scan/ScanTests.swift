@@ -131,3 +131,93 @@ extension ScanTests {
         #expect(e.stdout.contains("holds no Swift file [CK909]"))
     }
 }
+
+/// Issue 31's points 1-7 from real apps: each broken form gives exactly its `.expected`
+/// findings, and each fixed form (the false alarm's code, or the miss corrected) its own.
+@Suite struct ScanPrecisionTests {
+    static let folder = Paths.fixture("scan/precision")
+
+    struct Case: Sendable, CustomStringConvertible {
+        var file: String
+        var schema = "schema.yaml"
+        var options: [String] = []
+        /// The `.expected` file; nil when the run is clean.
+        var expected: String?
+        var code: Int32 = 0
+        var description: String { file + (options.isEmpty ? "" : " " + options.joined(separator: " ")) }
+    }
+
+    static let cases: [Case] = [
+        // 1: CloudKit's keys for the system fields sort by their sortable index; `createdAt` is a custom field.
+        Case(file: "1-system-sort-bad.swift", expected: "1-system-sort-bad.expected", code: 1),
+        Case(file: "1-system-sort-good.swift"),
+        // 2: a YAML schema that names zones refuses an unknown zone; a .ckdb says nothing about zones.
+        Case(file: "2-ckdb-zone-bad.swift", expected: "2-ckdb-zone-bad.expected", code: 1),
+        Case(file: "2-ckdb-zone-good.swift", schema: "schema.ckdb"),
+        // 3: the default zone is CK713; a protocol's zoneID (and another type's) is not resolved.
+        Case(file: "3-zone-unknown-bad.swift", expected: "3-zone-unknown-bad.expected", code: 1),
+        Case(file: "3-zone-unknown-good.swift", options: ["--verbose"], expected: "3-zone-unknown-good.verbose.expected"),
+        // 4: a database through a computed property or one set in init; a parameter's is null.
+        Case(file: "4-database-property-bad.swift", expected: "4-database-property-bad.expected", code: 1),
+        Case(file: "4-database-property-good.swift", options: ["--verbose"], expected: "4-database-property-good.verbose.expected"),
+        Case(file: "4-database-property-good.swift", options: ["--format", "json"], expected: "4-database-property-good.json.expected"),
+        // 5: a predicate assigned in each branch: each is checked.
+        Case(file: "5-late-predicate-bad.swift", expected: "5-late-predicate-bad.expected", code: 1),
+        Case(file: "5-late-predicate-good.swift"),
+        // 6: nested constants and nested string enums resolve.
+        Case(file: "6-nested-constants-bad.swift", expected: "6-nested-constants-bad.expected", code: 1),
+        Case(file: "6-nested-constants-good.swift", options: ["--verbose"]),
+        Case(file: "6-nested-constants-good.swift", options: ["--format", "json"], expected: "6-nested-constants-good.json.expected"),
+        // 7: a sort on an encrypted field, at its sort descriptor.
+        Case(file: "7-encrypted-sort-bad.swift", expected: "7-encrypted-sort-bad.expected", code: 1),
+        Case(file: "7-encrypted-sort-good.swift"),
+    ]
+
+    @Test(arguments: cases)
+    func eachFormGivesExactlyItsFindings(_ c: Case) throws {
+        let r = try runCLI(["scan", c.file, "--schema", c.schema] + c.options, cwd: Self.folder)
+        if let expected = c.expected {
+            try expectMatchesFixture(r.stdout, Self.folder + "/" + expected)
+        } else {
+            #expect(r.stdout == "ckschema scan: passed: 0 errors, 0 warnings\n")
+        }
+        #expect(r.code == c.code, "\(r.stderr)")
+    }
+
+    /// Types nested deeper than a lookup follows, and a name declared more often than it weighs,
+    /// are not resolved, and the scan finishes: every lookup is bounded.
+    @Test func deepNestingAndManyDeclarationsAreBounded() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scan-bounded-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let depth = 40
+        var deep = "import CloudKit\n"
+        for i in 0..<depth { deep += "struct T\(i) {\n" }
+        deep += "func make() -> CKRecord {\nlet r = CKRecord(recordType: kind)\nreturn r\n}\n"
+        deep += String(repeating: "}\n", count: depth)
+        deep += "struct Holder {\n" + (0..<300).map { _ in "    static let kind = \"Note\"\n" }.joined() + "}\n"
+        deep += "struct Other {\n    static let kind = \"Nope\"\n}\n"
+        try deep.write(toFile: dir + "/Deep.swift", atomically: true, encoding: .utf8)
+        let r = try runCLI(["scan", dir, "--schema", Self.folder + "/schema.yaml", "--verbose"])
+        #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("not resolved: the record type of CKRecord(recordType:); not checked [CK907]"), "\(r.stdout)")
+    }
+
+    /// Declarations that each lead to many declarations, level after level (16^6 paths), are
+    /// not followed path by path: one resolution looks up a bounded number of names.
+    @Test func fanningDeclarationsAreBounded() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scan-fan-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var text = "import CloudKit\n"
+        for level in 0..<6 { text += String(repeating: "let x\(level) = x\(level + 1)\n", count: 16) }
+        text += String(repeating: "let x6 = \"Note\"\n", count: 16)
+        text += "func f() { let r = CKRecord(recordType: x0); r[x0] = 1 }\n"
+        try text.write(toFile: dir + "/Fan.swift", atomically: true, encoding: .utf8)
+        let start = ContinuousClock.now
+        let r = try runCLI(["scan", dir, "--schema", Self.folder + "/schema.yaml", "--verbose"])
+        #expect(ContinuousClock.now - start < .seconds(20))
+        #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("not resolved: the record type of CKRecord(recordType:); not checked [CK907]"), "\(r.stdout)")
+    }
+}

@@ -1,0 +1,9 @@
+import CloudKit
+
+struct DefaultStore {
+    let zoneID = CKRecordZone.default().zoneID
+
+    func subscribe() -> CKRecordZoneSubscription {
+        CKRecordZoneSubscription(zoneID: zoneID, subscriptionID: "owner")
+    }
+}

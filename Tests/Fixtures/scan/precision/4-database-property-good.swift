@@ -1,0 +1,37 @@
+import CloudKit
+
+final class PlaceFeed {
+    let container = CKContainer.default()
+    var database: CKDatabase { container.publicCloudDatabase }
+
+    func subscribe() async throws {
+        let subscription = CKQuerySubscription(recordType: "Place", predicate: NSPredicate(value: true), subscriptionID: "places", options: [.firesOnRecordCreation])
+        _ = try await database.save(subscription)
+    }
+}
+
+final class TripFeed {
+    let database: CKDatabase
+
+    init(container: CKContainer) {
+        self.database = container.privateCloudDatabase
+    }
+
+    func subscribe() async throws {
+        let subscription = CKRecordZoneSubscription(zoneID: CKRecordZone.ID(zoneName: "Journal"), subscriptionID: "journal")
+        _ = try await database.save(subscription)
+    }
+
+    // The parameter, not the property: not resolved.
+    func watch(in database: CKDatabase) async throws {
+        let subscription = CKQuerySubscription(recordType: "Place", predicate: NSPredicate(value: true), subscriptionID: "shadowed", options: [.firesOnRecordCreation])
+        _ = try await database.save(subscription)
+    }
+}
+
+final class Unknown {
+    func subscribe(to database: CKDatabase) async throws {
+        let subscription = CKQuerySubscription(recordType: "Place", predicate: NSPredicate(value: true), subscriptionID: "any", options: [.firesOnRecordCreation])
+        _ = try await database.save(subscription)
+    }
+}

@@ -1,0 +1,29 @@
+import CloudKit
+
+func search(_ database: CKDatabase, text: String?) async throws {
+    let predicate: NSPredicate
+    if let text {
+        predicate = NSPredicate(format: "title == %@", text)
+    } else {
+        predicate = NSPredicate(format: "startedAt > %@", Date() as NSDate)
+    }
+    let query = CKQuery(recordType: "Trip", predicate: predicate)
+    _ = try await database.records(matching: query)
+    var byPlace = NSPredicate(value: true)
+    if text != nil {
+        byPlace = NSPredicate(format: "name BEGINSWITH %@", text!)
+    }
+    let places = CKQuery(recordType: "Place", predicate: byPlace)
+    _ = try await database.records(matching: places)
+}
+
+func watch(_ database: CKDatabase, mine: Bool) async throws {
+    let predicate: NSPredicate
+    if mine {
+        predicate = NSPredicate(format: "title == %@", "mine")
+    } else {
+        predicate = NSPredicate(value: true)
+    }
+    let subscription = CKQuerySubscription(recordType: "Trip", predicate: predicate, subscriptionID: "trips", options: [.firesOnRecordCreation])
+    _ = try await database.save(subscription)
+}
