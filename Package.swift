@@ -10,6 +10,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "CKSchema", targets: ["CKSchema"]),
+        // An in-memory CloudKit for an app's unit tests that refuses what production refuses
+        // (docs/testing.md). The umbrella re-exports it too (docs/architecture.md says why
+        // that is harmless); an app's test target links this product alone.
+        .library(name: "CKSchemaTesting", targets: ["CKSchemaTesting"]),
         .executable(name: "ckschema", targets: ["ckschema"]),
     ],
     // One target per layer of docs/architecture.md, each depending on exactly the targets its
@@ -44,9 +48,10 @@ let package = Package(
         .target(name: "CKSchemaRuntime", dependencies: ["CKSchemaDiagnostics", "CKSchemaModel", "CKSchemaPredicate", "CKSchemaRecords", "CKSchemaStore", "CKSchemaWire"], swiftSettings: layer),
         .target(name: "CKSchemaScan", dependencies: ["CKSchemaDiagnostics", "CKSchemaLinter", "CKSchemaModel", "CKSchemaPredicate", "CKSchemaSwift"], swiftSettings: layer),
         .target(name: "CKSchemaMigrations", dependencies: ["CKSchemaDiagnostics", "CKSchemaDiff", "CKSchemaModel", "CKSchemaPredicate", "CKSchemaRuntime", "CKSchemaStore", "CKSchemaYAML"], swiftSettings: layer),
+        .target(name: "CKSchemaTesting", dependencies: ["CKSchemaConfig", "CKSchemaDiagnostics", "CKSchemaModel", "CKSchemaPredicate", "CKSchemaRecords", "CKSchemaRuntime", "CKSchemaStore", "CKSchemaYAML"], swiftSettings: layer),
         .target(name: "CKSchemaProduction", dependencies: ["CKSchemaCKDB", "CKSchemaCKTool", "CKSchemaDiagnostics", "CKSchemaDiff", "CKSchemaLinter", "CKSchemaMigrations", "CKSchemaModel", "CKSchemaStore", "CKSchemaYAML"], swiftSettings: layer),
         .target(name: "CKSchemaCheck", dependencies: ["CKSchemaCKDB", "CKSchemaCKTool", "CKSchemaCodegen", "CKSchemaConfig", "CKSchemaCoreData", "CKSchemaDiagnostics", "CKSchemaDiff", "CKSchemaLinter", "CKSchemaMigrations", "CKSchemaModel", "CKSchemaProduction", "CKSchemaRecords", "CKSchemaRuntime", "CKSchemaScan", "CKSchemaStore", "CKSchemaSwift", "CKSchemaYAML"], swiftSettings: layer),
-        .target(name: "CKSchema", dependencies: ["CKSchemaModel", "CKSchemaDiagnostics", "CKSchemaWire", "CKSchemaCKDB", "CKSchemaCoreData", "CKSchemaPredicate", "CKSchemaSwift", "CKSchemaYAML", "CKSchemaCKTool", "CKSchemaCodegen", "CKSchemaDiff", "CKSchemaLinter", "CKSchemaRecords", "CKSchemaStore", "CKSchemaConfig", "CKSchemaRuntime", "CKSchemaScan", "CKSchemaMigrations", "CKSchemaProduction", "CKSchemaCheck"], swiftSettings: layer),
+        .target(name: "CKSchema", dependencies: ["CKSchemaModel", "CKSchemaDiagnostics", "CKSchemaWire", "CKSchemaCKDB", "CKSchemaCoreData", "CKSchemaPredicate", "CKSchemaSwift", "CKSchemaYAML", "CKSchemaCKTool", "CKSchemaCodegen", "CKSchemaDiff", "CKSchemaLinter", "CKSchemaRecords", "CKSchemaStore", "CKSchemaConfig", "CKSchemaRuntime", "CKSchemaScan", "CKSchemaMigrations", "CKSchemaTesting", "CKSchemaProduction", "CKSchemaCheck"], swiftSettings: layer),
         .executableTarget(
             name: "ckschema",
             dependencies: ["CKSchema"],

@@ -18,5 +18,6 @@
 @_exported import CKSchemaRuntime
 @_exported import CKSchemaScan
 @_exported import CKSchemaMigrations
+@_exported import CKSchemaTesting
 @_exported import CKSchemaProduction
 @_exported import CKSchemaCheck

@@ -1,0 +1,598 @@
+import Foundation
+import CKSchemaDiagnostics
+import CKSchemaModel
+import CKSchemaPredicate
+import CKSchemaRecords
+import CKSchemaRuntime
+import CKSchemaStore
+
+/// The state of one `FakeCloudKit`, used only under its lock: an in-memory store per database
+/// (each with the container's schema), the zones' incarnations, the faults asked for and the
+/// records as the server returned them (the ancestors of a conflict).
+final class Engine {
+    typealias SaveResults = [CloudRecord.ID: Result<CloudRecord, CloudKitError>]
+    typealias DeleteResults = [CloudRecord.ID: Result<Void, CloudKitError>]
+    private typealias C = RecordsTable.Column
+
+    let env: Environment
+    /// The schema the fake was made from (what development's additions are measured against).
+    let base: Schema
+    private var stores: [CloudDatabaseScope: Store] = [:]
+    private var schemas: [CloudDatabaseScope: Schema] = [:]
+    /// A zone's incarnation ("scope/zone"): deleting the zone expires the tokens it gave.
+    private var epochs: [String: Int] = [:]
+    var faults: [CloudOperation: [CloudFault]] = [:]
+    /// Every record version a save or fetch returned, by change tag (bounded by the test).
+    private var versions: [String: CloudRecord] = [:]
+
+    /// CloudKit's limits of one modify request (CloudKit Web Services Reference, "Data Size
+    /// Limits"; CKModifyRecordsOperation: 400 items). The 1 MB per record is the validator's CK410.
+    static let maxItems = 400
+    static let maxRequestBytes = 2 * 1024 * 1024
+
+    init(schema: Schema, env: Environment) throws {
+        self.env = env
+        var s = schema
+        s.zones = []
+        s.subscriptions = []
+        base = s
+        _ = try store(.private)
+    }
+
+    // MARK: Stores
+
+    /// The database's store, created (with the container's record types) on first use.
+    private func store(_ scope: CloudDatabaseScope) throws(CloudKitError) -> Store {
+        if let s = stores[scope] { return s }
+        do {
+            let store = try Store(path: ":memory:")
+            var schema = base
+            // Development's additions so far are the container's, whatever database made them.
+            if let other = schemas.values.first { schema.recordTypes = other.recordTypes }
+            try store.db.transaction { try store.writeSchema(schema, env: env) }
+            stores[scope] = store
+            schemas[scope] = schema
+            return store
+        } catch {
+            throw CloudKitError(.internalError, "could not create the fake's store: \(error)")
+        }
+    }
+
+    private func schema(_ scope: CloudDatabaseScope) throws(CloudKitError) -> Schema {
+        _ = try store(scope)
+        return schemas[scope]!
+    }
+
+    /// Writes a database's schema (zones, subscriptions, types) to its store.
+    private func write(_ schema: Schema, _ scope: CloudDatabaseScope) throws(CloudKitError) {
+        let s = try store(scope)
+        do { try s.db.transaction { try s.writeSchema(schema, env: env) } } catch {
+            throw Self.error(from: error, doing: "write the schema")
+        }
+        schemas[scope] = schema
+    }
+
+    /// Re-reads a store's schema after development grew it, and gives its record types to the
+    /// other databases (the schema is the container's).
+    private func refreshTypes(from scope: CloudDatabaseScope) throws(CloudKitError) {
+        let fresh: Schema
+        do { fresh = try stores[scope]!.schema(env) } catch { throw Self.error(from: error, doing: "read the schema") }
+        guard fresh.recordTypes != schemas[scope]?.recordTypes else { return }
+        schemas[scope] = fresh
+        for other in stores.keys where other != scope {
+            var s = schemas[other]!
+            s.recordTypes = fresh.recordTypes
+            try write(s, other)
+        }
+    }
+
+    func additions() -> [DevelopmentAddition] {
+        guard env == .development, let now = schemas[.private] ?? schemas.values.first else { return [] }
+        var out: [DevelopmentAddition] = []
+        for t in now.recordTypes {
+            guard let old = base.recordType(named: t.name) else {
+                out.append(DevelopmentAddition(recordType: t.name, field: nil, fieldType: nil, isEncrypted: false))
+                for f in t.fields { out.append(DevelopmentAddition(recordType: t.name, field: f.name, fieldType: f.type.description, isEncrypted: f.isEncrypted)) }
+                continue
+            }
+            for f in t.fields where old.field(named: f.name) == nil {
+                out.append(DevelopmentAddition(recordType: t.name, field: f.name, fieldType: f.type.description, isEncrypted: f.isEncrypted))
+            }
+        }
+        return out
+    }
+
+    // MARK: Faults and errors
+
+    func fault(_ op: CloudOperation) throws(CloudKitError) {
+        guard var queue = faults[op], !queue.isEmpty else { return }
+        let f = queue.removeFirst()
+        faults[op] = queue
+        throw f.error
+    }
+
+    static func zoneNotFound(_ zone: String) -> CloudKitError {
+        CloudKitError(.zoneNotFound, "Zone '\(zone)' does not exist", rule: RuntimeRules.zoneNotFound.code)
+    }
+
+    /// A store or loader failure as CloudKit's internal error, with ckschema's words.
+    static func error(from error: any Error, doing: String) -> CloudKitError {
+        if let e = error as? CloudKitError { return e }
+        if let e = error as? InputError {
+            let d = e.diagnostics.first
+            return CloudKitError(.internalError, "could not \(doing): " + (d?.message ?? "\(e)"), rule: d?.code)
+        }
+        return CloudKitError(.internalError, "could not \(doing): \(error)")
+    }
+
+    private func zoneExists(_ zone: String, _ scope: CloudDatabaseScope) throws(CloudKitError) -> Bool {
+        if zone == CloudZone.defaultName { return true }
+        return try schema(scope).zone(named: zone) != nil
+    }
+
+    // MARK: Reading records
+
+    /// One stored record, or nil.
+    private func read(_ scope: CloudDatabaseScope, zone: String, name: String) throws(CloudKitError) -> CloudRecord? {
+        let store = try store(scope)
+        let schema = try schema(scope)
+        do {
+            let rows = try store.queryRows(RecordsTable.selectRows + " WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3",
+                                           [.text(env.rawValue), .text(zone), .text(name)])
+            guard let row = try rows.next() else { return nil }
+            let stored = try rows.withFields { try JSONValue.parse($0) }
+            let r = RecordCoding.record(row, stored: stored, type: schema.recordType(named: row.recordType))
+            if let tag = r.recordChangeTag { versions[tag] = r }
+            return r
+        } catch {
+            throw Self.error(from: error, doing: "read a record")
+        }
+    }
+
+    func fetch(_ scope: CloudDatabaseScope, _ ids: [CloudRecord.ID]) throws(CloudKitError) -> SaveResults {
+        var out: SaveResults = [:]
+        for id in ids {
+            guard try zoneExists(id.zoneName, scope) else { out[id] = .failure(Self.zoneNotFound(id.zoneName)); continue }
+            if let r = try read(scope, zone: id.zoneName, name: id.recordName) {
+                out[id] = .success(r)
+            } else {
+                out[id] = .failure(CloudKitError(.unknownItem, "Record not found", rule: RecordDeleter.notFound.code))
+            }
+        }
+        return out
+    }
+
+    // MARK: Saving and deleting
+
+    func modifyRecords(_ scope: CloudDatabaseScope, saving: [CloudRecord], deleting: [CloudRecord.ID], policy: SavePolicy,
+                       atomically: Bool) throws(CloudKitError) -> (saveResults: SaveResults, deleteResults: DeleteResults) {
+        try fault(.modifyRecords)
+        let items = saving.count + deleting.count
+        if items > Self.maxItems {
+            throw CloudKitError(.limitExceeded, "Your request contains \(items) items which is more than the maximum number of items in a single request (\(Self.maxItems))",
+                                rule: RecordsRules.batchTooManyItems.code)
+        }
+        var saveResults: SaveResults = [:]
+        var toSave: [CloudRecord] = []
+        var lines: [String] = []
+        var bytes = 0
+        for r in saving {
+            if let refusal = try precheck(r, scope) { saveResults[r.id] = .failure(refusal); continue }
+            let line = RecordCoding.line(r)
+            bytes += line.utf8.count
+            toSave.append(r)
+            lines.append(line)
+        }
+        if bytes > Self.maxRequestBytes {
+            throw CloudKitError(.limitExceeded, "Request is too large: \(bytes) bytes of record data, more than CloudKit's 2 MB per request",
+                                rule: RecordsRules.batchTooLarge.code)
+        }
+        if !toSave.isEmpty {
+            let saved = try importRecords(toSave, lines: lines, scope, policy: policy)
+            saveResults.merge(saved, uniquingKeysWith: { a, _ in a })
+        }
+        let deleteResults = try delete(deleting, scope)
+        return (saveResults, deleteResults)
+    }
+
+    /// What is refused before the importer sees the record: the public database's encryption
+    /// rule (lint's CK107, `CloudKitRules`), and in development a new record type is created
+    /// just in time (CloudKit's development schema) under a name CloudKit accepts.
+    private func precheck(_ r: CloudRecord, _ scope: CloudDatabaseScope) throws(CloudKitError) -> CloudKitError? {
+        var schema = try schema(scope)
+        let type = schema.recordType(named: r.recordType) ?? RecordType(name: r.recordType)
+        if scope == .public {
+            for key in r.encrypted.keys {
+                let f = type.field(named: key) ?? Field(name: key, type: FieldType(.string), isEncrypted: true)
+                var encrypted = f
+                encrypted.isEncrypted = true
+                if let v = CloudKitRules.indexAndEncryptionViolations(encrypted, in: type, database: .public, notation: .yaml)
+                    .first(where: { $0.rule == .encryptedInPublicDatabase }) {
+                    return CloudKitError(.invalidArguments, v.message, rule: v.rule.info.code)
+                }
+            }
+        }
+        if env == .development, schema.recordType(named: r.recordType) == nil {
+            if let v = CloudKitRules.recordTypeNameViolation(r.recordType) {
+                return CloudKitError(.invalidArguments, v.message, rule: v.rule.info.code)
+            }
+            schema.recordTypes.append(RecordType(name: r.recordType))
+            try write(schema, scope)
+            for other in stores.keys where other != scope {
+                var s = schemas[other]!
+                s.recordTypes = schema.recordTypes
+                try write(s, other)
+            }
+        }
+        return nil
+    }
+
+    /// Saves the records through `records import` (one request: one file of NDJSON lines),
+    /// then reads back each one saved, and maps each refusal to CloudKit's error.
+    private func importRecords(_ records: [CloudRecord], lines: [String], _ scope: CloudDatabaseScope, policy: SavePolicy) throws(CloudKitError) -> SaveResults {
+        let store = try store(scope)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ckschema-fake-\(UUID().uuidString).ndjson")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let options = RecordImporter.Options(environment: env, savePolicy: Self.policy(policy), batchSize: Self.maxItems)
+        let result: RecordImporter.Result
+        do {
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+            result = try RecordImporter.importFiles([file.path], into: store, options: options)
+        } catch {
+            throw Self.error(from: error, doing: "save records")
+        }
+        // Each error names its record by line (line N is records[N - 1]).
+        var errors: [Int: [Diagnostic]] = [:]
+        for d in result.diagnostics where d.severity == .error {
+            guard let line = d.location?.line, line >= 1, line <= records.count else { continue }
+            errors[line - 1, default: []].append(d)
+        }
+        if env == .development { try refreshTypes(from: scope) }
+        var out: SaveResults = [:]
+        for (i, r) in records.enumerated() {
+            if let ds = errors[i] {
+                out[r.id] = .failure(try cloudError(ds, record: r, number: i + 1, scope))
+            } else if let saved = try read(scope, zone: r.id.zoneName, name: r.id.recordName) {
+                out[r.id] = .success(saved)
+            } else {
+                out[r.id] = .failure(CloudKitError(.internalError, "the record was saved but cannot be read back"))
+            }
+        }
+        return out
+    }
+
+    static func policy(_ p: SavePolicy) -> RecordImporter.SavePolicy {
+        switch p {
+        case .ifServerRecordUnchanged: .ifServerRecordUnchanged
+        case .changedKeys: .changedKeys
+        case .allKeys: .allKeys
+        }
+    }
+
+    /// The rules whose refusal CloudKit gives as 12 with server code 2006 (the schema lacks the
+    /// type or field): the validator's and the importer's.
+    static let schemaRefusals: Set<String> = [RecordsRules.unknownRecordType.code, RecordsRules.unknownFieldProduction.code,
+                                             StoreRules.recordUnknownType.code, StoreRules.recordUnknownField.code]
+
+    /// CloudKit's error for a record the importer refused: the refusal that decides (a missing
+    /// type or field before any other; else the record's own first error, which the importer
+    /// gives last) in CloudKit's code and words.
+    private func cloudError(_ ds: [Diagnostic], record r: CloudRecord, number: Int, _ scope: CloudDatabaseScope) throws(CloudKitError) -> CloudKitError {
+        let d = ds.first(where: { Self.schemaRefusals.contains($0.code) }) ?? ds.last!
+        let text = Self.ownWords(d.message)
+        switch d.code {
+        case RecordsRules.unknownRecordType.code, StoreRules.recordUnknownType.code:
+            return CloudKitError(.invalidArguments, serverCode: 2006, "Cannot create new type \(r.recordType) in production schema", rule: d.code)
+        case RecordsRules.unknownFieldProduction.code, StoreRules.recordUnknownField.code:
+            let field = Self.field(in: d.message) ?? "?"
+            return CloudKitError(.invalidArguments, serverCode: 2006, "Cannot create or modify field '\(field)' in record '\(r.recordType)' in production schema", rule: d.code)
+        case RecordsRules.recordTooLarge.code, RecordsRules.deleteSelfLimit.code, RecordsRules.assetTooLarge.code:
+            return CloudKitError(.limitExceeded, text, rule: d.code)
+        case StoreRules.recordUnknownZone.code:
+            return CloudKitError(.zoneNotFound, "Zone '\(r.id.zoneName)' does not exist", rule: d.code)
+        case StoreRules.recordBatchFailed.code:
+            return CloudKitError(.batchRequestFailed, "Record \(r.id.recordName) not saved: another record of the atomic batch failed", rule: d.code)
+        case StoreRules.recordConflict.code where d.message.contains("conflict saving it"):
+            var e = CloudKitError(.serverRecordChanged, serverCode: 2004, "record to insert already exists", rule: d.code)
+            if let tag = r.recordChangeTag { e.message = "client oplock error updating record"; e.ancestorRecord = versions[tag] }
+            e.serverRecord = try read(scope, zone: r.id.zoneName, name: r.id.recordName)
+            e.clientRecord = r
+            return e
+        default:
+            return CloudKitError(.invalidArguments, text, rule: d.code)
+        }
+    }
+
+    /// A message without the importer's `record #N 'name', field 'f': ` prefix.
+    static func ownWords(_ message: String) -> String {
+        guard message.hasPrefix("record #"), let r = message.range(of: "': ") ?? message.range(of: ": ") else { return message }
+        return String(message[r.upperBound...])
+    }
+
+    /// The field a composed message names (`, field 'x': `).
+    static func field(in message: String) -> String? {
+        guard let start = message.range(of: ", field '") else { return nil }
+        let rest = message[start.upperBound...]
+        guard let end = rest.range(of: "': ") else { return nil }
+        return String(rest[..<end.lowerBound])
+    }
+
+    /// Deletes through `records delete`, zone by zone; a missing record is unknownItem.
+    private func delete(_ ids: [CloudRecord.ID], _ scope: CloudDatabaseScope) throws(CloudKitError) -> DeleteResults {
+        guard !ids.isEmpty else { return [:] }
+        let store = try store(scope)
+        var out: DeleteResults = [:]
+        var zones: [String] = []
+        var byZone: [String: [CloudRecord.ID]] = [:]
+        for id in ids {
+            if byZone[id.zoneName] == nil { zones.append(id.zoneName) }
+            byZone[id.zoneName, default: []].append(id)
+        }
+        for zone in zones {
+            let group = byZone[zone]!
+            guard try zoneExists(zone, scope) else {
+                for id in group { out[id] = .failure(Self.zoneNotFound(zone)) }
+                continue
+            }
+            let result: RecordDeleter.Result
+            do { result = try RecordDeleter.delete(names: group.map(\.recordName), zone: zone, from: store, environment: env) } catch {
+                throw Self.error(from: error, doing: "delete records")
+            }
+            let missing = Set(result.diagnostics.map(\.message))
+            for id in group {
+                let notFound = "Record not found: \(JSONValue.string(id.recordName).text) in zone '\(ControlCharacters.escaped(zone))'"
+                out[id] = missing.contains(notFound) ? .failure(CloudKitError(.unknownItem, "Record not found", rule: RecordDeleter.notFound.code)) : .success(())
+            }
+        }
+        return out
+    }
+
+    // MARK: Zones
+
+    private static func database(_ scope: CloudDatabaseScope) -> Database {
+        switch scope {
+        case .public: .public
+        case .private: .private
+        case .shared: .shared
+        }
+    }
+
+    func allZones(_ scope: CloudDatabaseScope) throws(CloudKitError) -> [CloudZone] {
+        try fault(.modifyRecordZones)
+        let zones = try schema(scope).zones
+        return [CloudZone(name: CloudZone.defaultName, capabilities: [])] + zones.map { z in
+            var caps: CloudZone.Capabilities = []
+            if z.capabilities.contains(.fetchChanges) { caps.insert(.fetchChanges) }
+            if z.capabilities.contains(.atomic) { caps.insert(.atomic) }
+            if z.capabilities.contains(.sharing) { caps.insert(.sharing) }
+            return CloudZone(name: z.name, capabilities: caps)
+        }
+    }
+
+    func modifyZones(_ scope: CloudDatabaseScope, saving: [CloudZone], deleting: [String]) throws(CloudKitError)
+        -> (saveResults: [String: Result<CloudZone, CloudKitError>], deleteResults: [String: Result<Void, CloudKitError>]) {
+        try fault(.modifyRecordZones)
+        var schema = try schema(scope)
+        var saved: [String: Result<CloudZone, CloudKitError>] = [:]
+        var deleted: [String: Result<Void, CloudKitError>] = [:]
+        for z in saving {
+            // CKRecordZone: custom zones exist only in the private database (the shared one holds others' zones).
+            if scope != .private {
+                saved[z.name] = .failure(CloudKitError(.invalidArguments, "Custom zones are not supported in the \(scope.rawValue) database"))
+                continue
+            }
+            if let v = CloudKitRules.zoneNameViolation(z.name) {
+                saved[z.name] = .failure(CloudKitError(.invalidArguments, v.message, rule: v.rule.info.code))
+                continue
+            }
+            var caps: Set<ZoneCapability> = []
+            if z.capabilities.contains(.fetchChanges) { caps.insert(.fetchChanges) }
+            if z.capabilities.contains(.atomic) { caps.insert(.atomic) }
+            if z.capabilities.contains(.sharing) { caps.insert(.sharing) }
+            schema.zones.removeAll { $0.name == z.name }
+            schema.zones.append(Zone(name: z.name, database: Self.database(scope), capabilities: caps))
+            saved[z.name] = .success(z)
+        }
+        let store = try store(scope)
+        for name in deleting {
+            guard schema.zone(named: name) != nil else { deleted[name] = .failure(Self.zoneNotFound(name)); continue }
+            do {
+                var names: [String] = []
+                let rows = try store.zoneRows(env: env, zone: name, since: nil)
+                while let row = try rows.next() { names.append(row.recordName) }
+                if !names.isEmpty { _ = try RecordDeleter.delete(names: names, zone: name, from: store, environment: env) }
+            } catch {
+                throw Self.error(from: error, doing: "delete the zone's records")
+            }
+            schema.zones.removeAll { $0.name == name }
+            epochs[scope.rawValue + "/" + name, default: 0] += 1
+            deleted[name] = .success(())
+        }
+        try write(schema, scope)
+        return (saved, deleted)
+    }
+
+    // MARK: Queries
+
+    static func argument(_ v: CloudValue) throws(CloudKitError) -> QueryPredicateArgument {
+        switch v {
+        case .string(let s): return .string(s)
+        case .int64(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .timestamp(let date):
+            let ms = (date.timeIntervalSince1970 * 1000).rounded()
+            guard let i = Int64(exactly: ms) else { throw CloudKitError(.invalidArguments, "Invalid date argument") }
+            return .date(i)
+        case .location(let lat, let lon): return .location(latitude: lat, longitude: lon)
+        case .reference(let name, _): return .string(name)
+        case .list(let items):
+            var out: [QueryPredicateArgument] = []
+            for item in items { out.append(try argument(item)) }
+            return .list(out)
+        case .bytes, .asset: throw CloudKitError(.invalidArguments, "Invalid predicate argument: bytes and assets cannot be compared")
+        }
+    }
+
+    /// `ckschema query`'s refusal in CloudKit's code: an index a query needs is 12/2015.
+    static func queryError(_ d: Diagnostic) -> CloudKitError {
+        switch d.code {
+        case PredicateRules.needsIndex.code, RuntimeRules.notSortable.code:
+            return CloudKitError(.invalidArguments, serverCode: 2015, d.message, rule: d.code)
+        case RuntimeRules.unknownType.code:
+            return CloudKitError(.unknownItem, serverCode: 2003, d.message.components(separatedBy: ";").first ?? d.message, rule: d.code)
+        case RuntimeRules.zoneNotFound.code:
+            return CloudKitError(.zoneNotFound, d.message, rule: d.code)
+        default:
+            return CloudKitError(.invalidArguments, d.message, rule: d.code)
+        }
+    }
+
+    func query(_ c: CloudQueryCursor) throws(CloudKitError) -> (matchResults: [(CloudRecord.ID, Result<CloudRecord, CloudKitError>)], cursor: CloudQueryCursor?) {
+        let store = try store(c.database)
+        var arguments: [QueryPredicateArgument] = []
+        for a in c.query.arguments { arguments.append(try Self.argument(a)) }
+        if let limit = c.limit, limit < 1 { throw CloudKitError(.invalidArguments, "resultsLimit must be at least 1") }
+        let (end, overflow) = c.offset.addingReportingOverflow((c.limit ?? Int.max - 1) + 1)
+        let q = RecordQuery(recordType: c.query.recordType, predicate: c.query.predicate, arguments: arguments,
+                            sort: c.query.sortedBy.map { RecordQuery.Sort(field: $0.key, descending: !$0.ascending) },
+                            zone: c.zone, environment: env, limit: c.limit == nil || overflow ? nil : end)
+        var keys: [(zone: String, name: String)] = []
+        let outcome: StoreQuery.Outcome
+        do {
+            outcome = try StoreQuery.run(q, store: store) { line in
+                let json = try JSONValue.parse(line)
+                keys.append((json["zoneID"]?["zoneName"]?.stringValue ?? CloudZone.defaultName, json["recordName"]?.stringValue ?? ""))
+            }
+        } catch {
+            throw Self.error(from: error, doing: "run the query")
+        }
+        if case .refused(let ds) = outcome, let d = ds.first { throw Self.queryError(d) }
+        var page: [(CloudRecord.ID, Result<CloudRecord, CloudKitError>)] = []
+        let from = min(c.offset, keys.count)
+        let to = c.limit.map { min(keys.count, from + $0) } ?? keys.count
+        for k in keys[from..<to] {
+            guard let r = try read(c.database, zone: k.zone, name: k.name) else { continue }
+            page.append((r.id, .success(r)))
+        }
+        let more = to < keys.count
+        return (page, more ? CloudQueryCursor(query: c.query, zone: c.zone, offset: to, limit: c.limit, database: c.database) : nil)
+    }
+
+    // MARK: Zone changes
+
+    func zoneChanges(_ scope: CloudDatabaseScope, zone: String, since token: CloudChangeToken?, limit: Int?) throws(CloudKitError)
+        -> (modifications: [CloudRecord], deletions: [CloudRecord.ID], changeToken: CloudChangeToken, moreComing: Bool) {
+        try fault(.recordZoneChanges)
+        let store = try store(scope)
+        let epoch = epochs[scope.rawValue + "/" + zone, default: 0]
+        if let token {
+            guard token.zone == zone, token.database == scope else {
+                throw CloudKitError(.invalidArguments, "The change token was issued for another zone", rule: RuntimeRules.badToken.code)
+            }
+            guard token.epoch == epoch else {
+                throw CloudKitError(.changeTokenExpired, "Change Token Expired: the zone was deleted since the token was issued")
+            }
+        }
+        if let limit, limit < 1 { throw CloudKitError(.invalidArguments, "resultsLimit must be at least 1") }
+        var changes: [(deleted: Bool, name: String)] = []
+        var storeToken: String?
+        let outcome: ZoneChanges.Outcome
+        do {
+            outcome = try ZoneChanges.fetch(store: store, environment: env, zone: zone, since: token?.storeToken) { line in
+                let json = try JSONValue.parse(line)
+                if let t = json["serverChangeToken"]?.stringValue { storeToken = t; return }
+                changes.append((json["deleted"]?.boolValue == true, json["recordName"]?.stringValue ?? ""))
+            }
+        } catch {
+            if error.diagnostics.first?.code == RuntimeRules.badToken.code {
+                throw CloudKitError(.changeTokenExpired, "Change Token Expired", rule: RuntimeRules.badToken.code)
+            }
+            throw Self.error(from: error, doing: "fetch zone changes")
+        }
+        if case .refused(let ds) = outcome, let d = ds.first {
+            switch d.code {
+            case RuntimeRules.zoneNotFound.code: throw CloudKitError(.zoneNotFound, "Zone '\(zone)' does not exist", rule: d.code)
+            default: throw CloudKitError(.invalidArguments, d.message, rule: d.code)
+            }
+        }
+        let skip = min(token?.skip ?? 0, changes.count)
+        let rest = changes[skip...]
+        let taken = limit.map { Array(rest.prefix($0)) } ?? Array(rest)
+        let more = taken.count < rest.count
+        var modifications: [CloudRecord] = []
+        var deletions: [CloudRecord.ID] = []
+        for c in taken {
+            if c.deleted { deletions.append(CloudRecord.ID(recordName: c.name, zoneName: zone)); continue }
+            if let r = try read(scope, zone: zone, name: c.name) { modifications.append(r) }
+        }
+        let next = more ? CloudChangeToken(zone: zone, database: scope, epoch: epoch, storeToken: token?.storeToken, skip: skip + taken.count)
+                        : CloudChangeToken(zone: zone, database: scope, epoch: epoch, storeToken: storeToken, skip: 0)
+        return (modifications, deletions, next, more)
+    }
+
+    // MARK: Subscriptions and notifications
+
+    func saveSubscription(_ scope: CloudDatabaseScope, _ sub: CloudSubscription) throws(CloudKitError) -> CloudSubscription {
+        try fault(.subscriptions)
+        var schema = try schema(scope)
+        let model: Subscription
+        switch sub.kind {
+        case .query(let type, let predicate, let events):
+            // The query it watches must be one CloudKit runs: `ckschema query`'s compile says.
+            let q = RecordQuery(recordType: type, predicate: predicate, environment: env)
+            if case .failure(let refusal) = StoreQuery.compile(q, schema: schema, searchTables: [:]), let d = refusal.diagnostics.first {
+                throw Self.queryError(d)
+            }
+            model = Subscription(id: sub.id, kind: .query, database: Self.database(scope), recordType: type, predicate: predicate,
+                                 firesOn: Set(events.map { Subscription.Event(rawValue: $0.rawValue)! }))
+        case .zone(let zone):
+            guard try zoneExists(zone, scope) else { throw Self.zoneNotFound(zone) }
+            model = Subscription(id: sub.id, kind: .zone, database: Self.database(scope), zone: zone)
+        case .database:
+            model = Subscription(id: sub.id, kind: .database, database: Self.database(scope))
+        }
+        schema.subscriptions.removeAll { $0.id == sub.id }
+        schema.subscriptions.append(model)
+        try write(schema, scope)
+        return sub
+    }
+
+    func deleteSubscription(_ scope: CloudDatabaseScope, _ id: String) throws(CloudKitError) {
+        try fault(.subscriptions)
+        var schema = try schema(scope)
+        guard schema.subscriptions.contains(where: { $0.id == id }) else { throw CloudKitError(.unknownItem, "Subscription not found: \(id)") }
+        schema.subscriptions.removeAll { $0.id == id }
+        try write(schema, scope)
+    }
+
+    func allSubscriptions(_ scope: CloudDatabaseScope) throws(CloudKitError) -> [CloudSubscription] {
+        try fault(.subscriptions)
+        let subscriptions = try schema(scope).subscriptions
+        return subscriptions.map { s in
+            switch s.kind {
+            case .query:
+                return CloudSubscription(id: s.id, kind: .query(recordType: s.recordType ?? "", predicate: s.predicate ?? "TRUEPREDICATE",
+                                                                firesOn: Set(s.firesOn.compactMap { CloudSubscription.Event(rawValue: $0.rawValue) })))
+            case .zone: return CloudSubscription(id: s.id, kind: .zone(s.zone ?? CloudZone.defaultName))
+            case .database: return CloudSubscription(id: s.id, kind: .database)
+            }
+        }
+    }
+
+    func notifications(_ scope: CloudDatabaseScope) throws(CloudKitError) -> [CloudNotification] {
+        let store = try store(scope)
+        var out: [CloudNotification] = []
+        do {
+            try NotificationLog.read(store: store, environment: env) { line in
+                let json = try JSONValue.parse(line)
+                let id = json["recordID"].map { CloudRecord.ID(recordName: $0["recordName"]?.stringValue ?? "", zoneName: $0["zoneName"]?.stringValue ?? CloudZone.defaultName) }
+                out.append(CloudNotification(subscriptionID: json["subscriptionID"]?.stringValue ?? "",
+                                             reason: json["queryNotificationReason"]?.stringValue ?? json["notificationType"]?.stringValue ?? "",
+                                             recordID: id, zoneName: json["recordZoneID"]?["zoneName"]?.stringValue ?? id?.zoneName))
+            }
+        } catch {
+            throw Self.error(from: error, doing: "read notifications")
+        }
+        return out
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import CKSchemaModel
+import CKSchemaStore
+
+/// A `CloudRecord` as the records importer reads it (the CloudKit Web Services shape, one
+/// NDJSON line), and a stored record back as a `CloudRecord`: the fake's only translation.
+/// Every rule the line meets is the importer's (`records import`), not this file's.
+enum RecordCoding {
+    /// The Web Services type tag of a value (nil for an empty or mixed list: the checker infers
+    /// or refuses it).
+    static func tag(_ v: CloudValue) -> String? {
+        switch v {
+        case .string: "STRING"
+        case .int64: "INT64"
+        case .double: "DOUBLE"
+        case .timestamp: "TIMESTAMP"
+        case .bytes: "BYTES"
+        case .location: "LOCATION"
+        case .reference: "REFERENCE"
+        case .asset: "ASSETID"
+        case .list(let items):
+            if let first = items.first, let t = tag(first), !t.hasSuffix("_LIST"), items.allSatisfy({ tag($0) == t }) { t + "_LIST" } else { nil }
+        }
+    }
+
+    /// The value's JSON in the Web Services shape. A timestamp that is not a finite number of
+    /// milliseconds is written as a double the checker refuses (never a trap).
+    static func json(_ v: CloudValue, zone: String) -> JSONValue {
+        switch v {
+        case .string(let s): return .string(s)
+        case .int64(let i): return .int(i)
+        case .double(let d): return .double(d)
+        case .timestamp(let date):
+            let ms = (date.timeIntervalSince1970 * 1000).rounded()
+            if let i = Int64(exactly: ms) { return .int(i) }
+            return .double(ms.isFinite ? ms : .greatestFiniteMagnitude)
+        case .bytes(let d): return .string(d.base64EncodedString())
+        case .location(let lat, let lon): return .object([("latitude", .double(lat)), ("longitude", .double(lon))])
+        case .reference(let name, let action):
+            return .object([("recordName", .string(name)), ("zoneID", .object([("zoneName", .string(zone))])),
+                            ("action", .string(action == .deleteSelf ? "DELETE_SELF" : "NONE"))])
+        case .asset(let url): return .object([("downloadURL", .string(url.absoluteString))])
+        case .list(let items): return .array(items.map { json($0, zone: zone) })
+        }
+    }
+
+    /// The record as one NDJSON line for `RecordImporter`.
+    static func line(_ r: CloudRecord) -> String {
+        func group(_ values: [String: CloudValue]) -> JSONValue {
+            .object(values.keys.sorted().map { key in
+                let v = values[key]!
+                var pair: [(String, JSONValue)] = [("value", json(v, zone: r.id.zoneName))]
+                if let t = tag(v) { pair.append(("type", .string(t))) }
+                return (key, .object(pair))
+            })
+        }
+        var members: [(String, JSONValue)] = [
+            ("recordName", .string(r.id.recordName)),
+            ("recordType", .string(r.recordType)),
+            ("zoneID", .object([("zoneName", .string(r.id.zoneName))])),
+        ]
+        if let tag = r.recordChangeTag { members.append(("recordChangeTag", .string(tag))) }
+        members.append(("fields", group(r.values)))
+        if !r.encrypted.values.isEmpty { members.append(("encryptedValues", group(r.encrypted.values))) }
+        return JSONValue.object(members).text
+    }
+
+    /// A stored value (the store's form: `docs/store.md`) as a `CloudValue` of the field's type.
+    static func value(_ stored: JSONValue, type: FieldType?) -> CloudValue? {
+        if let type, type.isList {
+            guard let items = stored.arrayValue else { return nil }
+            let element = FieldType(type.primitive, preferred: type.preferred)
+            return .list(items.compactMap { value($0, type: element) })
+        }
+        switch type?.primitive {
+        case .string?: return stored.stringValue.map { .string($0) }
+        case .int64?: return stored.int64Value.map { .int64($0) }
+        case .double?: return stored.doubleValue.map { .double($0) }
+        case .number?: return type?.preferred == .int64 ? stored.int64Value.map { .int64($0) } : stored.doubleValue.map { .double($0) }
+        case .timestamp?: return stored.int64Value.map { .timestamp(Date(timeIntervalSince1970: Double($0) / 1000)) }
+        case .bytes?: return stored.stringValue.flatMap { Data(base64Encoded: $0) }.map { .bytes($0) }
+        case .location?:
+            guard let lat = stored["latitude"]?.doubleValue, let lon = stored["longitude"]?.doubleValue else { return nil }
+            return .location(latitude: lat, longitude: lon)
+        case .reference?:
+            guard let name = stored["recordName"]?.stringValue else { return nil }
+            let action = stored["action"]?.stringValue
+            return .reference(recordName: name, action: action == "DELETE_SELF" || action == "deleteSelf" ? .deleteSelf : .none)
+        case .asset?:
+            let text = stored["downloadURL"]?.stringValue ?? stored["path"]?.stringValue ?? ""
+            return URL(string: text).map { .asset($0) }
+        case nil:
+            // A key the schema does not know (never in production): kept in its JSON kind.
+            switch stored {
+            case .string(let s): return .string(s)
+            case .int(let i): return .int64(i)
+            case .double(let d): return .double(d)
+            case .bool(let b): return .int64(b ? 1 : 0)
+            case .array(let items): return .list(items.compactMap { value($0, type: nil) })
+            default: return nil
+            }
+        }
+    }
+
+    /// A stored row as a `CloudRecord`, its values typed by the schema's record type.
+    static func record(_ row: RecordRows.Row, stored: JSONValue, type: RecordType?) -> CloudRecord {
+        var r = CloudRecord(recordType: row.recordType, recordName: row.recordName, zoneName: row.zone)
+        for (key, v) in stored.objectValue ?? [] {
+            let field = type?.field(named: key)
+            guard let value = value(v, type: field?.type) else { continue }
+            if field?.isEncrypted == true { r.encrypted[key] = value } else { r[key] = value }
+        }
+        r.setSystemFields(changeTag: row.changeTag, created: Date(timeIntervalSince1970: Double(row.createdAt) / 1000),
+                          modified: Date(timeIntervalSince1970: Double(row.modifiedAt) / 1000))
+        return r
+    }
+}

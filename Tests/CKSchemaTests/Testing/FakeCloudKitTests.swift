@@ -1,0 +1,333 @@
+import Foundation
+import Testing
+import CKSchemaTesting
+
+/// `FakeCloudKit` through its public API: each error row of docs/testing.md, with CloudKit's
+/// code, server code and words.
+@Suite struct FakeCloudKitTests {
+    static let schema = """
+        ckschema: 1
+        recordTypes:
+          Note:
+            system:
+              recordName: [queryable]
+            fields:
+              title: { type: string, indexes: [queryable, sortable] }
+              mood: { type: int64, indexes: [queryable] }
+              body: string
+              secret: { type: string, encrypted: true }
+              parent: { type: reference, to: Note, action: deleteSelf }
+          Memo:
+            fields:
+              text: string
+          Post:
+            database: public
+            fields:
+              text: string
+        """
+
+    static func cloud(_ env: FakeCloudKit.Environment = .production) throws -> FakeCloudKit {
+        try FakeCloudKit(schema: schema, environment: env)
+    }
+
+    static func note(_ name: String, zone: String = CloudZone.defaultName, title: String = "Hi", mood: Int64 = 3) -> CloudRecord {
+        var r = CloudRecord(recordType: "Note", recordName: name, zoneName: zone)
+        r["title"] = .string(title)
+        r["mood"] = .int64(mood)
+        return r
+    }
+
+    static func error<T>(_ r: Result<T, CloudKitError>?) -> CloudKitError? {
+        if case .failure(let e)? = r { return e }
+        return nil
+    }
+
+    @Test func savesAndFetchesWithAChangeTag() async throws {
+        let db = try Self.cloud().database(.private)
+        var n = Self.note("n1")
+        n.encrypted["secret"] = "s3"
+        let saved = try await db.modifyRecords(saving: [n], deleting: []).saveResults[n.id]?.get()
+        #expect(saved?.recordChangeTag?.isEmpty == false)
+        #expect(saved?.creationDate != nil)
+        let fetched = try await db.record(for: n.id)
+        #expect(fetched["title"] == "Hi")
+        #expect(fetched["mood"] == 3)
+        #expect(fetched.encrypted["secret"] == "s3")
+        #expect(fetched["secret"] == nil)
+        #expect(fetched.recordChangeTag == saved?.recordChangeTag)
+    }
+
+    @Test func productionRefusesAFieldItLacks() async throws {
+        let db = try Self.cloud().database(.private)
+        var n = Self.note("n1")
+        n["tags"] = ["a", "b"]
+        let results = try await db.modifyRecords(saving: [n, Self.note("n2")], deleting: [])
+        let e = try #require(Self.error(results.saveResults[n.id]))
+        #expect(e.code == .invalidArguments)
+        #expect(e.code.rawValue == 12)
+        #expect(e.serverCode == 2006)
+        #expect(e.message == "Cannot create or modify field 'tags' in record 'Note' in production schema")
+        // Not atomic (the default zone): the other record is saved, and the operation's
+        // completion is a partialFailure holding the per-record error.
+        #expect((try? results.saveResults[CloudRecord.ID(recordName: "n2")]?.get()) != nil)
+        let partial = try #require(CloudKitError.partialFailure(saveResults: results.saveResults))
+        #expect(partial.code.rawValue == 2)
+        #expect(partial.partialErrors?[n.id] == e)
+    }
+
+    @Test func productionRefusesATypeItLacks() async throws {
+        let db = try Self.cloud().database(.private)
+        var r = CloudRecord(recordType: "Journal", recordName: "j1")
+        r["text"] = "x"
+        let e = try #require(Self.error(try await db.modifyRecords(saving: [r], deleting: []).saveResults[r.id]))
+        #expect(e.code == .invalidArguments && e.serverCode == 2006)
+        #expect(e.message == "Cannot create new type Journal in production schema")
+    }
+
+    @Test func developmentAddsJustInTimeAndSaysWhat() async throws {
+        let cloud = try Self.cloud(.development)
+        let db = cloud.database(.private)
+        var n = Self.note("n1")
+        n["tags"] = ["a", "b"]
+        var j = CloudRecord(recordType: "Journal", recordName: "j1")
+        j["text"] = "x"
+        let results = try await db.modifyRecords(saving: [n, j], deleting: [])
+        #expect(CloudKitError.partialFailure(saveResults: results.saveResults) == nil)
+        #expect(cloud.developmentAdditions.map(\.description) == ["field Note.tags (list<string>)", "record type Journal", "field Journal.text (string)"])
+        #expect(try await db.record(for: n.id)["tags"] == ["a", "b"])
+    }
+
+    @Test func aQueryOnAFieldWithoutAnIndexIs2015() async throws {
+        let db = try Self.cloud().database(.private)
+        _ = try await db.modifyRecords(saving: [Self.note("n1", mood: 5), Self.note("n2", mood: 1)], deleting: [])
+        let found = try await db.records(matching: CloudQuery(recordType: "Note", predicate: "mood > %@", arguments: [2]))
+        #expect(found.matchResults.map(\.0.recordName) == ["n1"])
+        do {
+            _ = try await db.records(matching: CloudQuery(recordType: "Note", predicate: "body == 'x'"))
+            Issue.record("a query on a field that is not queryable ran")
+        } catch {
+            #expect(error.code == .invalidArguments && error.serverCode == 2015)
+            #expect(error.message == "Field 'body' is not marked queryable")
+        }
+        do {
+            _ = try await db.records(matching: CloudQuery(recordType: "Note", sortedBy: [(key: "mood", ascending: true)]))
+            Issue.record("a sort on a field that is not sortable ran")
+        } catch {
+            #expect(error.code == .invalidArguments && error.serverCode == 2015)
+            #expect(error.message == "Field 'mood' is not marked sortable")
+        }
+        do {
+            _ = try await db.records(matching: CloudQuery(recordType: "Memo"))
+            Issue.record("a query-all without a queryable recordName ran")
+        } catch {
+            #expect(error.serverCode == 2015 && error.message == "Field 'recordName' is not marked queryable")
+        }
+    }
+
+    @Test func queriesPageWithACursor() async throws {
+        let db = try Self.cloud().database(.private)
+        _ = try await db.modifyRecords(saving: (1...5).map { Self.note("n\($0)", title: "t\($0)") }, deleting: [])
+        let first = try await db.records(matching: CloudQuery(recordType: "Note", sortedBy: [(key: "title", ascending: false)]), resultsLimit: 2)
+        #expect(first.matchResults.map(\.0.recordName) == ["n5", "n4"])
+        let cursor = try #require(first.cursor)
+        let second = try await db.records(continuingMatchFrom: cursor)
+        #expect(second.matchResults.map(\.0.recordName) == ["n3", "n2"])
+        let third = try await db.records(continuingMatchFrom: try #require(second.cursor))
+        #expect(third.matchResults.map(\.0.recordName) == ["n1"])
+        #expect(third.cursor == nil)
+    }
+
+    @Test func aStaleChangeTagIsServerRecordChanged() async throws {
+        let db = try Self.cloud().database(.private)
+        let v1 = try await db.modifyRecords(saving: [Self.note("n1", title: "one")], deleting: []).saveResults.values.first!.get()
+        var deviceA = v1, deviceB = v1
+        deviceA["title"] = "A"
+        let v2 = try await db.modifyRecords(saving: [deviceA], deleting: []).saveResults[v1.id]!.get()
+        #expect(v2.recordChangeTag != v1.recordChangeTag)
+        deviceB["title"] = "B"
+        let e = try #require(Self.error(try await db.modifyRecords(saving: [deviceB], deleting: []).saveResults[v1.id]))
+        #expect(e.code == .serverRecordChanged && e.code.rawValue == 14)
+        #expect(e.serverRecord?["title"] == "A")
+        #expect(e.clientRecord?["title"] == "B")
+        #expect(e.ancestorRecord?["title"] == "one")
+        // changedKeys writes only the keys given, allKeys replaces the record; neither conflicts.
+        var partial = CloudRecord(recordType: "Note", recordName: "n1")
+        partial["body"] = "b"
+        let merged = try await db.modifyRecords(saving: [partial], deleting: [], savePolicy: .changedKeys).saveResults[v1.id]!.get()
+        #expect(merged["title"] == "A" && merged["body"] == "b")
+        let replaced = try await db.modifyRecords(saving: [partial], deleting: [], savePolicy: .allKeys).saveResults[v1.id]!.get()
+        #expect(replaced["title"] == nil && replaced["body"] == "b")
+    }
+
+    @Test func aMissingRecordIsUnknownItem() async throws {
+        let db = try Self.cloud().database(.private)
+        let id = CloudRecord.ID(recordName: "nope")
+        let fetched = try await db.records(for: [id])
+        #expect(Self.error(fetched[id])?.code.rawValue == 11)
+        let deleted = try await db.modifyRecords(saving: [], deleting: [id])
+        #expect(Self.error(deleted.deleteResults[id])?.code == .unknownItem)
+    }
+
+    @Test func aZoneNeverCreatedOrDeletedIsZoneNotFound() async throws {
+        let db = try Self.cloud().database(.private)
+        let n = Self.note("n1", zone: "Notes")
+        #expect(Self.error(try await db.modifyRecords(saving: [n], deleting: []).saveResults[n.id])?.code.rawValue == 26)
+        _ = try await db.modifyRecordZones(saving: [CloudZone(name: "Notes")], deleting: [])
+        #expect((try? await db.modifyRecords(saving: [n], deleting: []).saveResults[n.id]?.get()) != nil)
+        #expect(try await db.allRecordZones().map(\.name) == ["_defaultZone", "Notes"])
+        let gone = try await db.modifyRecordZones(saving: [], deleting: ["Notes"])
+        #expect((try? gone.deleteResults["Notes"]?.get()) != nil)
+        #expect(Self.error(try await db.records(for: [n.id])[n.id])?.code == .zoneNotFound)
+        await #expect(throws: CloudKitError.self) { _ = try await db.recordZoneChanges(inZone: "Notes") }
+    }
+
+    @Test func theDefaultZoneHasNoChangesToFetch() async throws {
+        let db = try Self.cloud().database(.private)
+        do {
+            _ = try await db.recordZoneChanges(inZone: CloudZone.defaultName)
+            Issue.record("changes of the default zone were fetched")
+        } catch {
+            #expect(error.code == .invalidArguments)
+            #expect(error.rule == "CK730")
+        }
+    }
+
+    @Test func zoneChangesFollowTokensAndExpireWithTheZone() async throws {
+        let db = try Self.cloud().database(.private)
+        _ = try await db.modifyRecordZones(saving: [CloudZone(name: "Notes")], deleting: [])
+        _ = try await db.modifyRecords(saving: (1...3).map { Self.note("n\($0)", zone: "Notes") }, deleting: [])
+        let page1 = try await db.recordZoneChanges(inZone: "Notes", resultsLimit: 2)
+        #expect(page1.modifications.map(\.id.recordName) == ["n1", "n2"] && page1.moreComing)
+        let page2 = try await db.recordZoneChanges(inZone: "Notes", since: page1.changeToken)
+        #expect(page2.modifications.map(\.id.recordName) == ["n3"] && !page2.moreComing)
+        _ = try await db.modifyRecords(saving: [], deleting: [CloudRecord.ID(recordName: "n2", zoneName: "Notes")])
+        let page3 = try await db.recordZoneChanges(inZone: "Notes", since: page2.changeToken)
+        #expect(page3.deletions.map(\.recordName) == ["n2"] && page3.modifications.isEmpty)
+        // The zone is deleted and made again: a token from before is changeTokenExpired.
+        _ = try await db.modifyRecordZones(saving: [], deleting: ["Notes"])
+        _ = try await db.modifyRecordZones(saving: [CloudZone(name: "Notes")], deleting: [])
+        do {
+            _ = try await db.recordZoneChanges(inZone: "Notes", since: page3.changeToken)
+            Issue.record("a token from before the zone's reset was accepted")
+        } catch {
+            #expect(error.code == .changeTokenExpired && error.code.rawValue == 21)
+        }
+    }
+
+    @Test func limitsOfOneRequest() async throws {
+        let db = try Self.cloud().database(.private)
+        do {
+            _ = try await db.modifyRecords(saving: (0...400).map { Self.note("n\($0)") }, deleting: [])
+            Issue.record("401 items were saved in one request")
+        } catch {
+            #expect(error.code == .limitExceeded && error.code.rawValue == 27)
+        }
+        // 400 is allowed (sqlite-data's fake refuses at 200).
+        let ok = try await db.modifyRecords(saving: (0..<400).map { Self.note("n\($0)") }, deleting: [])
+        #expect(CloudKitError.partialFailure(saveResults: ok.saveResults) == nil)
+        // More than 1 MB in one record.
+        var big = Self.note("big")
+        big["body"] = .string(String(repeating: "x", count: 1_100_000))
+        #expect(Self.error(try await db.modifyRecords(saving: [big], deleting: []).saveResults[big.id])?.code == .limitExceeded)
+        // More than 2 MB in one request.
+        let many = (0..<3).map { i -> CloudRecord in
+            var r = Self.note("m\(i)")
+            r["body"] = .string(String(repeating: "y", count: 800_000))
+            return r
+        }
+        await #expect(throws: CloudKitError.self) { _ = try await db.modifyRecords(saving: many, deleting: []) }
+    }
+
+    @Test func inAnAtomicZoneOneBadRecordFailsTheBatch() async throws {
+        let db = try Self.cloud().database(.private)
+        _ = try await db.modifyRecordZones(saving: [CloudZone(name: "Notes", capabilities: [.fetchChanges, .atomic])], deleting: [])
+        var bad = Self.note("bad", zone: "Notes")
+        bad["nope"] = "x"
+        let good = Self.note("good", zone: "Notes")
+        let results = try await db.modifyRecords(saving: [good, bad], deleting: [])
+        #expect(Self.error(results.saveResults[bad.id])?.serverCode == 2006)
+        #expect(Self.error(results.saveResults[good.id])?.code.rawValue == 22)
+        #expect(Self.error(try await db.records(for: [good.id])[good.id])?.code == .unknownItem)
+    }
+
+    @Test func encryptionMismatchesAndThePublicDatabase() async throws {
+        let cloud = try Self.cloud()
+        let db = cloud.database(.private)
+        var plain = Self.note("n1")
+        plain["secret"] = "written plain"
+        #expect(Self.error(try await db.modifyRecords(saving: [plain], deleting: []).saveResults[plain.id])?.code == .invalidArguments)
+        var reverse = Self.note("n2")
+        reverse.encrypted["title"] = "encrypted, but the field is not"
+        #expect(Self.error(try await db.modifyRecords(saving: [reverse], deleting: []).saveResults[reverse.id])?.code == .invalidArguments)
+        var post = CloudRecord(recordType: "Post", recordName: "p1")
+        post.encrypted["text"] = "x"
+        let e = Self.error(try await cloud.database(.public).modifyRecords(saving: [post], deleting: []).saveResults[post.id])
+        #expect(e?.code == .invalidArguments && e?.rule == "CK107")
+        // The public database has no custom zones.
+        let z = try await cloud.database(.public).modifyRecordZones(saving: [CloudZone(name: "Notes")], deleting: [])
+        #expect(Self.error(z.saveResults["Notes"])?.code == .invalidArguments)
+    }
+
+    @Test func faultsOnDemandHaveCloudKitsShape() async throws {
+        let cloud = try Self.cloud()
+        let db = cloud.database(.private)
+        cloud.inject(.requestRateLimited(retryAfter: 3), on: .modifyRecords, times: 2)
+        for _ in 0..<2 {
+            do {
+                _ = try await db.modifyRecords(saving: [Self.note("n1")], deleting: [])
+                Issue.record("the injected fault did not fire")
+            } catch {
+                #expect(error.code.rawValue == 7 && error.retryAfterSeconds == 3)
+            }
+        }
+        #expect((try? await db.modifyRecords(saving: [Self.note("n1")], deleting: []).saveResults.values.first?.get()) != nil)
+        let faults: [(CloudFault, Int)] = [(.zoneBusy(retryAfter: 1), 23), (.serviceUnavailable(retryAfter: 2), 6), (.quotaExceeded, 25),
+                                           (.networkFailure, 4), (.notAuthenticated, 9), (.userDeletedZone, 28), (.changeTokenExpired, 21),
+                                           (.serverRecordChanged, 14)]
+        for (fault, code) in faults {
+            cloud.inject(fault, on: .records)
+            await #expect(throws: CloudKitError.self) { _ = try await db.records(for: [CloudRecord.ID(recordName: "n1")]) }
+            cloud.inject(fault, on: .records)
+            do { _ = try await db.record(for: CloudRecord.ID(recordName: "n1")) } catch { #expect(error.code.rawValue == code) }
+        }
+    }
+
+    @Test func subscriptionsFireNotifications() async throws {
+        let db = try Self.cloud().database(.private)
+        try await db.save(CloudSubscription(id: "happy", kind: .query(recordType: "Note", predicate: "mood > 3", firesOn: [.create, .update])))
+        #expect(try await db.allSubscriptions().map(\.id) == ["happy"])
+        _ = try await db.modifyRecords(saving: [Self.note("n1", mood: 5), Self.note("n2", mood: 1)], deleting: [])
+        #expect(try db.notifications.map { "\($0.subscriptionID) \($0.reason) \($0.recordID?.recordName ?? "")" } == ["happy recordCreated n1"])
+        try await db.deleteSubscription(withID: "happy")
+        await #expect(throws: CloudKitError.self) { try await db.deleteSubscription(withID: "happy") }
+        // A subscription's query obeys the query rules.
+        await #expect(throws: CloudKitError.self) {
+            try await db.save(CloudSubscription(id: "bodies", kind: .query(recordType: "Note", predicate: "body == 'x'", firesOn: [.create])))
+        }
+    }
+
+    @Test func twoDevicesShareOneContainerAndBadInputNeverTraps() async throws {
+        let cloud = try Self.cloud()
+        await withTaskGroup(of: Void.self) { group in
+            for device in 0..<4 {
+                group.addTask {
+                    let db = cloud.database(.private)
+                    for i in 0..<25 { _ = try? await db.modifyRecords(saving: [Self.note("d\(device)-\(i)")], deleting: []) }
+                }
+            }
+        }
+        let all = try await cloud.database(.private).records(matching: CloudQuery(recordType: "Note"))
+        #expect(all.matchResults.count == 100)
+        // A wrong value type, a refused name, a timestamp no int64 holds, a predicate CloudKit cannot run.
+        let db = cloud.database(.private)
+        var wrong = Self.note("w1")
+        wrong["mood"] = "five"
+        var odd = Self.note("")
+        odd["title"] = .timestamp(Date(timeIntervalSince1970: 1e300))
+        let results = try await db.modifyRecords(saving: [wrong, odd], deleting: [])
+        #expect(Self.error(results.saveResults[wrong.id])?.code == .invalidArguments)
+        #expect(Self.error(results.saveResults[odd.id])?.code == .invalidArguments)
+        await #expect(throws: CloudKitError.self) { _ = try await db.records(matching: CloudQuery(recordType: "Note", predicate: "title ==")) }
+        await #expect(throws: CloudKitError.self) { _ = try await db.records(matching: CloudQuery(recordType: "Note", predicate: "mood > %@")) }
+    }
+}
