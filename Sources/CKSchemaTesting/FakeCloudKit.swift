@@ -61,7 +61,7 @@ public final class FakeCloudKit: @unchecked Sendable {
 
     /// `CKDatabase`'s calls, async as the SDK's are.
     public struct Database: Sendable {
-        let cloud: FakeCloudKit
+        public let cloud: FakeCloudKit
         public let scope: CloudDatabaseScope
 
         public func modifyRecordZones(saving: [CloudZone], deleting: [String]) async throws(CloudKitError)

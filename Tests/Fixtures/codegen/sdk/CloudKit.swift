@@ -80,7 +80,7 @@ open class CKRecordZone: NSObject, @unchecked Sendable {
     public init(zoneName: String) { zoneID = ID(zoneName: zoneName) }
     public init(zoneID: CKRecordZone.ID) { self.zoneID = zoneID }
     open var zoneID: CKRecordZone.ID
-    open var capabilities: CKRecordZone.Capabilities { [] }
+    open var capabilities: CKRecordZone.Capabilities = []
     open class func `default`() -> CKRecordZone { fatalError() }
 }
 
@@ -175,6 +175,87 @@ open class CKDatabase: NSObject, @unchecked Sendable {
         case shared = 3
     }
     open var databaseScope: CKDatabase.Scope { .private }
+
+    // The async calls CKSchemaTesting's `CloudDatabase` requires (docs/testing.md), as the
+    // SDK's Swift overlay declares them (macOS 13 / iOS 16).
+    public enum RecordZoneChange {
+        public struct Modification: Sendable {
+            public var recordID: CKRecord.ID { record.recordID }
+            public var record: CKRecord
+        }
+        public struct Deletion: Sendable {
+            public var recordID: CKRecord.ID
+            public var recordType: CKRecord.RecordType
+        }
+    }
+
+    public func modifyRecords(saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
+                              savePolicy: CKModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true) async throws
+        -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) { fatalError() }
+    public func records(for ids: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil) async throws -> [CKRecord.ID: Result<CKRecord, any Error>] { fatalError() }
+    public func record(for recordID: CKRecord.ID) async throws -> CKRecord { fatalError() }
+    public func records(matching query: CKQuery, inZoneWith zoneID: CKRecordZone.ID? = nil, desiredKeys: [CKRecord.FieldKey]? = nil,
+                        resultsLimit: Int = CKQueryOperation.maximumResults) async throws
+        -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) { fatalError() }
+    public func records(continuingMatchFrom queryCursor: CKQueryOperation.Cursor, desiredKeys: [CKRecord.FieldKey]? = nil,
+                        resultsLimit: Int = CKQueryOperation.maximumResults) async throws
+        -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) { fatalError() }
+    public func recordZoneChanges(inZoneWith zoneID: CKRecordZone.ID, since changeToken: CKServerChangeToken?,
+                                  desiredKeys: [CKRecord.FieldKey]? = nil, resultsLimit: Int? = nil) async throws
+        -> (modificationResultsByID: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>],
+            deletions: [CKDatabase.RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool) { fatalError() }
+    public func modifyRecordZones(saving recordZonesToSave: [CKRecordZone], deleting recordZoneIDsToDelete: [CKRecordZone.ID]) async throws
+        -> (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>]) { fatalError() }
+    public func recordZone(for zoneID: CKRecordZone.ID) async throws -> CKRecordZone { fatalError() }
+    public func allRecordZones() async throws -> [CKRecordZone] { fatalError() }
+    public func save(_ record: CKRecord) async throws -> CKRecord { fatalError() }
+    public func save(_ subscription: CKSubscription) async throws -> CKSubscription { fatalError() }
+    public func deleteSubscription(withID subscriptionID: CKSubscription.ID) async throws -> CKSubscription.ID { fatalError() }
+    public func allSubscriptions() async throws -> [CKSubscription] { fatalError() }
+}
+
+open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
+    public enum RecordSavePolicy: Int, Sendable {
+        case ifServerRecordUnchanged = 0
+        case changedKeys = 1
+        case allKeys = 2
+    }
+}
+
+open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
+    public static let maximumResults: Int = 0
+    open class Cursor: NSObject, NSCopying, @unchecked Sendable {
+        open func copy(with zone: NSZone? = nil) -> Any { self }
+    }
+}
+
+public let CKErrorDomain: String = "CKErrorDomain"
+public let CKPartialErrorsByItemIDKey: String = "CKPartialErrors"
+public let CKRecordChangedErrorAncestorRecordKey: String = "AncestorRecord"
+public let CKRecordChangedErrorServerRecordKey: String = "ServerRecord"
+public let CKRecordChangedErrorClientRecordKey: String = "ClientRecord"
+public let CKErrorRetryAfterKey: String = "CKRetryAfter"
+
+/// `CKError` as the Swift overlay has it (a bridged NSError): a code and a userInfo.
+public struct CKError: Error, Hashable, @unchecked Sendable {
+    public enum Code: Int, Sendable {
+        case internalError = 1, partialFailure, networkUnavailable, networkFailure, badContainer, serviceUnavailable, requestRateLimited,
+             missingEntitlement, notAuthenticated, permissionFailure, unknownItem, invalidArguments, resultsTruncated, serverRecordChanged,
+             serverRejectedRequest, assetFileNotFound, assetFileModified, incompatibleVersion, constraintViolation, operationCancelled,
+             changeTokenExpired, batchRequestFailed, zoneBusy, badDatabase, quotaExceeded, zoneNotFound, limitExceeded, userDeletedZone,
+             tooManyParticipants, alreadyShared, referenceViolation, managedAccountRestricted, participantMayNeedVerification,
+             serverResponseLost, assetNotAvailable, accountTemporarilyUnavailable
+    }
+    public init(_ code: CKError.Code, userInfo: [String: Any] = [:]) { self.code = code; self.userInfo = userInfo }
+    public let code: CKError.Code
+    public let userInfo: [String: Any]
+    public static func == (a: CKError, b: CKError) -> Bool { a.code == b.code }
+    public func hash(into h: inout Hasher) { h.combine(code) }
+    public var retryAfterSeconds: Double? { userInfo[CKErrorRetryAfterKey] as? Double }
+    public var partialErrorsByItemID: [AnyHashable: any Error]? { userInfo[CKPartialErrorsByItemIDKey] as? [AnyHashable: any Error] }
+    public var serverRecord: CKRecord? { userInfo[CKRecordChangedErrorServerRecordKey] as? CKRecord }
+    public var clientRecord: CKRecord? { userInfo[CKRecordChangedErrorClientRecordKey] as? CKRecord }
+    public var ancestorRecord: CKRecord? { userInfo[CKRecordChangedErrorAncestorRecordKey] as? CKRecord }
 }
 
 open class CKSubscription: NSObject, NSCopying, @unchecked Sendable {
@@ -268,5 +349,6 @@ extension NSPredicate {
 
 extension NSSortDescriptor {
     public convenience init(key: String?, ascending: Bool) { self.init(keyPath: \NSObject.hash, ascending: ascending) }
+    public var key: String? { nil }
 }
 #endif
