@@ -149,6 +149,34 @@ final class Engine {
         }
     }
 
+    /// Many records of one zone, by name: one statement per 500 names (every name bound).
+    private func read(_ scope: CloudDatabaseScope, zone: String, names: [String]) throws(CloudKitError) -> [String: CloudRecord] {
+        let store = try store(scope)
+        let schema = try schema(scope)
+        var out: [String: CloudRecord] = [:]
+        var types: [String: RecordType] = [:]
+        for t in schema.recordTypes { types[t.name] = t }
+        var start = 0
+        while start < names.count {
+            let chunk = names[start..<min(names.count, start + 500)]
+            start += 500
+            let marks = (0..<chunk.count).map { "?\($0 + 3)" }.joined(separator: ", ")
+            do {
+                let rows = try store.queryRows(RecordsTable.selectRows + " WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) IN (\(marks))",
+                                               [.text(env.rawValue), .text(zone)] + chunk.map { .text($0) })
+                while let row = try rows.next() {
+                    let stored = try rows.withFields { try JSONValue.parse($0) }
+                    let r = RecordCoding.record(row, stored: stored, type: types[row.recordType])
+                    if let tag = r.recordChangeTag { versions[tag] = r }
+                    out[row.recordName] = r
+                }
+            } catch {
+                throw Self.error(from: error, doing: "read records")
+            }
+        }
+        return out
+    }
+
     func fetch(_ scope: CloudDatabaseScope, _ ids: [CloudRecord.ID]) throws(CloudKitError) -> SaveResults {
         var out: SaveResults = [:]
         for id in ids {
@@ -248,11 +276,15 @@ final class Engine {
             errors[line - 1, default: []].append(d)
         }
         if env == .development { try refreshTypes(from: scope) }
+        var byZone: [String: [String]] = [:]
+        for (i, r) in records.enumerated() where errors[i] == nil { byZone[r.id.zoneName, default: []].append(r.id.recordName) }
+        var savedRecords: [String: [String: CloudRecord]] = [:]
+        for (zone, names) in byZone { savedRecords[zone] = try read(scope, zone: zone, names: names) }
         var out: SaveResults = [:]
         for (i, r) in records.enumerated() {
             if let ds = errors[i] {
                 out[r.id] = .failure(try cloudError(ds, record: r, number: i + 1, scope))
-            } else if let saved = try read(scope, zone: r.id.zoneName, name: r.id.recordName) {
+            } else if let saved = savedRecords[r.id.zoneName]?[r.id.recordName] {
                 out[r.id] = .success(saved)
             } else {
                 out[r.id] = .failure(CloudKitError(.internalError, "the record was saved but cannot be read back"))
@@ -470,8 +502,11 @@ final class Engine {
         var page: [(CloudRecord.ID, Result<CloudRecord, CloudKitError>)] = []
         let from = min(c.offset, keys.count)
         let to = c.limit.map { min(keys.count, from + $0) } ?? keys.count
-        for k in keys[from..<to] {
-            guard let r = try read(c.database, zone: k.zone, name: k.name) else { continue }
+        let slice = keys[from..<to]
+        var found: [String: [String: CloudRecord]] = [:]
+        for zone in Set(slice.map(\.zone)) { found[zone] = try read(c.database, zone: zone, names: slice.filter { $0.zone == zone }.map(\.name)) }
+        for k in slice {
+            guard let r = found[k.zone]?[k.name] else { continue }
             page.append((r.id, .success(r)))
         }
         let more = to < keys.count
@@ -521,9 +556,10 @@ final class Engine {
         let more = taken.count < rest.count
         var modifications: [CloudRecord] = []
         var deletions: [CloudRecord.ID] = []
+        let found = try read(scope, zone: zone, names: taken.filter { !$0.deleted }.map(\.name))
         for c in taken {
             if c.deleted { deletions.append(CloudRecord.ID(recordName: c.name, zoneName: zone)); continue }
-            if let r = try read(scope, zone: zone, name: c.name) { modifications.append(r) }
+            if let r = found[c.name] { modifications.append(r) }
         }
         let next = more ? CloudChangeToken(zone: zone, database: scope, epoch: epoch, storeToken: token?.storeToken, skip: skip + taken.count)
                         : CloudChangeToken(zone: zone, database: scope, epoch: epoch, storeToken: storeToken, skip: 0)
