@@ -34,7 +34,7 @@ import CKSchemaTesting
         let db = cloud.database(.private)
         _ = try await db.modifyRecordZones(saving: [CloudZone(name: "Journal")], deleting: [])
         // 50,000 records saved in 125 requests of 400.
-        let total = 50_000
+        let total = Int(ProcessInfo.processInfo.environment["CKSCHEMA_BENCH_RECORDS"] ?? "") ?? 50_000
         var failures = 0
         let save = try await Self.seconds {
             for start in stride(from: 0, to: total, by: 400) {
