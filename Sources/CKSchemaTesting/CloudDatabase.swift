@@ -1,5 +1,6 @@
 #if canImport(CloudKit)
 import CloudKit
+import CoreLocation
 import Foundation
 import CKSchemaModel
 #if CKSCHEMA_ADAPTER_TYPECHECK
