@@ -154,4 +154,21 @@ import Testing
             #expect(r.code == 0 && !r.stdout.contains("[CK53"), "\(args): \(r.stdout)\(r.stderr)")
         }
     }
+    /// Point 2: the refusal of a baseline where migrations exist names what `--force` would
+    /// throw away (the files and the histories), before anyone passes it; nothing is written.
+    @Test func aBaselineRefusalNamesWhatForceWouldThrowAway() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        try Self.round(s, "initial", round: 1)
+        let before = try s.snapshot()
+        let baseline = try s.run(["migrate", "baseline"])
+        #expect(baseline.code == 2)
+        #expect(baseline.stdout == "")
+        #expect(baseline.stderr == """
+            Migrations:1:1: error: a baseline must be the first migration, and there is already 0001_initial.yaml, the store's production history (1 migration), the store's development history (1 migration); nothing was written [CK537]
+            Migrations:1:1: note: keep these migrations (`ckschema migrate apply --env production --to N` records the ones production has); `--force` would delete the 1 migration file (0001_initial.yaml) and forget the store's production and development histories, and replace them with one baseline of production
+
+            """, "\(baseline.stderr)")
+        #expect(try s.snapshot() == before)
+    }
 }
