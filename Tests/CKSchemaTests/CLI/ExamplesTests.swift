@@ -34,7 +34,7 @@ import Testing
     static let expected: [String: Expect] = [
         // README tour
         "ckschema init --container iCloud.com.example.Notes": Expect(code: 0, says: "next: edit Schemas/development.yaml", fresh: true),
-        "ckschema init --from-production Schemas/production.ckdb": Expect(code: 0, says: "wrote ./Migrations/0001_baseline.yaml", fresh: true, export: true),
+        "ckschema init --from-production Schemas/production.ckdb --container iCloud.com.example.Notes": Expect(code: 0, says: "wrote ./Migrations/0001_baseline.yaml", fresh: true, export: true),
         "ckschema lint": Expect(code: 0, says: "ckschema lint: passed: 0 errors, 0 warnings"),
         "ckschema lint Schemas/development.yaml --format sarif > lint.sarif": Expect(code: 0, says: ""),
         "ckschema fmt --check": Expect(code: 0, says: ""),
