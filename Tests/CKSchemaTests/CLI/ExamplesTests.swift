@@ -84,7 +84,9 @@ import Testing
         "ckschema query Trip --predicate \"distanceMeters > 10000\"": Expect(code: 1, says: "Field 'distanceMeters' is not marked queryable", setup: store),
         "ckschema changes --zone Journal": Expect(code: 0, says: "{\"serverChangeToken\":", setup: store),
         "ckschema changes --zone Journal --since \"$token\"": Expect(code: 0, says: "{\"serverChangeToken\":", setup: store),
-        "ckschema records delete --zone Journal trip-0001": Expect(code: 0, says: "deleted 1 record from development", setup: store),
+        // The waypoint's deleteSelf reference to the trip takes it with it (issue 32 point 7).
+        "ckschema records delete --zone Journal trip-0001": Expect(code: 0, says: "deleted \"wp-0001\": its reference to \"trip-0001\" has the deleteSelf action\ndeleted 2 records from development", setup: store),
+        "ckschema records delete --zone Journal trip-0001 --dry-run": Expect(code: 0, says: "would delete \"trip-0001\"\nwould delete \"wp-0001\": its reference to \"trip-0001\" has the deleteSelf action\nwould delete 2 records from development (--dry-run: nothing was deleted)", setup: store),
         "ckschema notifications --format text": Expect(code: 0, says: "journal-changes", setup: store),
         // --help examples
         "ckschema fmt --write Schemas/development.yaml": Expect(code: 0, says: "ckschema fmt: 0 files rewritten, 1 file already canonical"),
