@@ -34,6 +34,7 @@ public struct MigrationStatus: Sendable {
     public static func compare(folder: MigrationFolder, history: [AppliedMigration], environment: Environment) throws(InputError) -> MigrationStatus {
         var entries: [Entry] = []
         var diagnostics: [Diagnostic] = []
+        var pending: [Migration] = []
         let applied = Dictionary(history.map { ($0.version, $0) }, uniquingKeysWith: { a, _ in a })
         let files = Dictionary(folder.migrations.map { ($0.version, $0) }, uniquingKeysWith: { a, _ in a })
         for v in Set(applied.keys).union(files.keys).sorted() {
@@ -50,13 +51,20 @@ public struct MigrationStatus: Sendable {
                 }
             case (let m?, nil):
                 entries.append(Entry(version: v, name: m.name, state: .pending, appliedAt: nil))
-                diagnostics.append(Diagnostic(rule: StoreRules.pending, "migration \(m.fileName) is not yet applied to \(environment.rawValue)", at: SourceLocation(file: m.path, line: 1, column: 1), fix: "run `ckschema migrate apply --env \(environment.rawValue)`"))
+                pending.append(m)
             case (nil, let h?):
                 entries.append(Entry(version: v, name: h.name, state: .missing, appliedAt: h.appliedAt))
                 diagnostics.append(Diagnostic(rule: StoreRules.missing, "migration \(String(format: "%04d", v))_\(h.name) is applied to \(environment.rawValue) but its file is not in '\(folder.path)'",
                                           at: nil, fix: "restore the file from version control; applied migrations are never removed"))
             case (nil, nil): break
             }
+        }
+        // One note for every pending migration, at the first: how many, and what to run
+        // (issue 32 point 5: seven pending migrations were seven identical lines).
+        if let first = pending.first {
+            let what = pending.count == 1 ? "migration \(first.fileName) is" : "\(pending.count) migrations (\(first.fileName) to \(pending[pending.count - 1].fileName)) are"
+            diagnostics.append(Diagnostic(rule: StoreRules.pending, "\(what) not yet applied to \(environment.rawValue)",
+                                          at: SourceLocation(file: first.path, line: 1, column: 1), fix: "run `ckschema migrate apply --env \(environment.rawValue)`"))
         }
         return MigrationStatus(environment: environment, entries: entries, diagnostics: diagnostics)
     }
@@ -75,7 +83,9 @@ public struct MigrationStatus: Sendable {
         }
         status.diagnostics = sumProblems + status.diagnostics
         let replayed = try folder.replay()
-        if let development {
+        // A project with no migration and no store has not started migrations: not drift, as
+        // `check` (which skips the step then) agrees (issue 32 point 5).
+        if let development, !(folder.migrations.isEmpty && store == nil) {
             let steps = MigrationGenerator.steps(from: replayed, to: development)
             if !steps.steps.isEmpty || !steps.refused.isEmpty {
                 let list = (steps.steps.map(\.summary) + steps.refused.map(\.message)).prefix(5).joined(separator: "; ")

@@ -64,7 +64,7 @@ public enum Baseline {
                 throw InputError(Diagnostic(rule: StoreRules.baselineRefused,
                                             "a baseline must be the first migration, and there is already \(what.prefix(4).joined(separator: ", "))\(what.count > 4 ? ", ..." : ""); nothing was written",
                                             at: SourceLocation(file: folder.path, line: 1, column: 1),
-                                            fix: "keep these migrations (`ckschema migrate apply --env production --to N` records the ones production has), or pass --force to replace them with the baseline"))
+                                            fix: "keep these migrations (`ckschema migrate apply --env production --to N` records the ones production has); " + Self.forceWould(files: folder.migrations.map(\.fileName), histories: histories.map(\.0))))
             }
             replaced = what
         }
@@ -110,6 +110,20 @@ public enum Baseline {
             }
         }
         return Result(path: path, sumPath: written.sumPath, steps: steps.count, replaced: replaced)
+    }
+
+    /// What `migrate baseline --force` would throw away, named before anyone passes it: the
+    /// migration files it deletes (their steps, and their data steps, are lost) and the
+    /// histories it forgets (which migrations each environment has).
+    static func forceWould(files: [String], histories: [Environment]) -> String {
+        var lost: [String] = []
+        if !files.isEmpty {
+            lost.append("delete the \(files.count) migration file\(files.count == 1 ? "" : "s") (\(files.prefix(4).joined(separator: ", "))\(files.count > 4 ? ", ..." : ""))")
+        }
+        if !histories.isEmpty {
+            lost.append("forget the store's \(histories.map(\.rawValue).joined(separator: " and ")) histor\(histories.count == 1 ? "y" : "ies")")
+        }
+        return "`--force` would \(lost.joined(separator: " and ")), and replace them with one baseline of production"
     }
 }
 

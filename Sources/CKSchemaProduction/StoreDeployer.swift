@@ -76,13 +76,22 @@ public enum StoreDeployer {
         let refused = ProductionGate.forbidden(from: current, to: development, settings: settings)
         if !refused.isEmpty { throw InputError(refused) }
         let history = try deployedHistory(development, folder: migrations, store: store)
+        // A promotion with no change keeps production as it is, and its hash (issue 32 point 4):
+        // only the migrations it brings (a data step changes no schema) are recorded.
+        let unchanged = SchemaDiff.compute(from: expectedProduction, to: development).changes.isEmpty
+            && SchemaDiff.compute(from: current, to: development).changes.isEmpty
         try store.guarded("deploy the schema to production") {
             try store.db.transaction {
-                try store.writeSchema(development, env: .production)
+                if !unchanged {
+                    // What this deploy replaces: the committed `.ckdb` stays its export until
+                    // `verify --update`, and `verify --plan` binds the plan computed from it.
+                    try store.recordReplacedProduction(current)
+                    try store.writeSchema(development, env: .production)
+                }
                 for m in history { try store.recordHistory(m, env: .production) }
             }
         }
-        return Result(fromHash: current.canonicalHash, toHash: development.canonicalHash)
+        return Result(fromHash: current.canonicalHash, toHash: unchanged ? current.canonicalHash : development.canonicalHash)
     }
 
     /// "the store's production schema is not the one the plan was computed from", with the

@@ -226,6 +226,23 @@ public final class Store {
         }
     }
 
+    /// The production schema the last `promote --apply` replaced, or nil before the first
+    /// deploy (and in a store written by a ckschema that did not keep it). Kept in `meta`, so
+    /// the store's format is unchanged: between `promote --apply` and `verify --update` the
+    /// committed `.ckdb` is still the export of this schema, and `verify --plan` binds the plan
+    /// `promote --plan` computed from it.
+    public func productionBeforeLastDeploy() throws(InputError) -> Schema? {
+        try guarded("read the production schema the last deploy replaced") {
+            guard let json = try self.db.scalar("SELECT value FROM meta WHERE key = ?", [.text(Self.replacedProductionKey)])?.text else { return nil }
+            do { return try StoreSchemaCodec.decode(json) } catch let e as StoreSchemaCodec.DecodeError {
+                throw InputError(Diagnostic(rule: StoreRules.notAStore, "the production schema the store's last deploy replaced is damaged: \(e.message)", at: nil,
+                                            fix: "deploy again (`ckschema promote --plan`, then `--apply`), or rebuild the store"))
+            }
+        }
+    }
+
+    static let replacedProductionKey = "production_before_last_deploy"
+
     /// The SHA-256 of the environment's canonical schema text, as stored.
     public func schemaHash(_ env: Environment) throws(InputError) -> String {
         try guarded("read the \(env.rawValue) schema") {
@@ -345,6 +362,11 @@ public final class Store {
                                                                 .text(z.capabilities.sorted().map(\.rawValue).joined(separator: ","))])
         }
         try StoreIndexer(db: db).sync(schema: schema, env: env)
+    }
+
+    /// Keeps `schema` as the production schema a deploy replaces (`productionBeforeLastDeploy`).
+    package func recordReplacedProduction(_ schema: Schema) throws {
+        try db.run("INSERT OR REPLACE INTO meta VALUES (?, ?)", [.text(Self.replacedProductionKey), .text(StoreSchemaCodec.encode(schema))])
     }
 
     package func recordHistory(_ m: AppliedMigration, env: Environment) throws {

@@ -118,8 +118,18 @@ public enum Check {
     static func promoteStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
         guard let dev = config.developmentSchema, let prod = config.productionSchema else { return nil }
         var step = StepResult()
-        let from = schemas.schema(prod, &step), to = schemas.schema(dev, &step)
-        guard let from, let to else { return step }
+        let exported = schemas.schema(prod, &step), to = schemas.schema(dev, &step)
+        guard let exported, let to else { return step }
+        // A `.ckdb` production's zones, `requires:` and queries, as `promote --plan` fills them in.
+        let from: Schema
+        do {
+            let store = FileManager.default.fileExists(atPath: config.store) ? try Store(path: config.store, access: .read) : nil
+            from = try ProductionRecord.planned(exported, development: to, store: store)
+        } catch {
+            step.diagnostics += error.diagnostics
+            step.failed = true
+            return step
+        }
         let result = Promoter.check(from: from, to: to, hashing: false, promote: config.promote) { schemas.lint(dev, $0, config.lint) }
         let lintRuns = (config.checks ?? CheckName.allCases).contains(.lint)
         step.diagnostics += (lintRuns ? [] : result.lintErrors) + result.plan.diagnostics(minimum: .review)

@@ -15,13 +15,19 @@ enum InitCommand: OptionsCommand {
         Schemas/production.ckdb and the development schema, and 'migrate baseline' records
         it as Migrations/0001_baseline.yaml, applied to the store's production and development.
 
+        With --from-production the container is never made up: without --container it is
+        the one an existing ckschema.yaml in FOLDER names, else the one the app's .entitlements
+        file (key com.apple.developer.icloud-container-identifiers) lists, and init says where
+        it found it; when none names one, or they name several, init refuses.
+
         examples:
           ckschema init --container iCloud.com.example.Notes
-          ckschema init --from-production Schemas/production.ckdb
+          ckschema init --from-production Schemas/production.ckdb --container iCloud.com.example.Notes
         """
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
-        let root = options.folder, container = options.container
+        let root = options.folder
+        let container = try container(options, io: &io)
         if let problem = ContainerIdentifier.problem(container) {
             throw InputError(Diagnostic(rule: PullRules.containerIdentifier, "'\(ControlCharacters.escaped(container))' is not a container identifier: \(problem)", at: nil,
                                     fix: "pass --container iCloud.com.example.App, the identifier Xcode shows under Signing & Capabilities > iCloud"))
@@ -60,5 +66,22 @@ enum InitCommand: OptionsCommand {
         }
         io.write("next: edit Schemas/development.yaml, then run 'ckschema check'\n")
         return .success
+    }
+
+    /// `--container`; for a new project the template's example; with --from-production, the
+    /// container ckschema.yaml or the app's .entitlements names, said, else a refusal.
+    static func container(_ options: Options, io: inout Output) throws -> String {
+        if let given = options.containerOption { return given }
+        guard options.fromProduction != nil else { return "iCloud.com.example.App" }
+        let result = try ContainerDiscovery.search(root: options.folder)
+        if let found = result.found {
+            io.write("container \(ControlCharacters.escaped(found.container)), from \(ControlCharacters.escaped(found.source))\n")
+            return found.container
+        }
+        if !result.ambiguous.isEmpty {
+            let listed = result.ambiguous.prefix(4).map { "\(ControlCharacters.escaped($0.source)) (\($0.containers.map { ControlCharacters.escaped($0) }.joined(separator: ", ")))" }.joined(separator: "; ")
+            throw UsageError("init --from-production: the app's .entitlements name several containers: \(listed); pass the one this schema is for with --container")
+        }
+        throw UsageError("init --from-production needs the app's container, and no ckschema.yaml or .entitlements file (\(ContainerDiscovery.entitlementKey)) in '\(ControlCharacters.escaped(options.folder))' names one; pass it: --container iCloud.com.example.App, the identifier Xcode shows under Signing & Capabilities > iCloud")
     }
 }

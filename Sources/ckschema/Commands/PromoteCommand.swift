@@ -1,4 +1,5 @@
 import CKSchema
+import Foundation
 
 /// `ckschema promote [FROM] [TO]`: the promotion plan, and with `--check` the CI gate.
 enum PromoteCommand: OptionsCommand {
@@ -24,22 +25,34 @@ enum PromoteCommand: OptionsCommand {
 
     static func run(_ options: Options, _ io: inout Output) throws -> ExitCode {
         let config = try CommonOptions.configuration(options.configPath)
-        let (from, to) = try options.schemas.load(config: config)
+        let (production, to) = try options.schemas.load(config: config)
+        let storePath = Configuration.storePath(options.store, config: config)
+        // A `.ckdb` production cannot say zones, `requires:` or queries: the plan takes them
+        // from the store's production (else the development schema), and lists only real changes.
+        // A plan file is bound to the reading it was computed from (a plan written before the
+        // store existed was filled in from the development schema).
+        let existing = FileManager.default.fileExists(atPath: storePath) ? try Store(path: storePath, access: .read) : nil
+        func from(plan path: String?) throws(InputError) -> Schema {
+            try ProductionRecord.planned(production, development: to, store: existing, plan: try path.map { (p: String) throws(InputError) in try PromotionPlan.load(path: p).fromHash })
+        }
         let settings = config?.promote ?? RuleSettings()
         if let path = options.verifyPlan {
-            let bound = try PromotionPlan.bind(planAt: path, from: from, to: to, settings: settings)
+            let bound = try PromotionPlan.bind(planAt: path, from: try from(plan: path), to: to, settings: settings)
             if !bound.refused.isEmpty {
                 io.conclude(bound.refused, format: options.format, command: name, failed: true)
                 return .findings
             }
         }
         if let planPath = options.apply {
-            let storePath = Configuration.storePath(options.store, config: config)
             let migrations = try MigrationFolder.load(path: Configuration.migrationsPath(nil, config: config))
-            let r = try StoreDeployer.apply(planAt: planPath, from: from, to: to, settings: settings, store: try Store(path: storePath), migrations: migrations)
+            let r = try StoreDeployer.apply(planAt: planPath, from: try from(plan: planPath), to: to, settings: settings, store: try Store(path: storePath), migrations: migrations)
             if !r.refused.isEmpty {
                 io.conclude(r.refused, format: options.format, command: name, failed: true)
                 return .findings
+            }
+            guard r.changes > 0 else {
+                io.write("production in \(ControlCharacters.escaped(storePath)) already has the development schema: nothing deployed; production schema \(r.fromHash.prefix(12)) (unchanged)\n")
+                return .success
             }
             io.write("deployed the development schema to production in \(ControlCharacters.escaped(storePath)) (\(r.changes) change\(r.changes == 1 ? "" : "s"), schema only; records untouched)\n")
             for step in r.steps { io.write("  \(ControlCharacters.escaped(step.change.description))\n") }
@@ -47,7 +60,7 @@ enum PromoteCommand: OptionsCommand {
             return .success
         }
         // Hashes are needed only for a plan file; emitting both schemas is most of a plan's cost.
-        let result = Promoter.check(from: from, to: to, lint: config?.lint ?? RuleSettings(), promote: settings, hashing: options.plan != nil)
+        let result = Promoter.check(from: try from(plan: nil), to: to, lint: config?.lint ?? RuleSettings(), promote: settings, hashing: options.plan != nil)
         // A plan file is never written from a schema with lint errors: it would be deployable.
         if let path = options.plan, result.lintErrors.isEmpty {
             let plan = result.plan

@@ -1,4 +1,5 @@
 import CKSchema
+import Foundation
 
 /// `ckschema verify --env production [--plan plan.json]`: after the Console's deploy, the
 /// live schema has every planned change (`ProductionVerifier.verify`).
@@ -28,7 +29,13 @@ enum VerifyCommand: OptionsCommand {
         if options.update && !baselinePath.lowercased().hasSuffix(".ckdb") {
             throw UsageError("--update writes what CloudKit exports verbatim, and ckschema.yaml's production schema '\(baselinePath)' is not a .ckdb file")
         }
-        let (baseline, development) = try SchemaSource.loadPair(from: baselinePath, to: devPath, model: options.deploy.model.selection(config))
+        let (exported, development) = try SchemaSource.loadPair(from: baselinePath, to: devPath, model: options.deploy.model.selection(config))
+        // What the `.ckdb` cannot say, filled in as `promote --plan` filled it: from the store's
+        // production, or (after `promote --apply`) from the production that deploy replaced.
+        let storePath = Configuration.storePath(nil, config: config)
+        let store = FileManager.default.fileExists(atPath: storePath) ? try Store(path: storePath, access: .read) : nil
+        let baseline = try ProductionRecord.planned(exported, development: development, store: store,
+                                                    plan: try options.plan.map { (p: String) throws(InputError) in try PromotionPlan.load(path: p).fromHash })
         // ckschema.yaml's promote: settings, as promote reads them: the plan file is bound to its
         // schemas (CK393 as --apply gives it, before cktool runs or anything is written), or
         // the plan is computed with them.

@@ -61,6 +61,7 @@ extension RecordsDelete {
         @Group var target: RecordsEnvironmentOptions
         @Opt(RecordsCommand.store) var storePath: String?
         @Opt(Option.text("zone", help: "delete: the zone of the records", valueName: "Z", default: "_defaultZone").or("_defaultZone")) var zone: String
+        @Opt(Flag("dry-run", help: "delete: list the records it would delete (those named, and those their deleteSelf references take with them); delete nothing")) var dryRun: Bool
 
         func validate() throws(UsageError) {
             guard !names.isEmpty else { throw UsageError("records delete needs at least one RECORDNAME") }

@@ -34,7 +34,7 @@ import Testing
     static let expected: [String: Expect] = [
         // README tour
         "ckschema init --container iCloud.com.example.Notes": Expect(code: 0, says: "next: edit Schemas/development.yaml", fresh: true),
-        "ckschema init --from-production Schemas/production.ckdb": Expect(code: 0, says: "wrote ./Migrations/0001_baseline.yaml", fresh: true, export: true),
+        "ckschema init --from-production Schemas/production.ckdb --container iCloud.com.example.Notes": Expect(code: 0, says: "wrote ./Migrations/0001_baseline.yaml", fresh: true, export: true),
         "ckschema lint": Expect(code: 0, says: "ckschema lint: passed: 0 errors, 0 warnings"),
         "ckschema lint Schemas/development.yaml --format sarif > lint.sarif": Expect(code: 0, says: ""),
         "ckschema fmt --check": Expect(code: 0, says: ""),
@@ -84,7 +84,9 @@ import Testing
         "ckschema query Trip --predicate \"distanceMeters > 10000\"": Expect(code: 1, says: "Field 'distanceMeters' is not marked queryable", setup: store),
         "ckschema changes --zone Journal": Expect(code: 0, says: "{\"serverChangeToken\":", setup: store),
         "ckschema changes --zone Journal --since \"$token\"": Expect(code: 0, says: "{\"serverChangeToken\":", setup: store),
-        "ckschema records delete --zone Journal trip-0001": Expect(code: 0, says: "deleted 1 record from development", setup: store),
+        // The waypoint's deleteSelf reference to the trip takes it with it (issue 32 point 7).
+        "ckschema records delete --zone Journal trip-0001": Expect(code: 0, says: "deleted \"wp-0001\": its reference to \"trip-0001\" has the deleteSelf action\ndeleted 2 records from development", setup: store),
+        "ckschema records delete --zone Journal trip-0001 --dry-run": Expect(code: 0, says: "would delete \"trip-0001\"\nwould delete \"wp-0001\": its reference to \"trip-0001\" has the deleteSelf action\nwould delete 2 records from development (--dry-run: nothing was deleted)", setup: store),
         "ckschema notifications --format text": Expect(code: 0, says: "journal-changes", setup: store),
         // --help examples
         "ckschema fmt --write Schemas/development.yaml": Expect(code: 0, says: "ckschema fmt: 0 files rewritten, 1 file already canonical"),

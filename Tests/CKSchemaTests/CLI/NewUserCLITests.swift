@@ -172,6 +172,32 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/Migrations/0002_again.yaml"))
     }
 
+    /// Issue 32 point 5: right after `init`, `check` and `migrate status` agree (both clean: a
+    /// project with no migration and no store has not started migrations). With pending
+    /// migrations both say one thing: how many are pending, and what to run.
+    @Test func aFreshProjectAgreesWithItself() throws {
+        let dir = try project()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let check = try runCLI(["check"], cwd: dir)
+        #expect(check.code == 0 && check.stdout == "ckschema check: passed (lint, promote): 0 errors, 0 warnings\n", "\(check.stdout)")
+        let status = try runCLI(["migrate", "status"], cwd: dir)
+        #expect(status.code == 0 && status.stdout == "development (no store yet):\n  no migrations\n", "\(status.stdout)")
+        #expect(try runCLI(["migrate", "new", "initial"], cwd: dir).code == 0)
+        let dev = dir + "/Schemas/development.yaml"
+        try write(try read(dev).replacingOccurrences(of: "      createdOn:", with: "      mood: { type: int64 }\n      createdOn:"), dev)
+        #expect(try runCLI(["migrate", "new", "mood"], cwd: dir).code == 0)
+        let pending = try runCLI(["check"], cwd: dir)
+        #expect(pending.code == 0)
+        #expect(pending.stdout == """
+            Migrations/0001_initial.yaml:1:1: note: 2 migrations (0001_initial.yaml to 0002_mood.yaml) are not yet applied to development [CK532]
+            Migrations/0001_initial.yaml:1:1: note: run `ckschema migrate apply --env development`
+            ckschema check: passed (lint, promote, migrations): 0 errors, 0 warnings, 1 note
+
+            """, "\(pending.stdout)")
+        let json = try runCLI(["migrate", "status", "--format", "json"], cwd: dir)
+        #expect(json.stdout.components(separatedBy: "\"CK532\"").count == 2, "\(json.stdout)")
+    }
+
     /// CK533 points at what the migrations lack and suggests `migrate new` only when it works.
     @Test func replayDriftHasALocationAndAFixThatWorks() throws {
         let dir = try project()

@@ -179,7 +179,7 @@ import Testing
         "migrate baseline": ["--config", "--store", "--migrations", "--from", "--force"],
         "records import": ["--format", "--config", "--env", "--save-policy", "--store"],
         "records export": ["--config", "--env", "--store", "--type", "--output"],
-        "records delete": ["--format", "--config", "--env", "--store", "--zone"],
+        "records delete": ["--format", "--config", "--env", "--store", "--zone", "--dry-run"],
         "generate swift": ["--output", "--namespace", "--access", "--single-file", "--format", "--fail-on", "--config", "--model-version", "--configuration"],
         "completion bash": [], "completion zsh": [], "completion fish": [],
     ]
@@ -210,7 +210,7 @@ import Testing
         let refused = try runCLI(["migrate", "hash", "--dry-run"])
         #expect(refused.stderr == "ckschema migrate: error: migrate hash does not take --dry-run; it takes --config or --migrations\nusage: ckschema migrate hash [--config PATH] [--migrations PATH]\n")
         let missing = try runCLI(["records", "delete"])
-        #expect(missing.stderr.hasSuffix("\nusage: ckschema records delete RECORDNAME... [--format text|json|github|sarif|markdown] [--config PATH] [--env development|production] [--store PATH] [--zone Z]\n"))
+        #expect(missing.stderr.hasSuffix("\nusage: ckschema records delete RECORDNAME... [--format text|json|github|sarif|markdown] [--config PATH] [--env development|production] [--store PATH] [--zone Z] [--dry-run]\n"))
         // Options before the subcommand's word are still the subcommand's.
         let before = try runCLI(["migrate", "--store", "x.sqlite", "hash", "--dry-run"])
         #expect(before.code == 2 && before.stderr.hasPrefix("ckschema migrate: error: migrate hash does not take --dry-run;"))

@@ -232,7 +232,9 @@ import Testing
         _ = try Migrator.apply(folder: try sb.folder(), store: store, options: .init(targetVersion: 3))
         let status = try MigrationStatus.check(folder: try sb.folder(), store: store, development: dev)
         #expect(status.entries.map(\.state) == [.applied, .applied, .applied, .pending, .pending])
-        #expect(status.diagnostics.map(\.code) == ["CK532", "CK532"])
+        // One note for both pending migrations (issue 32 point 5), at the first.
+        #expect(status.diagnostics.map(\.code) == ["CK532"])
+        #expect(status.diagnostics.first?.message == "2 migrations (0004_copy.yaml to 0005_retire.yaml) are not yet applied to development")
     }
 
     @Test func reportsReplayDriftAndStoreDrift() throws {

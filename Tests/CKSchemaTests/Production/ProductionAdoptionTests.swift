@@ -20,7 +20,8 @@ import Testing
         let dir = try makeTempDir("ckschema-adopt")
         try FileManager.default.createDirectory(atPath: dir + "/Schemas", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Self.export, toPath: dir + "/Schemas/production.ckdb")
-        let r = try runCLI(["init", "--from-production", "Schemas/production.ckdb"], cwd: dir)
+        // init --from-production never invents a container (issue 32 point 3): the test passes the one it used to make up.
+        let r = try runCLI(["init", "--from-production", "Schemas/production.ckdb", "--container", "iCloud.com.example.App"], cwd: dir)
         #expect(r.code == 0, "\(r.stderr)")
         #expect(r.stdout.contains("wrote ./Migrations/0001_baseline.yaml (3 steps) and ./Migrations/ckschema.sum\n"), "\(r.stdout)")
         return dir
@@ -31,6 +32,42 @@ import Testing
         let text = try read(path)
         #expect(text.contains(from))
         try text.replacingOccurrences(of: from, with: to).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Issue 32 point 3: `init --from-production` never invents a container. Without
+    /// `--container` it refuses when nothing names one (writing nothing), takes the one the
+    /// app's `.entitlements` lists and says so, and the `--help` example passes one.
+    @Test func initFromProductionNeverInventsAContainer() throws {
+        let dir = try makeTempDir("ckschema-adopt-container")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/Schemas", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.export, toPath: dir + "/Schemas/production.ckdb")
+        let refused = try runCLI(["init", "--from-production", "Schemas/production.ckdb"], cwd: dir)
+        #expect(refused.code == 2)
+        #expect(refused.stderr == """
+            ckschema init: error: init --from-production needs the app's container, and no ckschema.yaml or .entitlements file (com.apple.developer.icloud-container-identifiers) in '.' names one; pass it: --container iCloud.com.example.App, the identifier Xcode shows under Signing & Capabilities > iCloud
+            usage: ckschema init [FOLDER] [--container ID] [--force] [--from-production SCHEMA]
+
+            """, "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/ckschema.yaml"))
+        // The app's entitlements name its container: init takes it and says where from.
+        try FileManager.default.createDirectory(atPath: dir + "/App", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Paths.fixture("init/Trails.entitlements"), toPath: dir + "/App/Trails.entitlements")
+        let found = try runCLI(["init", "--from-production", "Schemas/production.ckdb"], cwd: dir)
+        #expect(found.code == 0, "\(found.stderr)")
+        #expect(found.stdout.hasPrefix("container iCloud.com.example.Trails, from ./App/Trails.entitlements\ncreated ./ckschema.yaml\n"), "\(found.stdout)")
+        #expect(try read(dir + "/ckschema.yaml").contains("\ncontainer: iCloud.com.example.Trails\n"))
+        // Two entitlements naming different containers: refused, naming both.
+        let two = try makeTempDir("ckschema-adopt-two")
+        defer { try? FileManager.default.removeItem(atPath: two) }
+        for name in ["A", "B"] { try FileManager.default.createDirectory(atPath: two + "/" + name, withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(atPath: Paths.fixture("init/Trails.entitlements"), toPath: two + "/A/Trails.entitlements")
+        try read(Paths.fixture("init/Trails.entitlements")).replacingOccurrences(of: "Trails<", with: "Widgets<").write(toFile: two + "/B/Widgets.entitlements", atomically: true, encoding: .utf8)
+        let ambiguous = try runCLI(["init", "--from-production", Self.export], cwd: two)
+        #expect(ambiguous.code == 2)
+        #expect(ambiguous.stderr.hasPrefix("ckschema init: error: init --from-production: the app's .entitlements name several containers: ./A/Trails.entitlements (iCloud.com.example.Trails); ./B/Widgets.entitlements (iCloud.com.example.Widgets); pass the one this schema is for with --container\n"), "\(ambiguous.stderr)")
+        let help = try runCLI(["init", "--help"])
+        #expect(help.stdout.contains("\n  ckschema init --from-production Schemas/production.ckdb --container iCloud.com.example.Notes\n"), "\(help.stdout)")
     }
 
     @Test func anAppInProductionGoesFromAdoptionToADeployWithNoFalseMessage() throws {

@@ -28,10 +28,14 @@ import Testing
     /// One round: `migrate new`, `migrate apply`, `promote --plan`, `promote --apply`, `push --yes`,
     /// the Console deploy, `verify --env production --plan plan.json --update`; then `check`,
     /// `migrate status` and `migrate status --env production` exit 0 with no CK53x finding.
-    static func round(_ s: CKToolStandIn, _ name: String, round: Int) throws {
+    /// Returns what `promote --plan` and `promote --apply` printed (stdout and stderr of each).
+    @discardableResult
+    static func round(_ s: CKToolStandIn, _ name: String, round: Int) throws -> (plan: CLIResult, apply: CLIResult) {
+        var printed: [CLIResult] = []
         for args in [["migrate", "new", name], ["migrate", "apply"], ["promote", "--plan", "plan.json"], ["promote", "--apply", "plan.json"], ["push", "--yes"]] {
             let r = try s.run(args)
             #expect(r.code == 0, "round \(round): \(args.joined(separator: " ")): \(r.stdout)\(r.stderr)")
+            if args[0] == "promote" { printed.append(r) }
         }
         try consoleDeploy(s)
         let verify = try s.run(["verify", "--env", "production", "--plan", "plan.json", "--update"])
@@ -42,6 +46,7 @@ import Testing
             #expect(r.code == 0, "round \(round): \(args.joined(separator: " ")): \(r.stdout)\(r.stderr)")
             #expect(!(r.stdout + r.stderr).contains("[CK53"), "round \(round): \(args.joined(separator: " ")): \(r.stdout)\(r.stderr)")
         }
+        return (printed[0], printed[1])
     }
 
     @Test func twoRoundsAndADeprecationEndClean() throws {
@@ -50,9 +55,16 @@ import Testing
         try Self.round(s, "initial", round: 1)
         try Self.edit(s, "      createdOn: { type: timestamp, indexes: [queryable, sortable] }\n",
                       "      createdOn: { type: timestamp, indexes: [queryable, sortable] }\n      pinned: { type: int64 }\n")
-        try Self.round(s, "add_pinned", round: 2)
+        // Point 1: from round 2 on the plan lists only the real change, not the zone, the
+        // `requires:` and the query the `.ckdb` production file cannot hold.
+        let two = try Self.round(s, "add_pinned", round: 2)
+        #expect(two.plan.stderr == "wrote plan.json (1 step: 1 safe, 0 review, 0 forbidden)\n", "\(two.plan.stderr)")
+        #expect(two.plan.stdout == "Schemas/development.yaml:17:7: note: adds field 'Note.pinned' (int64) [CK300]\n1 note\n", "\(two.plan.stdout)")
+        #expect(two.apply.stdout.hasPrefix("deployed the development schema to production in .ckschema/store.sqlite (1 change, schema only; records untouched)\n  + Note.pinned int64\nproduction schema "), "\(two.apply.stdout)")
         try Self.edit(s, "      pinned: { type: int64 }\n", "      pinned: { type: int64, deprecated: true }\n")
-        try Self.round(s, "deprecate_pinned", round: 3)
+        let three = try Self.round(s, "deprecate_pinned", round: 3)
+        #expect(three.plan.stderr == "wrote plan.json (1 step: 1 safe, 0 review, 0 forbidden)\n", "\(three.plan.stderr)")
+        #expect(three.plan.stdout == "Schemas/development.yaml:17:7: note: deprecates field 'Note.pinned'; it stays in production [CK300]\n1 note\n", "\(three.plan.stdout)")
         // The store's production kept the zone the export cannot hold, and every migration.
         let status = try s.run(["migrate", "status", "--env", "production"])
         let lines = status.stdout.split(separator: "\n").map(String.init)
@@ -106,5 +118,57 @@ import Testing
         let status = try s.run(["migrate", "status"])
         #expect(status.code == 0)
         #expect(status.stdout.contains("note: no prefix of the migrations builds it: write the migrations that build it; `ckschema migrate baseline --force` would instead delete the 1 migration file (0001_initial.yaml) and the store's histories, and replace them with one baseline of production\n"), "\(status.stdout)")
+    }
+    /// Point 1: `verify --update` and `pull` write the export and nothing else: what
+    /// ckschema.yaml and the YAML say about zones is kept, and the next plan, computed
+    /// against the export, still knows the zone (it lists nothing).
+    @Test func verifyUpdateAndPullKeepWhatTheYAMLSaysOfZones() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let config = try read(s.repo + "/ckschema.yaml"), dev = try read(s.repo + "/Schemas/development.yaml")
+        try Self.round(s, "initial", round: 1)
+        let pull = try s.run(["pull", "--env", "production", "-o", "Schemas/production.ckdb"])
+        #expect(pull.code == 0, "\(pull.stdout)\(pull.stderr)")
+        #expect(try read(s.repo + "/ckschema.yaml") == config)
+        #expect(try read(s.repo + "/Schemas/development.yaml") == dev)
+        #expect(try read(s.repo + "/Schemas/production.ckdb") == (try read(s.root + "/live-production.ckdb")))
+        let plan = try s.run(["promote", "--plan", "again.json"])
+        #expect(plan.code == 0)
+        #expect(plan.stderr == "wrote again.json (0 steps: 0 safe, 0 review, 0 forbidden)\n", "\(plan.stderr)")
+        #expect(plan.stdout == "", "\(plan.stdout)")
+    }
+
+    /// Point 4: a promotion with no change keeps the production hash, and says so.
+    @Test func aPromotionWithNoChangeKeepsTheProductionHash() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let one = try Self.round(s, "initial", round: 1)
+        let hash = try #require(one.apply.stdout.split(separator: "\n").last?.split(separator: " ").last.map(String.init), "\(one.apply.stdout)")
+        let plan = try s.run(["promote", "--plan", "again.json"])
+        #expect(plan.code == 0 && plan.stderr == "wrote again.json (0 steps: 0 safe, 0 review, 0 forbidden)\n", "\(plan.stderr)")
+        let apply = try s.run(["promote", "--apply", "again.json"])
+        #expect(apply.code == 0)
+        #expect(apply.stdout == "production in .ckschema/store.sqlite already has the development schema: nothing deployed; production schema \(hash) (unchanged)\n", "\(apply.stdout)")
+        for args in [["check"], ["migrate", "status", "--env", "production"]] {
+            let r = try s.run(args)
+            #expect(r.code == 0 && !r.stdout.contains("[CK53"), "\(args): \(r.stdout)\(r.stderr)")
+        }
+    }
+    /// Point 2: the refusal of a baseline where migrations exist names what `--force` would
+    /// throw away (the files and the histories), before anyone passes it; nothing is written.
+    @Test func aBaselineRefusalNamesWhatForceWouldThrowAway() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        try Self.round(s, "initial", round: 1)
+        let before = try s.snapshot()
+        let baseline = try s.run(["migrate", "baseline"])
+        #expect(baseline.code == 2)
+        #expect(baseline.stdout == "")
+        #expect(baseline.stderr == """
+            Migrations:1:1: error: a baseline must be the first migration, and there is already 0001_initial.yaml, the store's production history (1 migration), the store's development history (1 migration); nothing was written [CK537]
+            Migrations:1:1: note: keep these migrations (`ckschema migrate apply --env production --to N` records the ones production has); `--force` would delete the 1 migration file (0001_initial.yaml) and forget the store's production and development histories, and replace them with one baseline of production
+
+            """, "\(baseline.stderr)")
+        #expect(try s.snapshot() == before)
     }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import CKSchemaDiagnostics
+
+/// Where `init --from-production` finds the app's container when `--container` is not given
+/// (issue 32 point 3: it never invents one): an existing ckschema.yaml's `container:`, else the
+/// app's `.entitlements`, whose `com.apple.developer.icloud-container-identifiers` array lists
+/// the containers the app uses.
+/// Source: Apple, "iCloud Container Identifiers" entitlement
+/// (https://developer.apple.com/documentation/bundleresources/entitlements/com.apple.developer.icloud-container-identifiers).
+public enum ContainerDiscovery {
+    /// The entitlement key that lists an app's iCloud containers.
+    public static let entitlementKey = "com.apple.developer.icloud-container-identifiers"
+
+    /// A container found, and the file it was found in.
+    public struct Found: Sendable, Hashable {
+        public var container: String
+        public var source: String
+    }
+
+    /// What the search found in `root`: one container (`found`), or the files that name
+    /// different ones (`ambiguous`, each with its containers), or nothing.
+    public struct Result: Sendable {
+        public var found: Found?
+        public var ambiguous: [(source: String, containers: [String])] = []
+    }
+
+    /// At most this many directory entries are looked at, and this deep: a large or looping
+    /// tree costs a bounded amount.
+    static let entryBudget = 20_000
+    static let depthLimit = 6
+    /// Folders never searched: build output, dependencies, version control.
+    static let skipped: Set<String> = [".git", ".build", ".swiftpm", "DerivedData", "Pods", "Carthage", "node_modules", ".ckschema"]
+
+    /// ckschema.yaml in `root` first, then every `.entitlements` file under it.
+    public static func search(root: String) throws(InputError) -> Result {
+        let config = (root as NSString).appendingPathComponent(Configuration.fileName)
+        if FileManager.default.fileExists(atPath: config), let c = try Configuration.load(path: config).container {
+            return Result(found: Found(container: c, source: config))
+        }
+        var named: [(source: String, containers: [String])] = []
+        for path in entitlementFiles(root: root) {
+            guard let data = try? InputFile.read(path: path, limit: 1024 * 1024),
+                  let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
+                  let list = plist[entitlementKey] as? [String] else { continue }
+            let containers = list.filter { !$0.isEmpty }
+            if !containers.isEmpty { named.append((path, containers)) }
+        }
+        let distinct = Set(named.flatMap(\.containers))
+        if distinct.count == 1, let first = named.first {
+            return Result(found: Found(container: first.containers[0], source: first.source))
+        }
+        return Result(found: nil, ambiguous: distinct.isEmpty ? [] : named)
+    }
+
+    /// The `.entitlements` files under `root`, sorted, within the budget.
+    static func entitlementFiles(root: String) -> [String] {
+        var out: [String] = []
+        var queue: [(String, Int)] = [(root, 0)]
+        var seen = 0
+        let fm = FileManager.default
+        while !queue.isEmpty, seen < entryBudget {
+            let (dir, depth) = queue.removeFirst()
+            guard let names = try? fm.contentsOfDirectory(atPath: dir) else { continue }
+            for name in names.sorted() {
+                seen += 1
+                if seen > entryBudget { break }
+                let path = (dir as NSString).appendingPathComponent(name)
+                var isDir: ObjCBool = false
+                guard fm.fileExists(atPath: path, isDirectory: &isDir) else { continue }
+                if isDir.boolValue {
+                    // Symbolic links to folders are not followed: a loop stays bounded.
+                    let link = (try? fm.destinationOfSymbolicLink(atPath: path)) != nil
+                    if !link, depth < depthLimit, !skipped.contains(name) { queue.append((path, depth + 1)) }
+                } else if name.hasSuffix(".entitlements") {
+                    out.append(path)
+                }
+            }
+        }
+        return out.sorted()
+    }
+}
