@@ -374,8 +374,7 @@ struct Resolver {
         guard !chosen.isEmpty else {
             throw InputError(Diagnostic(rule: SwiftRules.noModel, "the Swift sources at '\(path)' give no @Model class that syncs with CloudKit: " + foundSummary(),
                                         at: SourceLocation(file: path, line: 1, column: 1),
-                                        fix: modelOrder.isEmpty ? "point the schema source at the folder holding the app's @Model classes"
-                                            : "list the synced models in the VersionedSchema the container uses, or keep them out of every cloudKitDatabase: .none configuration"))
+                                        fix: noModelFix()))
         }
         let modelNames = Dictionary(chosen.map { ($0.path.joined(separator: "."), $0.name) }, uniquingKeysWith: { a, _ in a })
         var entities: [CoreDataModel.Entity] = []
@@ -407,6 +406,16 @@ struct Resolver {
             found.append("the ModelConfiguration at \(e.origin) (cloudKitDatabase: .none) excludes \(e.names.map { "'\($0)'" }.joined(separator: ", "))")
         }
         return found.joined(separator: "; ")
+    }
+
+    /// What to do when no model is left (CK645), from what took them away.
+    func noModelFix() -> String {
+        if modelOrder.isEmpty { return "point the schema source at the folder holding the app's @Model classes" }
+        if let c = choice, !c.unfollowed.isEmpty {
+            return "add the file that declares \(c.unfollowed.map { "'\($0)'" }.joined(separator: ", ")) to the schema source, or list the models in '\(c.name)' itself"
+        }
+        if !exclusions.isEmpty { return "name the synced models in a ModelConfiguration that syncs (cloudKitDatabase: .private(...) or .automatic), or point the schema source at the synced models" }
+        return "list the synced models in the VersionedSchema the container uses"
     }
 
     /// The Core Data attribute type of a Swift value type SwiftData stores as it is.
