@@ -198,6 +198,12 @@ struct Resolver {
             }
         }
         if let only = byLast[path.last ?? ""], only.count == 1, path.count == 1 || only[0].path.suffix(path.count).elementsEqual(path) { return only[0] }
+        // `ActiveSchemaVersion.PersonalityAnalysisModel`, the first name a typealias of the type
+        // that declares the rest (Ritualist's ActiveSchema.swift).
+        if path.count > 1, aliasNames.contains(path[0]), let head = resolve([path[0]], in: scope, depth: depth + 1),
+           let t = types[(head.path + path.dropFirst()).joined(separator: ".")] {
+            return t
+        }
         return nil
     }
 

@@ -121,6 +121,19 @@ import Testing
         #expect(try CoreDataMapping.entities(of: bad, configuration: "Cloud").map(\.name) == ["Note"])
     }
 
+    static let ritualist = URL(fileURLWithPath: Paths.root).deletingLastPathComponent().appendingPathComponent("shared/corpus/swift/swiftdata/vladblajovan__Ritualist").path
+
+    /// Ritualist keeps PersonalityAnalysisModel in a `.none` store over `Schema(localOnlyTypes)`,
+    /// named through `ActiveSchemaVersion.PersonalityAnalysisModel`; its offline fallback store is
+    /// `.none` over the synced models, which still sync.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: ritualist), "needs ../shared/corpus/swift"))
+    func ritualistKeepsItsLocalModelOut() throws {
+        let schema = try SchemaSource.loadSwiftData(path: Self.ritualist)
+        #expect(schema.recordTypes.map(\.name) == ["CD_HabitModel", "CD_HabitLogModel", "CD_HabitCategoryModel", "CD_UserProfileModel", "CD_OnboardingStateModel"])
+        let notes = schema.coreDataModel?.notes.filter { $0.code == SwiftRules.excluded.code } ?? []
+        #expect(notes.map(\.message) == ["this ModelConfiguration keeps 'PersonalityAnalysisModel' out of CloudKit (cloudKitDatabase: .none); left out of the schema"])
+    }
+
     @Test func aLocalOnlyConfigurationKeepsItsModelsOut() throws {
         let none = try SchemaSource.loadSwiftData(path: Self.folder + "/10-local-none")
         #expect(none.recordTypes.map(\.name) == ["CD_Note"])
