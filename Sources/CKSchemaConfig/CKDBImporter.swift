@@ -82,6 +82,8 @@ public enum CKDBImporter {
                 t.fields[j].isDeprecated = f.isDeprecated
                 t.fields[j].referenceTarget = f.referenceTarget
                 t.fields[j].referenceAction = f.referenceAction
+                // An on-demand field (`onDemand: true`) stays one: a .ckdb cannot say it.
+                t.fields[j].mayBeAbsent = f.mayBeAbsent
                 if f.description != nil || f.isDeprecated || f.referenceTarget != nil || f.referenceAction != nil { typeDetails += 1 }
             }
             merged.recordTypes[i] = t

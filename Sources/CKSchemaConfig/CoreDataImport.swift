@@ -8,18 +8,18 @@ import CKSchemaYAML
 public enum CoreDataImport {
     /// The YAML of a model's CloudKit schema, headed by a comment naming the model and the
     /// version (and configuration) it came from. The on-demand fields (`_ckAsset`
-    /// companions, `CD_moveReceipt`) are left out: the YAML format cannot say "may be
-    /// absent", and a YAML schema that listed them would ask production for fields
-    /// CloudKit may never create.
+    /// companions, `CD_moveReceipt`) are kept, marked `onDemand: true`: the container
+    /// creates them when a record first needs them, so production may have them or not,
+    /// and the imported YAML then compares with an export as the model does (issue 31
+    /// point 9: leaving them out made every one a false CK302 against production).
     public static func yaml(path: String, selection: ModelSelection = ModelSelection()) throws(InputError) -> String {
         if SchemaSource.isSwiftSource(path: path) { return try swiftDataYAML(path: path, selection: selection).yaml }
-        var schema = try CoreDataReader.loadSchema(path: path, selection: selection)
-        for i in schema.recordTypes.indices { schema.recordTypes[i].fields.removeAll(where: \.mayBeAbsent) }
+        let schema = try CoreDataReader.loadSchema(path: path, selection: selection)
         let version = schema.coreDataModel?.versionName ?? ""
         var header = "# Mapped by 'ckschema import' from the Core Data model \(path), version '\(version)'"
         if let c = selection.configuration { header += ", configuration '\(c)'" }
         header += ".\n# The schema NSPersistentCloudKitContainer mirrors (docs/coredata.md); fields CloudKit creates\n"
-            + "# only on demand (CD_<attribute>_ckAsset, CD_moveReceipt) are not listed.\n"
+            + "# only on demand (CD_<attribute>_ckAsset, CD_moveReceipt) are marked onDemand: true.\n"
         return header + schema.canonicalYAML
     }
 
@@ -40,12 +40,12 @@ public enum CoreDataImport {
 
     /// The schema, YAML and notes of SwiftData sources (`swiftDataYAML`), with the schema.
     public static func swiftData(path: String, selection: ModelSelection = ModelSelection()) throws(InputError) -> SwiftDataImport {
-        // The on-demand fields are not built at all (rather than built and removed).
-        let schema = try SchemaSource.loadSwiftData(path: path, selection: selection, onDemandFields: false)
+        // The on-demand fields are kept, marked `onDemand: true` (see `yaml(path:selection:)`).
+        let schema = try SchemaSource.loadSwiftData(path: path, selection: selection)
         let version = schema.coreDataModel?.versionName ?? ""
         let header = "# Mapped by 'ckschema import' from the SwiftData sources \(path)" + (version.isEmpty ? "" : ", VersionedSchema '\(version)'")
             + ".\n# The schema NSPersistentCloudKitContainer mirrors (docs/swiftdata.md); fields CloudKit creates\n"
-            + "# only on demand (CD_<attribute>_ckAsset, CD_moveReceipt) are not listed.\n"
+            + "# only on demand (CD_<attribute>_ckAsset, CD_moveReceipt) are marked onDemand: true.\n"
         let notes = (schema.coreDataModel?.notes ?? []).compactMap { n in
             SwiftRules.notes.first { $0.code == n.code }.map { Diagnostic(rule: $0, n.message, at: n.origin.location, fix: n.fix) }
         }

@@ -73,6 +73,7 @@ public enum FormatJSONSchema {
     static var schemaFile: JSONValue {
         let properties: [(String, JSONValue)] = [
             ("ckschema", ref("version")),
+            ("partial", bool("true: the schema describes only what a Core Data model or SwiftData mirrors (ckschema import of a model writes it): a CD_ type or field it omits is not described, never removed.")),
             ("container", ref("container")),
             ("roles", list(string("A custom role name (CREATE ROLE)."), "Custom security roles; _world, _icloud and _creator are built in.")),
             ("zones", map("Custom record zones by name.", values: ref("zone"))),
@@ -114,6 +115,7 @@ public enum FormatJSONSchema {
             ("to", string("For references: the record type pointed to.")),
             ("action", enumeration(ReferenceAction.allCases.map(\.rawValue), "For references: what deleting the target does.")),
             ("description", string("Free text.")),
+            ("onDemand", bool("true: CloudKit creates the field only when a record first needs it (a Core Data _ckAsset companion, CD_moveReceipt); its absence on either side is not a difference.")),
         ]
         return .object([
             ("description", .string("A field: its type alone (cover: asset), or a mapping.")),

@@ -122,7 +122,10 @@ public enum SchemaSource {
             do { parts.append(try loadYAMLFile(path: f, keepComments: false).schema) } catch { errors += error.diagnostics }
         }
         if !errors.isEmpty { throw InputError(errors) }
-        return try merge(parts, folder: path)
+        var merged = try merge(parts, folder: path)
+        // Partial only when every file is (`partial: true`): a full file describes the rest.
+        merged.isPartial = parts.allSatisfy(\.isPartial)
+        return merged
     }
 
     /// Merges the files of one folder source; a record type, zone or role defined twice is an error naming both places.

@@ -4,10 +4,10 @@ import CKSchemaModel
 /// Turns a YAML schema file's nodes into the model, following `docs/schema-format.md`.
 /// Collects every problem; the caller throws when any is an error.
 package struct SchemaDecoder {
-    static let topKeys = ["ckschema", "container", "roles", "zones", "recordTypes", "queries", "subscriptions"]
+    static let topKeys = ["ckschema", "partial", "container", "roles", "zones", "recordTypes", "queries", "subscriptions"]
     static let zoneKeys = ["database", "capabilities"]
     package static let recordTypeKeys = ["description", "zone", "database", "deprecated", "requires", "system", "fields", "grants"]
-    static let fieldKeys = ["type", "encrypted", "indexes", "deprecated", "to", "action", "description"]
+    static let fieldKeys = ["type", "encrypted", "indexes", "deprecated", "to", "action", "description", "onDemand"]
     static let queryKeys = ["name", "recordType", "filter", "search", "sort", "database", "predicate"]
 
     package var d: NodeDecoder
@@ -41,6 +41,10 @@ package struct SchemaDecoder {
                 d.report(InputRules.invalidValue, "format version \(v) is not supported; this ckschema reads version \(Schema.formatVersion)", at: value,
                          fix: v > Schema.formatVersion ? "upgrade ckschema" : "set 'ckschema: \(Schema.formatVersion)'")
             }
+        case "partial":
+            // The schema describes only what a Core Data model (or SwiftData) mirrors: what it
+            // omits is not described, never removed (`ckschema import` of a model writes it).
+            schema.isPartial = d.bool(value, what: "'partial'") ?? false
         case "container":
             schema.container = d.string(value, what: "'container'")
         case "roles":
@@ -183,6 +187,9 @@ package struct SchemaDecoder {
                 field.placeReferenceTarget(line: q.value.line, column: q.value.column)
             case "action": field.referenceAction = d.enumValue(q.value, what: "reference action", as: ReferenceAction.self)
             case "description": field.description = d.string(q.value, what: "'description'")
+            // CloudKit creates the field only when a record first needs it (a Core Data
+            // `_ckAsset` companion, `CD_moveReceipt`): its absence is not a difference.
+            case "onDemand": field.mayBeAbsent = d.bool(q.value, what: "'onDemand'") ?? false
             default:
                 // Renaming the key to one the field has already would make a duplicate key.
                 let free = Suggest.closest(to: q.name, in: Self.fieldKeys).flatMap { k in pairs.contains { $0.name == k } ? nil : k }

@@ -19,6 +19,7 @@ public enum SchemaEmitter {
         }
         let line = { (path: String) -> Int? in keyLines[path] }
         w.add("ckschema: \(Schema.formatVersion)", source: line("ckschema"))
+        if schema.isPartial { w.add("partial: true", source: line("partial")) }
         if let c = schema.container { w.add("container: \(scalar(c))", source: line("container")) }
         if !schema.roles.isEmpty {
             w.add("roles: " + flowList(schema.roles.map(\.name)), source: line("roles"))
@@ -176,6 +177,7 @@ public enum SchemaEmitter {
             part("description: ")
             appendScalar(d, inFlow: true, to: &out)
         }
+        if f.pointee.mayBeAbsent { part("onDemand: true") }
         if open {
             out.append(0x20)
             out.append(0x7D)  // ' }'

@@ -68,9 +68,9 @@ struct SchemaEventDecoder {
 
     // MARK: Keys
 
-    private enum TopKey: String { case ckschema, container, roles, zones, recordTypes, queries, subscriptions }
+    private enum TopKey: String { case ckschema, partial, container, roles, zones, recordTypes, queries, subscriptions }
     private enum RecordTypeKey: String { case description, zone, database, deprecated, requires, system, fields, grants }
-    private enum FieldKey: String { case type, encrypted, indexes, deprecated, to, action, description }
+    private enum FieldKey: String { case type, encrypted, indexes, deprecated, to, action, description, onDemand }
 
     /// A key table from `SchemaDecoder`'s list of keys, so the two cannot disagree on a name.
     private static func table<K: RawRepresentable>(_ names: [String], _: K.Type) -> [(bytes: [UInt8], key: K)] where K.RawValue == String {
@@ -123,7 +123,7 @@ struct SchemaEventDecoder {
                 schema.container = try string()
             case .recordTypes:
                 try recordTypes(into: &schema)
-            case .roles, .zones, .queries, .subscriptions:
+            case .partial, .roles, .zones, .queries, .subscriptions:
                 _ = try cursor.advance()
                 base.section(key.rawValue, try cursor.subtree(file: file, enclosingDepth: 1), into: &schema)
                 if !base.d.diagnostics.isEmpty { throw GiveUp() }
@@ -227,6 +227,7 @@ struct SchemaEventDecoder {
                     field.placeReferenceTarget(line: cursor.line, column: cursor.column)
                 case .action: field.referenceAction = try enumValue(ReferenceAction.self)
                 case .description: field.description = try string()
+                case .onDemand: field.mayBeAbsent = try bool()
                 }
             }
             guard typed else { throw GiveUp() }

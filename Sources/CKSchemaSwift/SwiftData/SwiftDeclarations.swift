@@ -59,6 +59,17 @@ struct SwiftDeclarations: Sendable {
         var names: [[String]]
         var version: [Int]
         var origin: Origin
+        /// The other lists `models` returns (`{ AppSchema.models }`): each a path ending in
+        /// a static property's name, followed by the resolver.
+        var references: [[String]] = []
+    }
+
+    /// A static property (of any type) whose value names types: `static let models =
+    /// [A.self, B.self]`, `static var all: [any PersistentModel.Type] { Other.models }`.
+    struct StaticList: Sendable {
+        var path: [String]
+        var names: [[String]]
+        var references: [[String]]
     }
 
     /// `ModelConfiguration(..., cloudKitDatabase: .none)` and the models it names.
@@ -66,6 +77,8 @@ struct SwiftDeclarations: Sendable {
         var names: [[String]]
         /// `schema: FamilyShareCacheSchema.schema`: a static property holding `Schema([...])`.
         var schemaReferences: [[String]] = []
+        /// `schema: Schema(localOnlyTypes)`: static lists of models, by the end of their path.
+        var listReferences: [[String]] = []
         var origin: Origin
     }
 
@@ -75,10 +88,17 @@ struct SwiftDeclarations: Sendable {
     var versionedSchemas: [TypeList] = []
     var migrationPlans: [TypeList] = []
     var localConfigurations: [LocalConfiguration] = []
+    /// The other `ModelConfiguration(...)` calls (`.private(...)`, `.automatic`, or no
+    /// `cloudKitDatabase:`): a model one of them names syncs, whatever a local one says
+    /// (Ritualist's fallback store without iCloud names every synced model, `.none`).
+    var syncedConfigurations: [LocalConfiguration] = []
     /// Static properties whose value is `Schema([A.self, ...])`, by their path, with the models.
     var schemaProperties: [(path: [String], names: [[String]])] = []
     /// `Schema(versionedSchema: X.self)`: the schema the container is built from.
     var containerSchemas: [[String]] = []
+    /// Static properties that name types (`X.self`) or other static properties, by path: what
+    /// a VersionedSchema's `models` may return instead of its own list (issue 31 point 8).
+    var staticLists: [StaticList] = []
 }
 
 /// The walk over one file's tokens.
@@ -151,6 +171,30 @@ struct SwiftDeclarationReader {
             if !path.isEmpty { names.append(path) }
         }
         return names
+    }
+
+    /// `AppSchema.models`, `Schema.V2.all` inside tokens `range`: a path that starts with a
+    /// type's name (capitalized) and ends in a property's (lowercase, not `self`), such as a
+    /// VersionedSchema's `models` returns when another type keeps the list. A longer chain
+    /// (`AppSchema.models.map`) is kept whole; the resolver tries its prefixes.
+    func listReferences(_ range: Range<Int>) -> [[String]] {
+        var refs: [[String]] = []
+        var k = range.lowerBound
+        while k < range.upperBound {
+            guard s.isName(k), !(k > range.lowerBound && s.is(k - 1, .period)) else { k += 1; continue }
+            var path = [s.name(k)]
+            var j = k
+            while j + 2 < range.upperBound, s.is(j + 1, .period), s.isName(j + 2) {
+                path.append(s.name(j + 2))
+                j += 2
+            }
+            k = j + 1
+            // Not `A.self` (a name the list holds) nor `PersistentModel.Type` (a type).
+            guard path.count >= 2, path[0].first?.isUppercase == true, !path.contains("self"),
+                  path.last?.first?.isLowercase == true else { continue }
+            refs.append(path)
+        }
+        return refs
     }
 
     // MARK: The walk
@@ -234,6 +278,12 @@ struct SwiftDeclarationReader {
                             let end = readStatic(k, scope: scope)
                             if s.isName(k + 1), (k..<end).contains(where: { s.is($0, "Schema") && s.is($0 + 1, .leftParen) }) {
                                 out.schemaProperties.append((scope.path + [s.name(k + 1)], selfNames(k..<end)))
+                            }
+                            if s.isName(k + 1) {
+                                let names = selfNames(k + 2..<end), references = listReferences(k + 2..<end)
+                                if !names.isEmpty || !references.isEmpty {
+                                    out.staticLists.append(SwiftDeclarations.StaticList(path: scope.path + [s.name(k + 1)], names: names, references: references))
+                                }
                             }
                             k = end
                         } else if scope.kind == .model, let m = scope.model {
@@ -347,7 +397,10 @@ struct SwiftDeclarationReader {
                 let name = s.name(k + 2)
                 var end = endOfExpression(k + 3, limit: to)
                 if s.is(end, .leftBrace), let close = s.matching(end) { end = close + 1 }
-                if name == (isPlan ? "schemas" : "models") { list.names = selfNames(k + 3..<end) }
+                if name == (isPlan ? "schemas" : "models") {
+                    list.names = selfNames(k + 3..<end)
+                    if !isPlan { list.references = listReferences(k + 3..<end) }
+                }
                 if name == "versionIdentifier" {
                     list.version = (k + 3..<end).filter { s.is($0, .integerLiteral) }.prefix(3).compactMap { Int(s.text($0).replacingOccurrences(of: "_", with: "")) }
                 }
@@ -466,7 +519,6 @@ struct SwiftDeclarationReader {
             if s.is(k, "ModelConfiguration") {
                 var local = false
                 for j in k + 2..<close where s.is(j, "cloudKitDatabase") && s.is(j + 1, .colon) && s.is(j + 2, .period) && s.is(j + 3, "none") { local = true }
-                guard local else { continue }
                 var config = SwiftDeclarations.LocalConfiguration(names: selfNames(k + 2..<close), origin: s.origin(k))
                 for j in k + 2..<close where s.is(j, "schema") && s.is(j + 1, .colon) && s.isName(j + 2) && !s.is(j + 2, "Schema") {
                     var path = [s.name(j + 2)]
@@ -474,7 +526,14 @@ struct SwiftDeclarationReader {
                     while s.is(n, .period), s.isName(n + 1) { path.append(s.name(n + 1)); n += 2 }
                     config.schemaReferences.append(path)
                 }
-                out.localConfigurations.append(config)
+                // `Schema(localOnlyTypes)`, `Schema(Lists.local)`: a list kept in a static property.
+                for j in k + 2..<close where s.is(j, "Schema") && s.is(j + 1, .leftParen) && s.isName(j + 2) && !s.is(j + 3, .colon) {
+                    var path = [s.name(j + 2)]
+                    var n = j + 3
+                    while s.is(n, .period), s.isName(n + 1) { path.append(s.name(n + 1)); n += 2 }
+                    if s.is(n, .rightParen) || s.is(n, .comma), path.last != "self" { config.listReferences.append(path) }
+                }
+                if local { out.localConfigurations.append(config) } else { out.syncedConfigurations.append(config) }
             } else if s.is(k, "Schema"), s.is(k + 2, "versionedSchema"), s.is(k + 3, .colon) {
                 out.containerSchemas += selfNames(k + 4..<close)
             }

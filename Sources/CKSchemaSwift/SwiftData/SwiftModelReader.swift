@@ -125,6 +125,15 @@ struct Resolver {
     var declaredNames: Set<String> = []
     /// The name of every typealias the sources declare.
     var aliasNames: Set<String> = []
+    /// Static properties that name types or other lists, by their joined path (`AppSchema.models`).
+    var staticLists: [String: SwiftDeclarations.StaticList] = [:]
+    /// What the reader chose, for the message when no model is left (CK645): the
+    /// VersionedSchema, why, how many models it listed, the lists it could not follow.
+    var choice: (name: String, why: String, listed: Int, unfollowed: [String])?
+    /// Each local-only ModelConfiguration that took models out, and their names.
+    var exclusions: [(origin: Origin, names: [String])] = []
+    /// The most static lists one `models` is followed through (lists that name lists fan out).
+    static let listBudget = 256
 
     init(_ decls: [SwiftDeclarations]) {
         all = decls
@@ -144,7 +153,36 @@ struct Resolver {
                 let key = m.path.joined(separator: ".")
                 if models[key] == nil { models[key] = m; modelOrder.append(key) }
             }
+            for l in d.staticLists {
+                let key = l.path.joined(separator: ".")
+                if staticLists[key] == nil { staticLists[key] = l }
+            }
         }
+    }
+
+    /// The names the static lists `references` name hold (`AppSchema.models` gives `[A.self,
+    /// B.self]`), each with the scope it is written in; a list that names another list is
+    /// followed, at most 8 deep and through `listBudget` lists. A reference that finds no
+    /// list is added to `unfollowed`.
+    func followLists(_ references: [[String]], scope: [String], depth: Int = 0, budget: inout Int, unfollowed: inout [String]) -> [(name: [String], scope: [String])] {
+        var out: [(name: [String], scope: [String])] = []
+        for ref in references {
+            guard depth < 8, budget > 0 else { unfollowed.append(ref.joined(separator: ".")); continue }
+            var found: SwiftDeclarations.StaticList?
+            // `AppSchema.models.map`: the longest prefix that is a type's static property.
+            for n in stride(from: ref.count, through: 2, by: -1) {
+                guard let owner = resolve(Array(ref.prefix(n - 1)), in: scope),
+                      let list = staticLists[(owner.path + [ref[n - 1]]).joined(separator: ".")] else { continue }
+                found = list
+                break
+            }
+            guard let found else { unfollowed.append(ref.joined(separator: ".")); continue }
+            budget -= 1
+            let listScope = Array(found.path.dropLast())
+            out += found.names.map { (name: $0, scope: listScope) }
+            out += followLists(found.references, scope: listScope, depth: depth + 1, budget: &budget, unfollowed: &unfollowed)
+        }
+        return out
     }
 
     /// The declaration a name written in `scope` means: nested names first (inner scopes
@@ -160,6 +198,12 @@ struct Resolver {
             }
         }
         if let only = byLast[path.last ?? ""], only.count == 1, path.count == 1 || only[0].path.suffix(path.count).elementsEqual(path) { return only[0] }
+        // `ActiveSchemaVersion.PersonalityAnalysisModel`, the first name a typealias of the type
+        // that declares the rest (Ritualist's ActiveSchema.swift).
+        if path.count > 1, aliasNames.contains(path[0]), let head = resolve([path[0]], in: scope, depth: depth + 1),
+           let t = types[(head.path + path.dropFirst()).joined(separator: ".")] {
+            return t
+        }
         return nil
     }
 
@@ -210,7 +254,9 @@ struct Resolver {
             schemas.first { $0.owner.joined(separator: ".") == n || $0.owner.last == n }
         }
         var chosen: SwiftDeclarations.TypeList?
+        var why = ""
         if let version {
+            why = "--model-version"
             guard let v = named(version) else {
                 let names = schemas.map { "'\($0.owner.joined(separator: "."))'" }.joined(separator: ", ")
                 throw InputError(Diagnostic(rule: SwiftRules.modelVersion, "--model-version '\(version)' names no VersionedSchema of the sources; they have \(names)",
@@ -220,23 +266,37 @@ struct Resolver {
         } else if let container = all.flatMap(\.containerSchemas).compactMap({ resolveName($0) }).first,
                   let v = schemas.first(where: { $0.owner == container.path }) {
             chosen = v
+            why = "the container's Schema(versionedSchema:)"
         } else {
             var planned: [[String]] = []
             for p in all.flatMap(\.migrationPlans) { for n in p.names { if let t = resolve(n, in: p.owner) { planned.append(t.path) } } }
             let candidates = planned.isEmpty ? schemas : schemas.filter { s in planned.contains(s.owner) }
             chosen = (candidates.isEmpty ? schemas : candidates).max { $0.version.lexicographicallyPrecedes($1.version) }
+            why = planned.isEmpty ? "the highest versionIdentifier" : "the migration plan's highest version"
         }
         guard let chosen else { return ([], "") }
         var keys: [String] = []
-        for n in chosen.names {
-            guard let t = resolve(n, in: chosen.owner), models[t.path.joined(separator: ".")] != nil else {
-                note(SwiftRules.notUnderstood, "'\(chosen.owner.joined(separator: "."))' lists the model '\(n.joined(separator: "."))', which the sources do not declare as an @Model class; skipped",
+        // `models` returns its own list, or another's (`{ AppSchema.models }`, issue 31 point 8).
+        var budget = Self.listBudget
+        var unfollowed: [String] = []
+        let listed = chosen.names.map { (name: $0, scope: chosen.owner) }
+            + followLists(chosen.references, scope: chosen.owner, budget: &budget, unfollowed: &unfollowed)
+        let owner = chosen.owner.joined(separator: ".")
+        for (n, scope) in listed {
+            guard let t = resolve(n, in: scope), models[t.path.joined(separator: ".")] != nil else {
+                note(SwiftRules.notUnderstood, "'\(owner)' lists the model '\(n.joined(separator: "."))', which the sources do not declare as an @Model class; skipped",
                      fix: "add the file that declares it to the schema source", at: chosen.origin)
                 continue
             }
-            keys.append(t.path.joined(separator: "."))
+            let key = t.path.joined(separator: ".")
+            if !keys.contains(key) { keys.append(key) }
         }
-        return (keys, chosen.owner.joined(separator: "."))
+        if listed.isEmpty, !unfollowed.isEmpty {
+            note(SwiftRules.notUnderstood, "'\(owner)'.models returns \(unfollowed.map { "'\($0)'" }.joined(separator: ", ")), which names no static list of the sources; its models are not known",
+                 fix: "add the file that declares the list to the schema source, or list the models in '\(owner)' itself", at: chosen.origin)
+        }
+        choice = (owner, why, keys.count, unfollowed)
+        return (keys, owner)
     }
 
     /// The models ckschema.yaml lists (`swiftData.models`), each found by its name or its
@@ -280,18 +340,34 @@ struct Resolver {
             keys = try listedModels(listed, chosen: keys, path: path)
             return try build(keys, path: path, versionName: versionName)
         }
-        // Models a local-only configuration names stay out of CloudKit.
+        // Models a local-only configuration names stay out of CloudKit, unless a synced
+        // configuration names them too (a fallback store without iCloud is `.none`).
         let schemaProperties = all.flatMap(\.schemaProperties)
-        for config in all.flatMap(\.localConfigurations) {
-            var names = config.names
+        func configured(_ config: SwiftDeclarations.LocalConfiguration) -> Set<String> {
+            var names = config.names.map { (name: $0, scope: [String]()) }
             for ref in config.schemaReferences {
                 // `Type.schema` (or `schema` alone): the static property of that name and path end.
-                if let p = schemaProperties.first(where: { $0.path.suffix(ref.count).elementsEqual(ref) }) { names += p.names }
+                if let p = schemaProperties.first(where: { $0.path.suffix(ref.count).elementsEqual(ref) }) { names += p.names.map { (name: $0, scope: [String]()) } }
             }
-            let excluded = Set(names.compactMap { resolve($0, in: [])?.path.joined(separator: ".") })
+            var budget = Self.listBudget
+            var unfollowed: [String] = []
+            for ref in config.listReferences {
+                // `Schema(localOnlyTypes)`: the one static list of that name and path end.
+                let lists = staticLists.values.filter { $0.path.suffix(ref.count).elementsEqual(ref) }
+                guard lists.count == 1, let list = lists.first else { continue }
+                let scope = Array(list.path.dropLast())
+                names += list.names.map { (name: $0, scope: scope) }
+                names += followLists(list.references, scope: scope, budget: &budget, unfollowed: &unfollowed)
+            }
+            return Set(names.compactMap { resolve($0.name, in: $0.scope)?.path.joined(separator: ".") })
+        }
+        let synced = all.flatMap(\.syncedConfigurations).reduce(into: Set<String>()) { $0.formUnion(configured($1)) }
+        for config in all.flatMap(\.localConfigurations) {
+            let excluded = configured(config).subtracting(synced)
             let kept = keys.filter { excluded.contains($0) }
             guard !kept.isEmpty else { continue }
             keys.removeAll { excluded.contains($0) }
+            exclusions.append((config.origin, kept.map { String($0.split(separator: ".").last ?? "") }))
             note(SwiftRules.excluded, "this ModelConfiguration keeps \(kept.map { "'\($0.split(separator: ".").last ?? "")'" }.joined(separator: ", ")) out of CloudKit (cloudKitDatabase: .none); left out of the schema",
                  at: config.origin)
         }
@@ -302,8 +378,9 @@ struct Resolver {
     mutating func build(_ keys: [String], path: String, versionName: String) throws(InputError) -> CoreDataModel {
         let chosen = keys.compactMap { models[$0] }
         guard !chosen.isEmpty else {
-            throw InputError(Diagnostic(rule: SwiftRules.noModel, "the Swift sources at '\(path)' declare no @Model class that syncs with CloudKit",
-                                        at: SourceLocation(file: path, line: 1, column: 1), fix: "point the schema source at the folder holding the app's @Model classes"))
+            throw InputError(Diagnostic(rule: SwiftRules.noModel, "the Swift sources at '\(path)' give no @Model class that syncs with CloudKit: " + foundSummary(),
+                                        at: SourceLocation(file: path, line: 1, column: 1),
+                                        fix: noModelFix()))
         }
         let modelNames = Dictionary(chosen.map { ($0.path.joined(separator: "."), $0.name) }, uniquingKeysWith: { a, _ in a })
         var entities: [CoreDataModel.Entity] = []
@@ -315,6 +392,36 @@ struct Resolver {
         model.language = .swiftData
         model.notes = notes + chosen.flatMap(\.notes)
         return model
+    }
+
+    /// What the reader found, when it keeps no model (CK645): the `@Model` classes, the
+    /// VersionedSchema chosen and what it lists, the containers, the local-only configurations.
+    func foundSummary() -> String {
+        var found: [String] = []
+        let names = modelOrder.map { "'" + $0 + "'" }
+        found.append(names.isEmpty ? "they declare no @Model class"
+                     : "they declare \(names.count) @Model class\(names.count == 1 ? "" : "es") (\(names.prefix(8).joined(separator: ", "))\(names.count > 8 ? ", ..." : ""))")
+        if let c = choice {
+            var text = "the VersionedSchema '\(c.name)' (\(c.why)) lists \(c.listed == 0 ? "none of them" : "\(c.listed)")"
+            if !c.unfollowed.isEmpty { text += ", its models returning \(c.unfollowed.map { "'\($0)'" }.joined(separator: ", ")), which the reader could not follow" }
+            found.append(text)
+        }
+        let containers = all.flatMap(\.containerSchemas).map { "Schema(versionedSchema: \($0.joined(separator: ".")).self)" }
+        found.append(containers.isEmpty ? "no container built from Schema(versionedSchema:)" : "the container is built from " + containers.joined(separator: ", "))
+        for e in exclusions {
+            found.append("the ModelConfiguration at \(e.origin) (cloudKitDatabase: .none) excludes \(e.names.map { "'\($0)'" }.joined(separator: ", "))")
+        }
+        return found.joined(separator: "; ")
+    }
+
+    /// What to do when no model is left (CK645), from what took them away.
+    func noModelFix() -> String {
+        if modelOrder.isEmpty { return "point the schema source at the folder holding the app's @Model classes" }
+        if let c = choice, !c.unfollowed.isEmpty {
+            return "add the file that declares \(c.unfollowed.map { "'\($0)'" }.joined(separator: ", ")) to the schema source, or list the models in '\(c.name)' itself"
+        }
+        if !exclusions.isEmpty { return "name the synced models in a ModelConfiguration that syncs (cloudKitDatabase: .private(...) or .automatic), or point the schema source at the synced models" }
+        return "list the synced models in the VersionedSchema the container uses"
     }
 
     /// The Core Data attribute type of a Swift value type SwiftData stores as it is.

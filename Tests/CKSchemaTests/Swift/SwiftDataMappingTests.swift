@@ -221,7 +221,7 @@ import Testing
         let stdout = try runCLI(["import", "Tests/Fixtures/swift/apps/Pantry", "-o", "-"])
         #expect(file.code == 0 && stdout.code == 0)
         #expect(try read(dir + "/schema.yaml") == stdout.stdout)
-        #expect(stdout.stdout.hasPrefix("# Mapped by 'ckschema import' from the SwiftData sources Tests/Fixtures/swift/apps/Pantry.\n# The schema NSPersistentCloudKitContainer mirrors (docs/swiftdata.md); fields CloudKit creates\n# only on demand (CD_<attribute>_ckAsset, CD_moveReceipt) are not listed.\nckschema: 1\nzones:\n"))
+        #expect(stdout.stdout.hasPrefix("# Mapped by 'ckschema import' from the SwiftData sources Tests/Fixtures/swift/apps/Pantry.\n# The schema NSPersistentCloudKitContainer mirrors (docs/swiftdata.md); fields CloudKit creates\n# only on demand (CD_<attribute>_ckAsset, CD_moveReceipt) are marked onDemand: true.\nckschema: 1\npartial: true\nzones:\n"))
     }
 
     /// Every `-o` goes through the same writer: a command that writes through `InputFile.write`
