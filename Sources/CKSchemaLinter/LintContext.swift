@@ -27,7 +27,7 @@ public struct LintContext: Sendable {
         recordTypesByName = types
         let sites = PredicateSite.all(in: schema)
         predicateSites = sites
-        predicateProblems = PredicateSite.problems(of: sites, types: types)
+        predicateProblems = PredicateSite.problems(of: sites, types: types, notation: schema.notation.value)
         cloudKitFindings = CloudKitRules.lintFindings(schema)
         queryShortfalls = schema.queries.map { q in types[q.recordType].map { q.shortfalls(on: $0, predicate: false) } ?? [] }
     }

@@ -11,6 +11,8 @@ struct PredicateSite {
     /// `query Note(...)` or `subscription 'happy-notes'`, for messages.
     var label: String
     var isSubscription: Bool
+    /// How its keys name system fields: `.cloudKit` for a predicate `scan` found in app code.
+    var spelling = DeclaredQuery.Spelling.schema
 
     /// The predicates of a schema's declared queries and query subscriptions.
     static func all(in schema: Schema) -> [PredicateSite] {
@@ -18,25 +20,26 @@ struct PredicateSite {
         for q in schema.queries {
             guard let p = q.predicate else { continue }
             out.append(PredicateSite(text: p, start: q.predicateOrigin.location ?? q.origin.location, recordType: q.recordType,
-                                     label: "query \(q.name ?? q.recordType)", isSubscription: false))
+                                     label: "query \(q.name ?? q.recordType)", isSubscription: false, spelling: q.spelling))
         }
         for s in schema.subscriptions where s.kind == .query {
             guard let t = s.recordType else { continue }
             out.append(PredicateSite(text: s.predicate, start: s.predicateOrigin.location ?? s.origin.location, recordType: t,
-                                     label: "subscription '\(s.id)'", isSubscription: true))
+                                     label: "subscription '\(s.id)'", isSubscription: true, spelling: s.spelling))
         }
         return out
     }
 
     /// Every problem of these predicates, located inside the predicate (`LintContext` asks once).
-    static func problems(of sites: [PredicateSite], types: [String: RecordType]) -> [(QueryPredicateError, SourceLocation?, String)] {
+    static func problems(of sites: [PredicateSite], types: [String: RecordType], notation: SchemaNotation = .yaml) -> [(QueryPredicateError, SourceLocation?, String)] {
         var out: [(QueryPredicateError, SourceLocation?, String)] = []
         // Each distinct text parsed once: a scanned app repeats the same predicate in many files.
-        var parsed: [String: Result<QueryPredicate, QueryPredicateError>] = [:]
+        var parsed: [Parsed: Result<QueryPredicate, QueryPredicateError>] = [:]
         for site in sites {
             let text = site.text ?? "TRUEPREDICATE"
-            let result = parsed[text] ?? Result { () throws(QueryPredicateError) in try PredicateParser.parse(text) }
-            parsed[text] = result
+            let key = Parsed(text: text, spelling: site.spelling)
+            let result = parsed[key] ?? Result { () throws(QueryPredicateError) in try PredicateParser.parse(text, spelling: site.spelling) }
+            parsed[key] = result
             let predicate: QueryPredicate
             switch result {
             case .success(let p): predicate = p
@@ -45,15 +48,21 @@ struct PredicateSite {
                 continue
             }
             guard let t = types[site.recordType] else { continue }
-            for e in PredicateChecker.check(predicate, on: t) { out.append((e, site.start, site.label)) }
+            for e in PredicateChecker.check(predicate, on: t, notation: notation) { out.append((e, site.start, site.label)) }
             // A declared query that matches all records is CK110's; a subscription's is checked here.
             if site.isSubscription, predicate.matchesAll, !t.indexes(on: .recordName).contains(.queryable) {
                 out.append((QueryPredicateError(PredicateRules.needsIndex, column: 1, "matches all records: Field 'recordName' is not marked queryable",
-                                           fix: "add 'system: { recordName: [queryable] }' to \(t.name), or give the subscription a predicate"),
+                                           fix: notation.queryableRecordName(t) + ", or give the subscription a predicate"),
                             site.start, site.label))
             }
         }
         return out
+    }
+
+    /// A predicate's text as one spelling reads it: the key of the parse cache.
+    private struct Parsed: Hashable {
+        var text: String
+        var spelling: DeclaredQuery.Spelling
     }
 }
 

@@ -35,12 +35,15 @@ struct QueryIndexRule: LintRule {
                     }
                     let written = q.place(of: need).location
                     let field = need.field
-                    let place = need.system.map { "system.\($0.rawValue)" } ?? "fields.\(name)"
+                    // In the schema's own language: a `.ckdb`'s fix is the field's line with the index.
+                    let notation = schema.notation.value
+                    let add = need.system.map { notation.addIndex(kind, to: $0, of: t) } ?? field.map { notation.addIndex(kind, to: $0, of: t) }
+                        ?? "add '\(kind.rawValue)' to the indexes of \(t.name).fields.\(name)"
                     // Adding the index is no fix for an encrypted field: CloudKit cannot index what
                     // it cannot read, and an index there is CK105's error.
                     let fix = field?.isEncrypted == true
                         ? "'\(name)' is encrypted and CloudKit cannot index it; keep a plaintext copy of the value in another field with '\(kind.rawValue)' and \(verb.hasPrefix("sorts") ? "sort" : verb.hasPrefix("searches") ? "search" : "filter") on that, or take '\(name)' out of the query"
-                        : "add '\(kind.rawValue)' to the indexes of \(t.name).\(place)"
+                        : add
                     // At the name in the query; the fix-it adds the index where the field declares
                     // its indexes, when the reader measured that value (never on an encrypted field).
                     let fixIt = field.flatMap { f in f.isEncrypted ? nil : f.indexesFixIt(f.indexes.union([kind]), notation: schema.notation.value) }
@@ -48,7 +51,7 @@ struct QueryIndexRule: LintRule {
                                                 at: written, key: q.origin, fix: fix, fixIt: fixIt))
                 case .matchesAll:
                     findings.append(LintFinding("query \(q.label) matches all records: Field 'recordName' is not marked queryable",
-                                                at: q.origin, fix: "add 'system: { recordName: [queryable] }' to \(t.name)"))
+                                                at: q.origin, fix: schema.notation.value.queryableRecordName(t)))
                 case .unknownField, .refusedIndex, .predicate:
                     continue
                 }

@@ -43,7 +43,7 @@ extension DeclaredQuery {
         }
         // The predicate is parsed once, and only when something asks for it.
         let lists = !filter.isEmpty || !search.isEmpty
-        let parsed = lists && !checkPredicate ? nil : predicate.map { text in Result { () throws(QueryPredicateError) in try PredicateParser.parse(text) } }
+        let parsed = lists && !checkPredicate ? nil : predicate.map { text in Result { () throws(QueryPredicateError) in try PredicateParser.parse(text, spelling: spelling) } }
         // A query with no filter, no search and no predicate (or TRUEPREDICATE) matches all records.
         let matchesAll = !lists && (parsed.map { (try? $0.get())?.matchesAll == true } ?? true)
         if matchesAll, !type.indexes(on: .recordName).contains(.queryable) { out.append(.matchesAll) }

@@ -31,6 +31,11 @@ public enum PredicateChecker {
     /// Every problem, by column. `needIndexes: false` skips the index checks (development
     /// has no index rule for a subscription being written, and tests of types alone).
     public static func check(_ p: QueryPredicate, on type: RecordType, needIndexes: Bool = true) -> [QueryPredicateError] {
+        check(p, on: type, needIndexes: needIndexes, notation: .yaml)
+    }
+
+    /// The same, with fixes worded in `notation` (a `.ckdb` schema's fix is the field's line).
+    package static func check(_ p: QueryPredicate, on type: RecordType, needIndexes: Bool = true, notation: SchemaNotation) -> [QueryPredicateError] {
         var out: [QueryPredicateError] = []
         for c in p.comparisons {
             if c.key == .tokens {
@@ -46,7 +51,7 @@ public enum PredicateChecker {
                 continue
             }
             guard let r = resolve(c.key, in: type) else {
-                let known = type.fields.map(\.name) + QueryPredicateKey.systemKeys.keys.sorted()
+                let known = type.fields.map(\.name) + QueryPredicateKey.keys(spelled: p.spelling).keys.sorted()
                 out.append(QueryPredicateError(PredicateRules.unknownField, column: c.keyColumn,
                                           "'\(type.name)' has no field '\(ControlCharacters.escaped(c.key.spelled))'\(Suggest.phrase(for: c.key.spelled, in: known))",
                                           fix: "correct the field name or add the field to '\(type.name)'"))
@@ -60,10 +65,20 @@ public enum PredicateChecker {
                 out.append(QueryPredicateError(PredicateRules.needsIndex, column: c.keyColumn,
                                           "Field '\(name)' is not marked queryable" + (r.isEncrypted ? " (it is encrypted: the server cannot read it)" : ""),
                                           fix: r.isEncrypted ? "query a plaintext field instead; an encrypted field cannot be indexed"
-                                              : "add 'queryable' to the indexes of \(type.name).\(r.place)"))
+                                              : addQueryable(c.key, in: type, notation: notation) ?? "add 'queryable' to the indexes of \(type.name).\(r.place)"))
             }
         }
         return out.sorted { $0.column < $1.column }
+    }
+
+    /// The fix that makes the key queryable, in a `.ckdb`'s words; nil for YAML (`Resolved.place`'s).
+    private static func addQueryable(_ key: QueryPredicateKey, in type: RecordType, notation: SchemaNotation) -> String? {
+        guard notation == .ckdb else { return nil }
+        switch key {
+        case .system(let s, _): return notation.addIndex(.queryable, to: s, of: type)
+        case .field(let name): return type.field(named: name).map { notation.addIndex(.queryable, to: $0, of: type) }
+        case .tokens: return nil
+        }
     }
 
     /// True when a value can stand for a field of primitive type `p`.

@@ -24,10 +24,18 @@ public struct PredicateParser {
 
     /// Parses `text`, binding `%@` and `%K` to `arguments` in order.
     public static func parse(_ text: String, arguments: [QueryPredicateArgument] = []) throws(QueryPredicateError) -> QueryPredicate {
+        try parse(text, arguments: arguments, spelling: .schema)
+    }
+
+    /// Parses `text` whose keys name system fields as `spelling` says: `.cloudKit` for a
+    /// predicate found in app code (`NSPredicate(format:)`), where only CloudKit's keys
+    /// (`creationDate`, `recordID`, ...) are system fields and `createdAt` is a custom field's
+    /// name; `.schema` (a declared query) also takes ckschema's names.
+    package static func parse(_ text: String, arguments: [QueryPredicateArgument] = [], spelling: DeclaredQuery.Spelling) throws(QueryPredicateError) -> QueryPredicate {
         guard text.utf8.count <= maxLength else {
             throw QueryPredicateError(PredicateRules.syntax, column: 1, "the predicate is longer than \(maxLength) bytes")
         }
-        var p = PredicateParser(tokens: try PredicateLexer.tokens(text), arguments: arguments)
+        var p = PredicateParser(tokens: try PredicateLexer.tokens(text), arguments: arguments, spelling: spelling)
         let root = try p.parsePredicate(depth: 0)
         if let t = p.peek, t.kind != .end {
             throw QueryPredicateError(PredicateRules.syntax, column: t.column, "unexpected \(t.describe) after the end of the predicate",
@@ -37,7 +45,9 @@ public struct PredicateParser {
             throw QueryPredicateError(PredicateRules.syntax, column: 1,
                                  "the predicate has \(p.nextArgument) placeholder\(p.nextArgument == 1 ? "" : "s") but \(arguments.count) arguments were given")
         }
-        return QueryPredicate(text: text, root: root)
+        var parsed = QueryPredicate(text: text, root: root)
+        parsed.spelling = spelling
+        return parsed
     }
 
     private var tokens: [PredicateToken]
@@ -45,10 +55,12 @@ public struct PredicateParser {
     private let arguments: [QueryPredicateArgument]
     private var nextArgument = 0
     private var terms = 0
+    private let spelling: DeclaredQuery.Spelling
 
-    private init(tokens: [PredicateToken], arguments: [QueryPredicateArgument]) {
+    private init(tokens: [PredicateToken], arguments: [QueryPredicateArgument], spelling: DeclaredQuery.Spelling) {
         self.tokens = tokens
         self.arguments = arguments
+        self.spelling = spelling
     }
 
     private var peek: PredicateToken? { at < tokens.count ? tokens[at] : nil }
@@ -317,7 +329,7 @@ public struct PredicateParser {
             guard case .string(let name) = try takeArgument(t) else {
                 throw Self.syntax(t.column, "%K needs a string argument (a field name)")
             }
-            return .key(try Self.key(name, column: t.column), column: t.column)
+            return .key(try Self.key(name, column: t.column, spelling: spelling), column: t.column)
         case .brace:
             return .value(try parseAggregate(depth: depth), column: t.column)
         case .variable:
@@ -338,7 +350,7 @@ public struct PredicateParser {
                 throw Self.unsupported(current.column, "CloudKit does not support key paths ('\(t.text).…'); name a field of the record type",
                                        fix: "for a reference, compare the field itself with the target's record name")
             }
-            return .key(try Self.key(t.text, column: t.column), column: t.column)
+            return .key(try Self.key(t.text, column: t.column, spelling: spelling), column: t.column)
         case .end:
             throw Self.syntax(t.column, "the predicate ends where a field or value was expected")
         default:
@@ -355,12 +367,12 @@ public struct PredicateParser {
         return arguments[nextArgument]
     }
 
-    package static func key(_ name: String, column: Int) throws(QueryPredicateError) -> QueryPredicateKey {
+    package static func key(_ name: String, column: Int, spelling: DeclaredQuery.Spelling = .schema) throws(QueryPredicateError) -> QueryPredicateKey {
         if name == "self" || name == "SELF" { return .tokens }
         if name == "allTokens" {
             throw unsupported(column, "tokenize(...) IN allTokens is not supported by ckschema's store", fix: "use self CONTAINS 'words'")
         }
-        if let s = QueryPredicateKey.systemKeys[name] { return .system(s, spelled: name) }
+        if let s = QueryPredicateKey.keys(spelled: spelling)[name] { return .system(s, spelled: name) }
         return .field(name)
     }
 

@@ -11,6 +11,9 @@ public struct QueryPredicate: Sendable, Hashable {
     /// The text as written.
     public var text: String
     public var root: QueryPredicateNode
+    /// How its keys spelled system fields (`PredicateParser.parse(_:arguments:spelling:)`):
+    /// `.cloudKit` for a predicate found in app code.
+    package var spelling = DeclaredQuery.Spelling.schema
 
     public init(text: String, root: QueryPredicateNode) {
         self.text = text
@@ -106,6 +109,12 @@ public enum QueryPredicateKey: Sendable, Hashable {
         "creatorUserRecordID": .createdBy, "createdBy": .createdBy,
         "lastModifiedUserRecordID": .modifiedBy, "modifiedBy": .modifiedBy,
     ]
+
+    /// The keys that name system fields when names are spelled so: `cloudKitKeys` for app
+    /// code (a predicate or a sort key in Swift), `systemKeys` for a declared query.
+    package static func keys(spelled spelling: DeclaredQuery.Spelling) -> [String: SystemField] {
+        spelling == .cloudKit ? cloudKitKeys : systemKeys
+    }
 }
 
 /// One comparison of a key with a value.

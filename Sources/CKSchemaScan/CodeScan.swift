@@ -2,6 +2,7 @@ import Foundation
 import CKSchemaDiagnostics
 import CKSchemaLinter
 import CKSchemaModel
+import CKSchemaPredicate
 import CKSchemaSwift
 
 /// `ckschema scan`: the app's Swift sources read for their CloudKit calls, each checked
@@ -56,9 +57,22 @@ public enum CodeScan {
         return (files, errors)
     }
 
+    /// The codes a scan without a schema reports: what CloudKit refuses whatever the schema
+    /// holds. A predicate CloudKit cannot run (OR, a function: CK700, CK701), a desired key
+    /// listed twice or more desired keys than a notification carries (CK711, CK715), a
+    /// subscription in a database that has no such subscriptions or one on the default zone
+    /// (CK712, CK713), a query subscription that fires on nothing (CK714), a default zone's
+    /// changes fetched or the default zone deleted (CK905, CK906).
+    public static let schemaFreeCodes: Set<String> = [
+        PredicateRules.syntax.code, PredicateRules.unsupported.code,
+        "CK711", "CK712", "CK713", "CK714", "CK715",
+        ScanRules.defaultZoneChanges.code, ScanRules.defaultZoneDelete.code,
+    ]
+
     /// Scans the Swift sources under `paths` against `schema` in `environment`; `lint` gives
-    /// the severities and switched-off codes of ckschema.yaml.
-    public static func run(paths: [String], schema: Schema, environment: Environment = .production, lint: RuleSettings = RuleSettings()) -> Result {
+    /// the severities and switched-off codes of ckschema.yaml. Without a schema (nil) only the
+    /// checks that need none run (`schemaFreeCodes`), and the surface is the code's alone.
+    public static func run(paths: [String], schema: Schema?, environment: Environment = .production, lint: RuleSettings = RuleSettings()) -> Result {
         var result = Result()
         let (files, errors) = swiftFiles(paths)
         result.diagnostics += errors
@@ -79,13 +93,14 @@ public enum CodeScan {
         return result
     }
 
-    private static func scan(_ files: [String], load: (String) -> Data?, schema: Schema, environment: Environment, lint: RuleSettings, into result: inout Result) {
+    private static func scan(_ files: [String], load: (String) -> Data?, schema given: Schema?, environment: Environment, lint: RuleSettings, into result: inout Result) {
+        let schema = given ?? Schema()
         // One pass, each file lexed once: its constants join the globals, then its calls are
         // read. A file whose lookups a later file changed is read again at the end.
         let globals = ScanGlobals()
         var suppressions: [Suppression] = []
         var sources: [String] = []
-        let blank = ScanCollector(schema: schema, environment: environment)
+        let blank = ScanCollector(schema: schema, environment: environment, hasSchema: given != nil)
         var collector = blank
         var read: [String] = [], marks: [ScanCollector.Mark] = []
         for file in files {
@@ -138,6 +153,7 @@ public enum CodeScan {
         let reused = Set(ScanCollector.reusedCodes)
         var found = Linter(configuration: lint).lint(probe).filter { d in
             guard let f = d.location?.file, scanned.contains(f) else { return false }
+            guard given != nil || schemaFreeCodes.contains(d.code) else { return false }
             return reused.contains(d.code) || d.code == LintRules.suppressionWithoutReason.code
         }
         found = collector.relocate(found)

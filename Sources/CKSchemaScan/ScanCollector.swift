@@ -11,6 +11,8 @@ struct ScanCollector {
     private let types: [String: RecordType]
     /// True when the schema says where its record types live (YAML `zone:`, `zones:`).
     let namesZones: Bool
+    /// False for a scan without a schema: no record type or field is unknown then.
+    let hasSchema: Bool
 
     var diagnostics: [Diagnostic] = []
     var unresolved: [Diagnostic] = []
@@ -32,9 +34,10 @@ struct ScanCollector {
     static let reusedCodes = ["CK110", "CK113", "CK118", "CK126"] + PredicateRules.all.map(\.code)
         + ["CK710", "CK711", "CK712", "CK713", "CK714", "CK715"]
 
-    init(schema: Schema, environment: Environment) {
+    init(schema: Schema, environment: Environment, hasSchema: Bool = true) {
         self.schema = schema
         self.environment = environment
+        self.hasSchema = hasSchema
         types = Dictionary(schema.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         namesZones = !schema.zones.isEmpty || schema.recordTypes.contains { $0.zone != nil }
     }
@@ -117,6 +120,8 @@ struct ScanCollector {
             case "CKQuerySubscription", "CKDatabaseSubscription", "CKRecordZoneSubscription":
                 let kind: Subscription.Kind = s.is(i, "CKQuerySubscription") ? .query : s.is(i, "CKDatabaseSubscription") ? .database : .zone
                 var sub = Subscription(id: "", kind: kind, origin: s.origin(i))
+                // App code speaks CloudKit's keys: `createdAt` in its predicate is a custom field.
+                sub.spelling = .cloudKit
                 // One subscription per predicate a local gives it (`if` and `else`), each checked.
                 var variants: [ScanPredicate?] = [nil]
                 if let id = r.argument(i + 1, "subscriptionID"), let v = strings(r.values(id, scope, g)), v.count == 1 { sub.id = v[0] }
@@ -236,7 +241,7 @@ struct ScanCollector {
         surface.recordTypes[name, default: CodeSurface.Uses()].created.append(loc)
         if let zone { surface.add(name, \.zones, zone, loc) }
         guard let t = types[name] else {
-            if environment == .production {
+            if hasSchema, environment == .production {
                 report(ScanRules.unknownRecordType, "record type '\(shown(name))' is not in the production schema; CloudKit refuses the save (\"Cannot create new type \(shown(name)) in production schema\")\(Suggest.phrase(for: name, in: schema.recordTypes.map(\.name)))", loc, fix: "correct the name, or add '\(shown(name))' to the development schema and promote it before this build ships")
             }
             return
@@ -421,7 +426,7 @@ struct ScanCollector {
 
     private mutating func filterFields(_ text: String) -> [String] {
         if let known = filtered[text] { return known }
-        let fields = (try? PredicateParser.parse(text))?.filterFields ?? []
+        let fields = (try? PredicateParser.parse(text, spelling: .cloudKit))?.filterFields ?? []
         filtered[text] = fields
         return fields
     }

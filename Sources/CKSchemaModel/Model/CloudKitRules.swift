@@ -120,6 +120,34 @@ public enum SchemaNotation: String, Sendable, Hashable {
         let words = kinds.map { self == .ckdb ? $0.rawValue.uppercased() : "'\($0.rawValue)'" }.joined(separator: ", ")
         return "remove \(words)"
     }
+
+    /// The fix that gives custom field `f` of `type` the index `kind` it lacks: `add 'sortable'
+    /// to the indexes of Note.fields.title` (YAML), `declare "title" STRING QUERYABLE SORTABLE
+    /// in RECORD TYPE Note` (`.ckdb`: the field's line with the index added).
+    public func addIndex(_ kind: IndexKind, to f: Field, of type: RecordType) -> String {
+        guard self == .ckdb else { return "add '\(kind.rawValue)' to the indexes of \(type.name).fields.\(f.name)" }
+        return declare("\"\(f.name)\" \(spell(f.type))", f.indexes.union([kind]), in: type)
+    }
+
+    /// The fix that gives system field `system` of `type` the index `kind` it lacks: `add
+    /// 'sortable' to the indexes of Note.system.createdAt` (YAML), `declare "___createTime"
+    /// TIMESTAMP SORTABLE in RECORD TYPE Note` (`.ckdb`, the line a cktool export writes).
+    public func addIndex(_ kind: IndexKind, to system: SystemField, of type: RecordType) -> String {
+        guard self == .ckdb else { return "add '\(kind.rawValue)' to the indexes of \(type.name).system.\(system.rawValue)" }
+        return declare("\"\(system.ckdbName)\" \(system.type.ckdbKeyword)", type.indexes(on: system).union([kind]), in: type)
+    }
+
+    /// The fix for a query that matches all records without a queryable record name: `add
+    /// 'system: { recordName: [queryable] }' to Note` (YAML), `declare "___recordID" REFERENCE
+    /// QUERYABLE in RECORD TYPE Note` (`.ckdb`).
+    public func queryableRecordName(_ type: RecordType) -> String {
+        self == .ckdb ? addIndex(.queryable, to: .recordName, of: type) : "add 'system: { recordName: [queryable] }' to \(type.name)"
+    }
+
+    private func declare(_ field: String, _ indexes: IndexKinds, in type: RecordType) -> String {
+        let name = CloudKitRules.isValidName(type.name) ? type.name : "\"\(type.name)\""
+        return "declare \(field) \(indexes.kinds.map { word($0) }.joined(separator: " ")) in RECORD TYPE \(name)"
+    }
 }
 
 /// The checks themselves. Every function is pure and cheap: lint runs them on every field.

@@ -33,6 +33,9 @@ public struct Subscription: Sendable, Hashable {
     /// The zone a zone subscription watches (or a query subscription is limited to).
     public var zone: String?
     public var origin: Origin
+    /// How its predicate names system fields (`DeclaredQuery.Spelling`): a subscription
+    /// `scan` found in app code speaks CloudKit's keys only (`creationDate`, not `createdAt`).
+    package var spelling = DeclaredQuery.Spelling.schema
 
     public init(
         id: String, kind: Kind, database: Database = .private, recordType: String? = nil, predicate: String? = nil,

@@ -4,8 +4,26 @@ import CKSchema
 enum CommonOptions {
     static let format = Option.choice("format", help: "report format", values: OutputFormat.allCases, default: "text",
                                       noun: "an output format").or(OutputFormat.text)
-    static let failOn = Option.choice("fail-on", help: "lowest severity that fails the run", values: [Severity.warning, .error],
-                                      default: "error, or lint.failOn", noun: "a severity for --fail-on")
+    /// `--fail-on`: the same words in every command (`error`, `warning`, `note`); a command
+    /// that plans a promotion (`check`, `promote`) also takes `review`, a plan step's class
+    /// that reports as a warning (`failOnWithReview`).
+    static let failOn = failOnOption(review: false)
+    static let failOnWithReview = failOnOption(review: true)
+
+    /// The words --fail-on takes, in the order usage shows them.
+    static func failOnWords(review: Bool) -> [String] { review ? ["error", "warning", "review", "note"] : ["error", "warning", "note"] }
+
+    private static func failOnOption(review: Bool) -> Option<Severity?> {
+        let words = failOnWords(review: review)
+        return Option(spec: OptionSpec(name: "fail-on", short: nil, takesValue: true,
+                                       help: review ? "lowest severity that fails the run (review: a plan step that needs review, as warning)" : "lowest severity that fails the run",
+                                       values: words, defaultValue: "error, or lint.failOn"),
+                      defaultValue: nil) { (text: String) throws(UsageError) -> Severity? in
+            if review, text == "review" { return .warning }
+            if words.contains(text), let s = Severity(rawValue: text) { return s }
+            throw UsageError("'\(text)' is not a severity for --fail-on; use \(UsageError.list(words))")
+        }
+    }
     static let config = Option.path("config", help: "use this ckschema.yaml instead of searching for one")
     static let modelVersion = Option.text("model-version", help: "a Core Data model's version", valueName: "NAME",
                                           default: ".xccurrentversion's")
@@ -30,6 +48,17 @@ enum CommonOptions {
 struct ReportOptions: ParsableOptions {
     @Opt(CommonOptions.format) var format: OutputFormat
     @Opt(CommonOptions.failOn) var failOn: Severity?
+    @Opt(CommonOptions.config) var configPath: String?
+
+    func configuration() throws(InputError) -> Configuration? { try CommonOptions.configuration(configPath) }
+    /// The given severity, else ckschema.yaml's `lint.failOn`, else error.
+    func failOn(_ config: Configuration?) -> Severity { failOn ?? config?.failOn ?? .error }
+}
+
+/// `ReportOptions` for `check`, whose `--fail-on` also takes `review` (its promote step plans).
+struct PlanReportOptions: ParsableOptions {
+    @Opt(CommonOptions.format) var format: OutputFormat
+    @Opt(CommonOptions.failOnWithReview) var failOn: Severity?
     @Opt(CommonOptions.config) var configPath: String?
 
     func configuration() throws(InputError) -> Configuration? { try CommonOptions.configuration(configPath) }

@@ -80,7 +80,8 @@ enum PromoteCommand: OptionsCommand {
         }
         let failOn = options.failOn ?? ChangeClass(severity: config?.failOn ?? .error)
         let code: ExitCode = result.fails(on: failOn) ? .findings : .success
-        io.conclude(result.diagnostics(minimum: .review), format: options.format, command: name, failed: code != .success)
+        // The steps that fail the gate are shown: the safe ones too with --fail-on note.
+        io.conclude(result.diagnostics(minimum: min(failOn, .review)), format: options.format, command: name, failed: code != .success)
         return code
     }
 }

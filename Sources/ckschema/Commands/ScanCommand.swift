@@ -10,8 +10,11 @@ enum ScanCommand: OptionsCommand {
         scan can resolve (literals, constants, enum cases, locals) is checked against the
         schema of --env (default production): record types and fields written and read,
         queries and sorts, zones, subscriptions and databases. A call it cannot resolve is
-        not checked (--verbose lists it). '// ckschema-disable CK901: reason' silences a line.
-        --format json prints the app's CloudKit surface (docs/scan.md).
+        not checked (--verbose lists it). Without a schema (no --schema, none in ckschema.yaml)
+        only the checks that need none run: a predicate CloudKit refuses (OR), a subscription
+        on the default zone or in the wrong database, too many desired keys, the default
+        zone's changes fetched or the zone deleted. '// ckschema-disable CK901: reason'
+        silences a line. --format json prints the app's CloudKit surface (docs/scan.md).
 
         example:
           ckschema scan App --schema Schemas/production.ckdb
@@ -21,9 +24,12 @@ enum ScanCommand: OptionsCommand {
         let config = try options.report.configuration()
         let paths = options.paths.isEmpty ? (config?.code ?? []) : options.paths
         guard !paths.isEmpty else { throw UsageError("scan needs a PATH to Swift sources, or 'code:' in ckschema.yaml") }
-        let schemaPath = try options.schema ?? (options.environment == .production
-            ? SchemaArguments.production(nil, config: config) : SchemaArguments.development(nil, config: config))
-        let schema = try SchemaSource.load(path: schemaPath, model: options.model.selection(config))
+        // Without a schema the checks that need none still run, and the surface is printed.
+        let schemaPath = options.schema ?? config?.schema(for: options.environment)
+        let schema: Schema? = if let schemaPath { try SchemaSource.load(path: schemaPath, model: options.model.selection(config)) } else { nil }
+        if schemaPath == nil {
+            io.error("ckschema scan: no schema (--schema, or ckschema.yaml's 'schemas.\(options.environment.rawValue)'): only the checks that need none ran (predicates CloudKit refuses, subscriptions, the default zone's changes and deletion); record types and fields are not checked\n")
+        }
         let result = CodeScan.run(paths: paths, schema: schema, environment: options.environment, lint: config?.lint ?? RuleSettings())
         let shown = result.diagnostics + (options.verbose ? result.notes : [])
         let code: ExitCode = result.failed ? .failure : Output.exitCode(for: result.diagnostics, failOn: options.report.failOn(config))

@@ -16,17 +16,20 @@ extension PromoteCommand {
         @Opt(CommonOptions.config) var configPath: String?
         @Group var schemas: SchemaPairOptions
 
-        /// The words every command's --fail-on takes (severities); a plan's classes are
-        /// accepted as the severities they report with (review: warning, forbidden: error).
+        /// The words every command's --fail-on takes (`CommonOptions.failOnWords`), each the
+        /// class of the least step that fails: a step reports with its class's severity (safe:
+        /// note, review: warning, forbidden: error), so `note` fails on any step. `forbidden`,
+        /// the class's own name, is accepted too.
         static let failOnOption = Option<ChangeClass?>(
             spec: OptionSpec(name: "fail-on", short: nil, takesValue: true,
-                             help: "lowest severity that fails (a review step is a warning, a forbidden one an error; review and forbidden are accepted too)",
-                             values: ["warning", "error"], defaultValue: "error, or lint.failOn"),
+                             help: "lowest severity that fails (a review step is a warning, a forbidden one an error, a safe one a note; forbidden is accepted too)",
+                             values: CommonOptions.failOnWords(review: true), defaultValue: "error, or lint.failOn"),
             defaultValue: nil) { (text: String) throws(UsageError) -> ChangeClass? in
                 switch text {
                 case "error", "forbidden": return .forbidden
                 case "warning", "review": return .review
-                default: throw UsageError("'\(text)' is not a severity for --fail-on; use warning or error")
+                case "note": return .safe
+                default: throw UsageError("'\(text)' is not a severity for --fail-on; use \(UsageError.list(CommonOptions.failOnWords(review: true)))")
                 }
             }
     }

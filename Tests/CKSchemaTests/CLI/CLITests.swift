@@ -129,5 +129,5 @@ import Testing
 
 /// The lint usage line as the binary prints it.
 enum LintCommandUsage {
-    static let text = "ckschema lint [SCHEMA...] [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH] [--model-version NAME] [--configuration NAME]"
+    static let text = "ckschema lint [SCHEMA...] [--format text|json|github|sarif|markdown] [--fail-on error|warning|note] [--config PATH] [--model-version NAME] [--configuration NAME]"
 }

@@ -12,11 +12,11 @@ import Testing
     /// A bad value, a missing positional or two options that conflict: (arguments, message).
     static let refused: [([String], String)] = [
         (["lint", "--format", "xml"], "'xml' is not an output format; use text, json, github, sarif or markdown"),
-        (["lint", "--fail-on", "note"], "'note' is not a severity for --fail-on; use warning or error"),
+        (["lint", "--fail-on", "review"], "'review' is not a severity for --fail-on; use error, warning or note"),
         (["fmt", "--check", "--write"], "--check and --write cannot be used together"),
         (["diff", "--format", "sarif"], "diff prints text, json or markdown; 'sarif' is for reports (use it with promote)"),
         (["diff", "a", "b", "c"], "expected at most two schemas, FROM and TO; got 3"),
-        (["promote", "--fail-on", "sometimes"], "'sometimes' is not a severity for --fail-on; use warning or error"),
+        (["promote", "--fail-on", "sometimes"], "'sometimes' is not a severity for --fail-on; use error, warning, review or note"),
         (["validate", "--env", "staging", "x.ndjson"], "'staging' is not an environment; use production or development"),
         (["validate", "--batch", "x", "x.ndjson"], "--batch needs a positive whole number, not 'x'"),
         (["validate", "--max-errors", "0", "x.ndjson"], "--max-errors needs a positive whole number, not '0'"),
@@ -421,17 +421,17 @@ import Testing
             }
         }
         let validate = try runCLI(["validate", "--help"]).stdout
-        #expect(Self.usageLines(validate) == ["ckschema validate FILE... [--schema SCHEMA] [--env production|development] [--batch N] [--max-errors N] [--infer] [-j N] [--input-format ndjson|json|yaml] [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH] [--model-version NAME] [--configuration NAME]"])
+        #expect(Self.usageLines(validate) == ["ckschema validate FILE... [--schema SCHEMA] [--env production|development] [--batch N] [--max-errors N] [--infer] [-j N] [--input-format ndjson|json|yaml] [--format text|json|github|sarif|markdown] [--fail-on error|warning|note] [--config PATH] [--model-version NAME] [--configuration NAME]"])
         let migrate = try runCLI(["migrate", "--help"]).stdout
         #expect(Self.usageLines(migrate) == [
             "ckschema migrate new NAME [--config PATH] [--store PATH] [--migrations PATH] [--schema PATH] [--rename TYPE.OLD:NEW]...",
             "ckschema migrate apply [--config PATH] [--env development|production] [--to VERSION] [--dry-run] [--lock-timeout S] [--store PATH] [--migrations PATH]",
-            "ckschema migrate status [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH] [--env development|production] [--store PATH] [--migrations PATH] [--schema PATH]",
+            "ckschema migrate status [--format text|json|github|sarif|markdown] [--fail-on error|warning|note] [--config PATH] [--env development|production] [--store PATH] [--migrations PATH] [--schema PATH]",
             "ckschema migrate hash [--config PATH] [--migrations PATH]",
             "ckschema migrate baseline [--config PATH] [--store PATH] [--migrations PATH] [--from SCHEMA] [--force]",
         ])
         // Options that apply only with another stand inside its brackets; a required one has none.
-        #expect(try runCLI(["check", "--help"]).stdout.hasPrefix("usage: ckschema check [--format text|json|github|sarif|markdown] [--fail-on warning|error] [--config PATH] [--pull [--team-id T] [--container-id C] [--cktool PATH] [--timeout S] [--token-env NAME]]\n"))
+        #expect(try runCLI(["check", "--help"]).stdout.hasPrefix("usage: ckschema check [--format text|json|github|sarif|markdown] [--fail-on error|warning|review|note] [--config PATH] [--pull [--team-id T] [--container-id C] [--cktool PATH] [--timeout S] [--token-env NAME]]\n"))
         #expect(try runCLI(["push", "--help"]).stdout.hasPrefix("usage: ckschema push [SCHEMA] [--dry-run [--offline]] [-y] "))
         #expect(try runCLI(["changes", "--help"]).stdout.hasPrefix("usage: ckschema changes --zone Z [--since TOKEN] "))
         #expect(try runCLI(["query", "--help"]).stdout.hasPrefix("usage: ckschema query TYPE [--predicate P] [--sort FIELD[:desc]]... "))

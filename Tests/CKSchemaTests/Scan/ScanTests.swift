@@ -151,6 +151,9 @@ extension ScanTests {
         // 1: CloudKit's keys for the system fields sort by their sortable index; `createdAt` is a custom field.
         Case(file: "1-system-sort-bad.swift", expected: "1-system-sort-bad.expected", code: 1),
         Case(file: "1-system-sort-good.swift"),
+        // 1, the predicate side: in a predicate too `createdAt` is a custom field, `creationDate` the system one.
+        Case(file: "1-system-predicate-bad.swift", schema: "1-system-predicate.yaml", expected: "1-system-predicate-bad.expected", code: 1),
+        Case(file: "1-system-predicate-good.swift", schema: "1-system-predicate.yaml"),
         // 2: a YAML schema that names zones refuses an unknown zone; a .ckdb says nothing about zones.
         Case(file: "2-ckdb-zone-bad.swift", expected: "2-ckdb-zone-bad.expected", code: 1),
         Case(file: "2-ckdb-zone-good.swift", schema: "schema.ckdb"),
@@ -171,7 +174,32 @@ extension ScanTests {
         // 7: a sort on an encrypted field, at its sort descriptor.
         Case(file: "7-encrypted-sort-bad.swift", expected: "7-encrypted-sort-bad.expected", code: 1),
         Case(file: "7-encrypted-sort-good.swift"),
+        // 11: against a .ckdb, the fixes are .ckdb declarations.
+        Case(file: "11-ckdb-fixes.swift", schema: "11-ckdb-fixes-bad.ckdb", expected: "11-ckdb-fixes-bad.expected", code: 1),
+        Case(file: "11-ckdb-fixes.swift", schema: "11-ckdb-fixes-good.ckdb"),
     ]
+
+    /// 11: without a schema (none given, no ckschema.yaml above the folder) the checks that need
+    /// none run, the surface is printed, and stderr says what was not checked.
+    @Test(arguments: ["11-no-schema-bad", "11-no-schema-good"])
+    func withoutASchemaTheChecksThatNeedNoneRun(_ name: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scan-noschema-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: Self.folder + "/\(name).swift", toPath: dir + "/\(name).swift")
+        let r = try runCLI(["scan", "\(name).swift"], cwd: dir)
+        if name.hasSuffix("bad") {
+            try expectMatchesFixture(r.stdout, Self.folder + "/\(name).expected")
+            #expect(r.code == 1, "\(r.stderr)")
+        } else {
+            #expect(r.stdout == "ckschema scan: passed: 0 errors, 0 warnings\n")
+            #expect(r.code == 0, "\(r.stderr)")
+        }
+        #expect(!r.stderr.contains("pass both schema paths"))
+        #expect(r.stderr.contains("ckschema scan: no schema (--schema, or ckschema.yaml's 'schemas.production'): only the checks that need none ran"), "\(r.stderr)")
+        let json = try runCLI(["scan", "\(name).swift", "--format", "json"], cwd: dir)
+        try expectMatchesFixture(json.stdout, Self.folder + "/\(name).json.expected")
+    }
 
     @Test(arguments: cases)
     func eachFormGivesExactlyItsFindings(_ c: Case) throws {
