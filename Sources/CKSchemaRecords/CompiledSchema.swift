@@ -51,10 +51,13 @@ package final class CompiledSchema: Sendable {
     /// Whether the schema says where records live (CK904 is checked only then: a `.ckdb`
     /// export says nothing of zones).
     let namesZones: Bool
+    /// The zones the schema declares.
+    let zoneNames: Set<String>
 
     package init(_ schema: Schema) {
         self.schema = schema
         self.namesZones = ZoneRules.namesZones(schema)
+        self.zoneNames = Set(schema.zones.map(\.name))
         var types: [TypeInfo] = []
         for rt in schema.recordTypes {
             let fields = rt.fields.map {

@@ -16,6 +16,9 @@ package struct RecordChecker {
     let schema: CompiledSchema
     let production: Bool
     let collectBatch: Bool
+    /// Leave a record in a zone the schema does not declare to the caller (`records import`
+    /// reports it as CK556) rather than report CK904 for it.
+    let undeclaredZonesElsewhere: Bool
     private var tape = JSONTape()
     private let cursor = LineCursor()
 
@@ -24,8 +27,9 @@ package struct RecordChecker {
     static let maxRecordBytes = 1_048_576
     static let zoneDefault = Array(Zone.defaultZoneName.utf8)
 
-    package init(schema: CompiledSchema, production: Bool, collectBatch: Bool) {
+    package init(schema: CompiledSchema, production: Bool, collectBatch: Bool, undeclaredZonesElsewhere: Bool = false) {
         self.schema = schema
+        self.undeclaredZonesElsewhere = undeclaredZonesElsewhere
         self.production = production
         self.collectBatch = collectBatch
     }
@@ -330,9 +334,11 @@ package struct RecordChecker {
     /// CK904, as the scan reports it for app code: the record is saved outside its type's zone.
     @inline(never)
     private func wrongZone(_ tt: JSONToken, _ type: CompiledSchema.TypeInfo, _ ctx: Context, _ r: inout ChunkResult) {
+        let raw = ctx.zoneStart >= 0 ? Self.text(ctx.p, ctx.zoneStart, ctx.zoneEnd, escaped: false) : Zone.defaultZoneName
+        if undeclaredZonesElsewhere, raw != Zone.defaultZoneName, !schema.zoneNames.contains(raw) { return }
         let name = ControlCharacters.escaped(type.name)
         let home = ControlCharacters.escaped(type.zone)
-        let zone = ctx.zoneStart >= 0 ? ControlCharacters.escaped(Self.text(ctx.p, ctx.zoneStart, ctx.zoneEnd, escaped: false)) : Zone.defaultZoneName
+        let zone = ControlCharacters.escaped(raw)
         let at = ctx.zoneStart >= 0 ? ctx.zoneStart - 1 : Self.at(tt)
         let saved = zone == Zone.defaultZoneName ? "the default zone" : "zone '\(zone)'"
         if type.isDefaultZone {
