@@ -27,6 +27,9 @@ package final class CompiledSchema: Sendable {
         let name: String
         /// The zone records of this type live in (`_defaultZone` when the schema says none).
         let zone: String
+        /// `zone`'s UTF-8 bytes, compared with the record's own zone without a String.
+        let zoneBytes: [UInt8]
+        let isDefaultZone: Bool
         let isDeprecated: Bool
         let fields: [FieldInfo]
         let fieldTable: ByteTable
@@ -34,6 +37,8 @@ package final class CompiledSchema: Sendable {
         init(name: String, zone: String, isDeprecated: Bool, fields: [FieldInfo], fieldTable: ByteTable) {
             self.name = name
             self.zone = zone
+            self.zoneBytes = Array(zone.utf8)
+            self.isDefaultZone = zone == Zone.defaultZoneName
             self.isDeprecated = isDeprecated
             self.fields = fields
             self.fieldTable = fieldTable
@@ -43,9 +48,16 @@ package final class CompiledSchema: Sendable {
     let schema: Schema
     let types: [TypeInfo]
     let typeTable: ByteTable
+    /// Whether the schema says where records live (CK904 is checked only then: a `.ckdb`
+    /// export says nothing of zones).
+    let namesZones: Bool
+    /// The zones the schema declares.
+    let zoneNames: Set<String>
 
     package init(_ schema: Schema) {
         self.schema = schema
+        self.namesZones = ZoneRules.namesZones(schema)
+        self.zoneNames = Set(schema.zones.map(\.name))
         var types: [TypeInfo] = []
         for rt in schema.recordTypes {
             let fields = rt.fields.map {

@@ -16,6 +16,9 @@ package struct RecordChecker {
     let schema: CompiledSchema
     let production: Bool
     let collectBatch: Bool
+    /// Leave a record in a zone the schema does not declare to the caller (`records import`
+    /// reports it as CK556) rather than report CK904 for it.
+    let undeclaredZonesElsewhere: Bool
     private var tape = JSONTape()
     private let cursor = LineCursor()
 
@@ -24,8 +27,9 @@ package struct RecordChecker {
     static let maxRecordBytes = 1_048_576
     static let zoneDefault = Array(Zone.defaultZoneName.utf8)
 
-    package init(schema: CompiledSchema, production: Bool, collectBatch: Bool) {
+    package init(schema: CompiledSchema, production: Bool, collectBatch: Bool, undeclaredZonesElsewhere: Bool = false) {
         self.schema = schema
+        self.undeclaredZonesElsewhere = undeclaredZonesElsewhere
         self.production = production
         self.collectBatch = collectBatch
     }
@@ -89,6 +93,9 @@ package struct RecordChecker {
     /// Where the record's top-level members are (token indexes, -1 when absent).
     private struct Members {
         var type = -1, fields = -1, encrypted = -1, parent = -1
+        /// A key the record dictionary does not have, or one inside `zoneID`: -1 when none
+        /// (the usual case; then nothing more is looked at).
+        var stray = -1
     }
 
     /// A record: its shape and members, its name, its type, its fields, its parent, its size.
@@ -99,8 +106,10 @@ package struct RecordChecker {
             return
         }
         let m = members(tk, &ctx, &r)
+        var misspeltType = false
+        if m.stray >= 0 { misspeltType = strayRecordKeys(tk, ctx, &r) }
         if ctx.nameStart >= 0 { checkName(&ctx, &r) }
-        guard checkType(tk, m.type, &ctx, &r) else { return }
+        guard checkType(tk, m.type, misspeltType: misspeltType, &ctx, &r) else { return }
         if m.fields >= 0 { checkFieldGroup(tk, m.fields, encryptedForm: false, &ctx, &r) }
         if m.encrypted >= 0 { checkFieldGroup(tk, m.encrypted, encryptedForm: true, &ctx, &r) }
         var parentName: String?
@@ -139,14 +148,22 @@ package struct RecordChecker {
                     }
                 } else if Self.equals(k, "recordType") {
                     m.type = v
-                }
+                } else if m.stray < 0 { m.stray = i }
             case 6:
                 if Self.equals(k, "fields") { m.fields = v }
-                else if Self.equals(k, "zoneID") { zone(of: v, tk, p, &ctx.zoneStart, &ctx.zoneEnd) }
+                else if Self.equals(k, "zoneID") { if zone(of: v, tk, p, &ctx.zoneStart, &ctx.zoneEnd) >= 0, m.stray < 0 { m.stray = i } }
                 else if Self.equals(k, "parent") { m.parent = v }
+                else if m.stray < 0 { m.stray = i }
             case 15:
                 if Self.equals(k, "encryptedValues") { m.encrypted = v }
-            default: break
+                else if !Self.equals(k, "recordChangeTag"), m.stray < 0 { m.stray = i }
+            case 7:
+                // What an export carries beside the record (`records export`, CloudKit's responses).
+                if !Self.equals(k, "created"), !Self.equals(k, "deleted"), m.stray < 0 { m.stray = i }
+            case 8:
+                if !Self.equals(k, "modified"), m.stray < 0 { m.stray = i }
+            default:
+                if m.stray < 0 { m.stray = i }
             }
             i = Self.skip(tk, v)
         }
@@ -156,9 +173,11 @@ package struct RecordChecker {
     /// Looks the record type up (`ctx.type`, or `ctx.unknownTypeName`). False when the record
     /// cannot be checked further: no type, or a type production does not have.
     @inline(__always)
-    private func checkType(_ tk: UnsafeBufferPointer<JSONToken>, _ typeTok: Int, _ ctx: inout Context, _ r: inout ChunkResult) -> Bool {
+    private func checkType(_ tk: UnsafeBufferPointer<JSONToken>, _ typeTok: Int, misspeltType: Bool, _ ctx: inout Context, _ r: inout ChunkResult) -> Bool {
         let p = ctx.p
         guard typeTok >= 0, tk[typeTok].kind == .string else {
+            // `"recordtype": ...` was reported with what it probably meant: said once.
+            if typeTok < 0, misspeltType { return false }
             report(&r, ctx, RecordsRules.recordShape, at: typeTok >= 0 ? Self.at(tk[typeTok]) : Int(tk[0].start), field: nil,
                    typeTok >= 0 ? "recordType must be a string" : "the record has no recordType", fix: "add \"recordType\": \"<type>\"")
             return false
@@ -173,6 +192,7 @@ package struct RecordChecker {
         guard ctx.typeIndex >= 0 else { return unknownType(tt, &ctx, &r) }
         let type = schema.types[ctx.typeIndex]
         ctx.type = type
+        if schema.namesZones, !inZone(ctx, type) { wrongZone(tt, type, ctx, &r) }
         if type.isDeprecated {
             report(&r, ctx, RecordsRules.deprecatedWritten, at: Self.at(tt), field: nil,
                    "record type '\(type.name)' is deprecated", fix: "stop writing records of this type")
@@ -216,17 +236,119 @@ package struct RecordChecker {
                                   webServices: ctx.webServices))
     }
 
-    private func zone(of v: Int, _ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ start: inout Int, _ end: inout Int) {
+    /// Notes the zone name of the zone ID at `v` in `start..<end`. Returns the first key of
+    /// the zone ID dictionary that is not one of its own (`zonename`), or -1.
+    @discardableResult
+    private func zone(of v: Int, _ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ start: inout Int, _ end: inout Int) -> Int {
         let z = tk[v]
-        if z.kind == .string { start = Int(z.start); end = Int(z.end); return }
-        guard z.kind == .object else { return }
+        if z.kind == .string { start = Int(z.start); end = Int(z.end); return -1 }
+        guard z.kind == .object else { return -1 }
+        var stray = -1
         var i = v + 1
         while i < Int(z.end) {
             let key = tk[i]
-            if key.end - key.start == 8, Self.equals(p + Int(key.start), "zoneName"), tk[i + 1].kind == .string {
-                start = Int(tk[i + 1].start); end = Int(tk[i + 1].end)
+            let len = Int(key.end - key.start)
+            if len == 8, Self.equals(p + Int(key.start), "zoneName") {
+                if tk[i + 1].kind == .string { start = Int(tk[i + 1].start); end = Int(tk[i + 1].end) }
+            } else if stray < 0, !(len == 9 && Self.equals(p + Int(key.start), "ownerName")) {
+                if !Self.zoneIDKeys.contains(fieldName(i, tk, p)) { stray = i }
             }
             i = Self.skip(tk, i + 1)
+        }
+        return stray
+    }
+
+    // MARK: - Keys no record has
+
+    /// The keys of a record that validation reads.
+    static let recordKeys = ["recordType", "recordName", "zoneID", "fields", "encryptedValues", "parent"]
+    /// Keys of CloudKit's record dictionary that validation does not read (CloudKit JS
+    /// CloudKit.Record: created, modified, recordChangeTag, deleted, createShortGUID,
+    /// shortGUID, share; Web Services lookup responses: pluginFields). Any other key is a
+    /// slip (`"feilds"`, `"zone"`) that would leave the record without what it meant to say.
+    static let ignoredRecordKeys: Set<String> = ["recordChangeTag", "created", "modified", "deleted", "share", "shortGUID", "createShortGUID", "pluginFields"]
+    /// The Zone ID dictionary (CloudKit Web Services Reference, "Zone ID Dictionary": zoneName,
+    /// ownerRecordName; cktool's ownerName; CloudKit JS's zoneType).
+    static let zoneIDKeys: Set<String> = ["zoneName", "ownerName", "ownerRecordName", "zoneType"]
+    /// The Reference Dictionary (recordName, zoneID, action) and the target type ckschema reads.
+    static let referenceKeys = ["recordName", "zoneID", "action", "recordType"]
+    /// The wrapped shapes of a field value: Web Services' {value, type}, cktool's {type, value}, and isEncrypted.
+    static let wrapperKeys = ["value", "type", "isEncrypted"]
+
+    /// Reports every key of the record (and of its zoneID) that is not one of a record's.
+    /// Returns whether one of them was probably meant as `recordType`.
+    @inline(never)
+    private func strayRecordKeys(_ tk: UnsafeBufferPointer<JSONToken>, _ ctx: Context, _ r: inout ChunkResult) -> Bool {
+        let p = ctx.p
+        var misspeltType = false
+        var i = 1
+        let end = Int(tk[0].end)
+        while i < end {
+            let name = fieldName(i, tk, p)
+            if name == "zoneID" {
+                var s = -1, e = -1
+                let z = zone(of: i + 1, tk, p, &s, &e)
+                if z >= 0 { strayKeys(tk, object: i + 1, known: Array(Self.zoneIDKeys).sorted(), in: "the zoneID", field: nil, ctx, &r) }
+            } else if !Self.recordKeys.contains(name), !Self.ignoredRecordKeys.contains(name) {
+                let guess = Suggest.closest(to: name, in: Self.recordKeys + Self.ignoredRecordKeys.sorted())
+                if guess == "recordType", Self.memberIndex(tk, p, 0, "recordType") == nil { misspeltType = true }
+                report(&r, ctx, RecordsRules.recordShape, at: Self.at(tk[i]), field: nil,
+                       "unknown key '\(ControlCharacters.escaped(name))' in the record\(guess.map { "; did you mean '\($0)'?" } ?? "")",
+                       fix: guess.map { "rename it to '\($0)'; CloudKit reads no other key, so the record would not hold what this key says" }
+                           ?? "a record has recordType, recordName, zoneID, fields, encryptedValues and parent; remove the key")
+            }
+            i = Self.skip(tk, i + 1)
+        }
+        return misspeltType
+    }
+
+    /// Reports each key of the object at `obj` not in `known`, with the key it probably meant.
+    @inline(never)
+    private func strayKeys(_ tk: UnsafeBufferPointer<JSONToken>, object obj: Int, known: [String], in place: String, field: String?,
+                           _ ctx: Context, _ r: inout ChunkResult) {
+        let p = ctx.p
+        var i = obj + 1
+        let end = Int(tk[obj].end)
+        while i < end {
+            let name = fieldName(i, tk, p)
+            if !known.contains(name) {
+                let guess = Suggest.closest(to: name, in: known)
+                report(&r, ctx, RecordsRules.recordShape, at: Self.at(tk[i]), field: field,
+                       "unknown key '\(ControlCharacters.escaped(name))' in \(place)\(guess.map { "; did you mean '\($0)'?" } ?? "")",
+                       fix: guess.map { "rename it to '\($0)'" } ?? "\(place) holds only \(known.joined(separator: ", ")); remove the key")
+            }
+            i = Self.skip(tk, i + 1)
+        }
+    }
+
+    /// Whether the record is saved in the zone its type's schema names.
+    @inline(__always)
+    private func inZone(_ ctx: Context, _ type: CompiledSchema.TypeInfo) -> Bool {
+        let home = type.zoneBytes
+        guard ctx.zoneStart >= 0 else { return type.isDefaultZone }
+        let len = ctx.zoneEnd - ctx.zoneStart
+        guard len == home.count else { return false }
+        return home.withUnsafeBufferPointer { h in memcmp(ctx.p + ctx.zoneStart, h.baseAddress!, len) == 0 }
+    }
+
+    /// CK904, as the scan reports it for app code: the record is saved outside its type's zone.
+    @inline(never)
+    private func wrongZone(_ tt: JSONToken, _ type: CompiledSchema.TypeInfo, _ ctx: Context, _ r: inout ChunkResult) {
+        let raw = ctx.zoneStart >= 0 ? Self.text(ctx.p, ctx.zoneStart, ctx.zoneEnd, escaped: false) : Zone.defaultZoneName
+        if undeclaredZonesElsewhere, raw != Zone.defaultZoneName, !schema.zoneNames.contains(raw) { return }
+        let name = ControlCharacters.escaped(type.name)
+        let home = ControlCharacters.escaped(type.zone)
+        let zone = ControlCharacters.escaped(raw)
+        let at = ctx.zoneStart >= 0 ? ctx.zoneStart - 1 : Self.at(tt)
+        let saved = zone == Zone.defaultZoneName ? "the default zone" : "zone '\(zone)'"
+        if type.isDefaultZone {
+            report(&r, ctx, ZoneRules.wrongZone, at: at, field: nil,
+                   "a '\(name)' record is saved in \(saved), but the schema keeps '\(name)' in the default zone",
+                   fix: "leave out zoneID to save it in the default zone, or set 'zone: \(zone)' on '\(name)' in the schema")
+        } else {
+            report(&r, ctx, ZoneRules.wrongZone, at: at, field: nil,
+                   "a '\(name)' record is saved in \(saved), but the schema puts '\(name)' in zone '\(home)'",
+                   fix: "save it in zone '\(home)': \"zoneID\": {\"zoneName\": \"\(home)\"}")
         }
     }
 
@@ -332,6 +454,9 @@ package struct RecordChecker {
         var tag = -1
         var encrypted: Bool
         var wrapped = false
+        /// A key of the value's mapping other than value, type and isEncrypted, or -1: in a
+        /// wrapped value, a slip (`"valeu"`); in a plain one (a location), its own key.
+        var stray = -1
     }
 
     /// One field: its shape and type tag, then, for a field the schema has, its declaration
@@ -339,6 +464,9 @@ package struct RecordChecker {
     private func checkField(_ tk: UnsafeBufferPointer<JSONToken>, fieldIndex fi: Int, key: Int, value: Int, encryptedForm: Bool,
                             _ ctx: inout Context, _ r: inout ChunkResult) {
         var shape = fieldShape(tk, value, encryptedForm: encryptedForm, ctx.p)
+        if shape.wrapped, shape.stray >= 0 {
+            strayKeys(tk, object: value, known: Self.wrapperKeys, in: "the field's value", field: fieldName(key, tk, ctx.p), ctx, &r)
+        }
         var tag: TypeTag?
         if shape.tag >= 0 {
             // Looked up here rather than in a function of its own: validate ran 1.4% more
@@ -383,7 +511,7 @@ package struct RecordChecker {
             else if len == 11, Self.equals(p + Int(k.start), "isEncrypted") {
                 shape.wrapped = true
                 if tk[i + 1].kind == .trueValue { shape.encrypted = true }
-            }
+            } else if shape.stray < 0 { shape.stray = i }
             i = Self.skip(tk, i + 1)
         }
         if shape.wrapped, shape.value == value { shape.value = -1 }  // a type with no value
@@ -550,11 +678,16 @@ package struct RecordChecker {
             return nil
         }
         guard t.kind == .object else { return "expected a reference {recordName, zoneID, action} but found \(Self.article(t))" }
+        if hasStrayKey(tk, p, v, Self.referenceKeys) {
+            strayKeys(tk, object: v, known: Self.referenceKeys, in: "the reference", field: f.name, ctx, &r)
+        }
         guard let rn = member(tk, p, v, "recordName"), tk[rn].kind == .string else { return "a reference needs a recordName" }
         ctx.size += Int(tk[rn].end - tk[rn].start)
         if let z = member(tk, p, v, "zoneID") {
             var zs = -1, ze = -1
-            zone(of: z, tk, p, &zs, &ze)
+            if zone(of: z, tk, p, &zs, &ze) >= 0 {
+                strayKeys(tk, object: z, known: Array(Self.zoneIDKeys).sorted(), in: "the reference's zoneID", field: f.name, ctx, &r)
+            }
             if zs >= 0, !sameZone(ctx, zs, ze) {
                 report(&r, ctx, RecordsRules.referenceCrossZone, at: zs - 1, field: f.name,
                        "the reference points into zone '\(Self.text(p, zs, ze, escaped: false))' but the record is in zone '\(recordZone(ctx))'; CloudKit references stay within one zone",
@@ -721,6 +854,29 @@ package struct RecordChecker {
         let q = s.utf8Start
         for i in 0..<s.utf8CodeUnitCount where p[i] != q[i] { return false }
         return true
+    }
+
+    /// Whether the object at `obj` has a key not in `known`.
+    private func hasStrayKey(_ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ obj: Int, _ known: [String]) -> Bool {
+        var i = obj + 1
+        let end = Int(tk[obj].end)
+        while i < end {
+            if !known.contains(fieldName(i, tk, p)) { return true }
+            i = Self.skip(tk, i + 1)
+        }
+        return false
+    }
+
+    /// The value token of `key` in the object at `obj`, or nil.
+    static func memberIndex(_ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ obj: Int, _ key: StaticString) -> Int? {
+        var i = obj + 1
+        let end = Int(tk[obj].end)
+        while i < end {
+            let k = tk[i]
+            if Int(k.end - k.start) == key.utf8CodeUnitCount, Self.equals(p + Int(k.start), key) { return i + 1 }
+            i = Self.skip(tk, i + 1)
+        }
+        return nil
     }
 
     /// The value token of `key` in the object at `obj`, or nil.

@@ -37,7 +37,7 @@ final class ImportRun {
         recorder = try NotificationRecorder(store: store, env: options.environment, schema: schema)
         // The validate command's checks run first on every record (names, value types,
         // encryption, references, size; CK4xx); the importer's own checks follow.
-        checker = RecordChecker(schema: CompiledSchema(schema), production: options.environment == .production, collectBatch: false)
+        checker = RecordChecker(schema: CompiledSchema(schema), production: options.environment == .production, collectBatch: false, undeclaredZonesElsewhere: true)
         batch.reserveCapacity(options.batchSize)
         try preloadDeleteSelf(store)
     }

@@ -15,6 +15,10 @@ public enum RuntimeRules {
         code: "CK722", name: "zone-not-found",
         summary: "A query or a changes fetch names a zone the environment does not have (CKError.zoneNotFound).",
         defaultSeverity: .error, source: "CKError.Code.zoneNotFound (developer.apple.com/documentation/cloudkit/ckerror/code/zonenotfound)")
+    public static let otherZone = RuleInfo(
+        code: "CK723", name: "query-other-zone",
+        summary: "A query found nothing in the zone it ran in, while the store holds records of that type in another zone: a query runs in one zone only.",
+        defaultSeverity: .note, source: "CKQueryOperation.zoneID: \"the ID of the record zone that contains the records to search\" (developer.apple.com/documentation/cloudkit/ckqueryoperation/zoneid)")
     public static let changesDefaultZone = RuleInfo(
         code: "CK730", name: "changes-default-zone",
         summary: "Zone changes are fetched from the default zone, which cannot fetch changes.",
@@ -28,5 +32,5 @@ public enum RuntimeRules {
         summary: "A change token is not one this store issued, or was issued for another zone, environment or store (exit 2).",
         defaultSeverity: .error, source: "CKServerChangeToken (opaque, per zone); CKError.changeTokenExpired")
 
-    public static let all: [RuleInfo] = [unknownType, notSortable, zoneNotFound, changesDefaultZone, changesNotSupported, badToken]
+    public static let all: [RuleInfo] = [unknownType, notSortable, zoneNotFound, otherZone, changesDefaultZone, changesNotSupported, badToken]
 }

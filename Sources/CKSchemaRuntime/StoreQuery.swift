@@ -260,6 +260,27 @@ public enum StoreQuery {
         }
     }
 
+    /// When a query found nothing: a note (CK723) saying in which other zones the store holds
+    /// records of its type, or nil when it holds none elsewhere. A query runs in one zone
+    /// (CKQueryOperation.zoneID), so records saved in another are not wrong results but lost ones.
+    public static func otherZones(_ q: RecordQuery, store: Store) throws(InputError) -> Diagnostic? {
+        let schema = try store.schema(q.environment)
+        guard let type = schema.recordType(named: q.recordType) else { return nil }
+        let queried = q.zone ?? type.zone ?? Zone.defaultZoneName
+        let counts = try store.guarded("count the records of each zone") { try store.recordCountsByZone(env: q.environment, recordType: type.name) }
+        let elsewhere = counts.filter { $0.zone != queried && $0.count > 0 }
+        guard !elsewhere.isEmpty else { return nil }
+        func named(_ zone: String) -> String { zone == Zone.defaultZoneName ? "the default zone" : "zone '\(ControlCharacters.escaped(zone))'" }
+        let held = elsewhere.map { "\($0.count) in \(named($0.zone))" }.joined(separator: ", ")
+        let name = ControlCharacters.escaped(type.name)
+        let option = elsewhere[0].zone == Zone.defaultZoneName ? Zone.defaultZoneName : ControlCharacters.escaped(elsewhere[0].zone)
+        let home = type.zone ?? Zone.defaultZoneName
+        let fix = elsewhere.count == 1 && elsewhere[0].zone != home
+            ? "query that zone with --zone \(option); the schema puts '\(name)' in \(named(home)), so the records saved elsewhere are not where the app looks: import them again in \(named(home))"
+            : "query that zone with --zone \(option)"
+        return Diagnostic(rule: RuntimeRules.otherZone, "no '\(name)' record in \(named(queried)), but the store holds \(held): a query searches one zone", at: nil, fix: fix)
+    }
+
     /// The great-circle distance (haversine, mean Earth radius) between two points, in meters.
     static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
         let r = 6_371_008.8, rad = Double.pi / 180

@@ -39,7 +39,7 @@ struct ScanCollector {
         self.environment = environment
         self.hasSchema = hasSchema
         types = Dictionary(schema.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        namesZones = !schema.zones.isEmpty || schema.recordTypes.contains { $0.zone != nil }
+        namesZones = ZoneRules.namesZones(schema)
     }
 
     /// How many findings of each kind the collector holds: where the next file's begin.

@@ -17,7 +17,7 @@ public enum ScanRules {
     /// `record[key] as? T` where T cannot be the field's type.
     public static let castMismatch = RuleInfo(code: "CK903", name: "scan-cast-mismatch", summary: "The app reads a field with 'as? T' where T cannot hold the field's type: the cast is always nil.", defaultSeverity: .warning, source: "CKRecordValue (developer.apple.com/documentation/cloudkit/ckrecordvalue): the Swift types of each field type")
     /// A record written to the default zone whose type the schema puts in a custom zone, or the reverse.
-    public static let wrongZone = RuleInfo(code: "CK904", name: "scan-wrong-zone", summary: "The app writes a record to the default zone though the schema puts its type in a custom zone, or to a custom zone though the schema keeps it in the default zone.", defaultSeverity: .error, source: "CKRecordZone (developer.apple.com/documentation/cloudkit/ckrecordzone); the schema's 'zone:' of a record type")
+    public static let wrongZone = ZoneRules.wrongZone
     /// Zone changes fetched or subscribed to in the default zone.
     public static let defaultZoneChanges = RuleInfo(code: "CK905", name: "scan-default-zone-changes", summary: "The app fetches or subscribes to zone changes in the default zone (recordZoneChanges, CKFetchRecordZoneChangesOperation, CKRecordZoneSubscription): CloudKit supports them only in custom zones.", defaultSeverity: .error, source: zones)
     /// The default zone deleted.

@@ -75,6 +75,7 @@ package enum RecordsTable {
     static let count = CachedSQL("SELECT count(*) FROM \(name) WHERE \(C.env) = ?")
     static let countOfType = CachedSQL("SELECT count(*) FROM \(name) WHERE \(C.env) = ? AND \(C.recordType) = ?")
     static let maxID = CachedSQL("SELECT coalesce(max(\(C.id)), 0) FROM \(name)")
+    static let zonesOfType = CachedSQL("SELECT \(C.zone), count(*) FROM \(name) WHERE \(C.env) = ? AND \(C.recordType) = ? GROUP BY \(C.zone) ORDER BY \(C.zone)")
     static let keysOfType = CachedSQL("SELECT \(C.zone), \(C.recordName) FROM \(name) WHERE \(C.env) = ? AND \(C.recordType) = ? ORDER BY \(C.id)")
 }
 

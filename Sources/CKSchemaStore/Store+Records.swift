@@ -67,6 +67,15 @@ extension Store {
         return try s.step() ? s.int64(at: 0) : 0
     }
 
+    /// How many records of a type each zone of the environment holds (zones without one left out).
+    package func recordCountsByZone(env: Environment, recordType: String) throws -> [(zone: String, count: Int64)] {
+        let s = try db.cached(T.zonesOfType)
+        try s.bind(env.rawValue, at: 1); try s.bind(recordType, at: 2)
+        var out: [(zone: String, count: Int64)] = []
+        while try s.step() { out.append((s.string(at: 0), s.int64(at: 1))) }
+        return out
+    }
+
     /// The largest `records.id` (0 for none): the records a write creates come after it, since
     /// ids only grow.
     package func lastRecordID() throws -> Int64 {

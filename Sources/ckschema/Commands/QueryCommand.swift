@@ -21,7 +21,12 @@ enum QueryCommand: OptionsCommand {
         let store = try options.runtime.readStore()
         let outcome = try io.streaming { sink in try StoreQuery.run(options.query, store: store, format: options.runtime.format, sink: sink) }
         switch outcome {
-        case .records: return .success
+        case .records(let n):
+            // Nothing found, and the records sit in another zone: say so rather than print nothing.
+            if n == 0, let note = try StoreQuery.otherZones(options.query, store: store) {
+                io.error(DiagnosticRenderer(format: .text, command: name).render([note]))
+            }
+            return .success
         case .refused(let diagnostics):
             io.error(DiagnosticRenderer(format: .text, command: name).render(diagnostics))
             return .findings

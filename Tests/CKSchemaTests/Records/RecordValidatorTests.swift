@@ -109,14 +109,14 @@ enum RecordFixtures {
 
     /// The three record shapes, each with a value of the wrong type.
     @Test(arguments: [
-        ("web services", #"{"recordType":"Trip","fields":{"steps":{"value":"x","type":"INT64"}}}"#, "CK403"),
-        ("cktool", #"{"recordType":"Trip","fields":{"steps":{"type":"int64Type","value":1.5}}}"#, "CK403"),
-        ("plain", #"{"recordType":"Trip","fields":{"steps":"x"}}"#, "CK403"),
-        ("web services tag", #"{"recordType":"Trip","fields":{"steps":{"value":1,"type":"DOUBLE"}}}"#, "CK405"),
-        ("cktool tag", #"{"recordType":"Trip","fields":{"steps":{"value":1,"type":"stringType"}}}"#, "CK405"),
-        ("plain encrypted", #"{"recordType":"Trip","encryptedValues":{"steps":1}}"#, "CK406"),
-        ("cktool encrypted", #"{"recordType":"Trip","fields":{"notes":{"type":"stringType","value":"x"}}}"#, "CK406"),
-        ("web services plaintext", #"{"recordType":"Trip","fields":{"title":{"type":"STRING","value":"x","isEncrypted":true}}}"#, "CK406"),
+        ("web services", #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"steps":{"value":"x","type":"INT64"}}}"#, "CK403"),
+        ("cktool", #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"steps":{"type":"int64Type","value":1.5}}}"#, "CK403"),
+        ("plain", #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"steps":"x"}}"#, "CK403"),
+        ("web services tag", #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"steps":{"value":1,"type":"DOUBLE"}}}"#, "CK405"),
+        ("cktool tag", #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"steps":{"value":1,"type":"stringType"}}}"#, "CK405"),
+        ("plain encrypted", #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"encryptedValues":{"steps":1}}"#, "CK406"),
+        ("cktool encrypted", #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"notes":{"type":"stringType","value":"x"}}}"#, "CK406"),
+        ("web services plaintext", #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"title":{"type":"STRING","value":"x","isEncrypted":true}}}"#, "CK406"),
     ])
     func eachShapeIsChecked(shape: String, record: String, code: String) throws {
         let d = try RecordFixtures.run(text: record + "\n")
@@ -153,7 +153,7 @@ enum RecordFixtures {
         data.append(Data(#"{"recordType":"Trip","fields":{"title":""#.utf8) + Data(count: 100 << 20) + Data("\"}}\n".utf8))  // line 4: 100 MB
         data.append(Data(ok.utf8))
         data.append(Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D, 0x0A]))                 // line 6: invalid UTF-8
-        data.append(Data(#"{"recordType":"Trip","fields":{"steps":99999999999999999999}}"#.utf8) + Data("\n".utf8))  // line 7
+        data.append(Data(#"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"steps":99999999999999999999}}"#.utf8) + Data("\n".utf8))  // line 7
         data.append(Data(#"{"recordType":"Trip","fields":{"title":"cut"#.utf8))                  // line 8: truncated, no newline
         let path = dir + "/hostile.ndjson"
         try data.write(to: URL(fileURLWithPath: path))

@@ -172,6 +172,20 @@ import Testing
         #expect(dev.stderr.contains("note: the development schema's record types: Note, Memo, Loose"), "\(dev.stderr)")
     }
 
+    /// A query that finds nothing in its zone while the records sit in another says where
+    /// they are (CK723, a note on stderr, exit 0; issue 32, point 6).
+    @Test func emptyQuerySaysWhereTheRecordsAre() throws {
+        let sb = try RuntimeSandbox()
+        defer { sb.cleanup() }
+        let r = try runCLI(["query", "Memo", "--zone", "Notes", "--store", sb.storePath])
+        #expect(r.code == 0)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "ckschema: note: no 'Memo' record in zone 'Notes', but the store holds 1 in zone 'Plain': a query searches one zone [CK723]\nckschema: note: query that zone with --zone Plain\n")
+        // Found where it was looked for: no note.
+        let found = try runCLI(["query", "Memo", "--store", sb.storePath])
+        #expect(found.code == 0 && found.stderr.isEmpty, "\(found.stderr)")
+    }
+
     @Test func binaryPrintsNDJSONAndRefusesWithCloudKitsWords() throws {
         let sb = try RuntimeSandbox()
         defer { sb.cleanup() }

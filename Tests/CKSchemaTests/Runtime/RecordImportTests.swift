@@ -116,6 +116,26 @@ import Testing
         #expect(status.diagnostics.map(\.code) == ["CK534"])
     }
 
+    /// `records import` refuses what validate refuses: a misspelt key of a record (named with
+    /// the key it meant, CK415) and a record outside its type's zone (CK904), and saves the rest
+    /// (issue 32, point 6).
+    @Test func importRefusesStrayKeysAndWrongZones() throws {
+        let sb = try RuntimeSandbox(importRecords: false)
+        defer { sb.cleanup() }
+        let file = sb.root + "/in.ndjson"
+        let lines = [
+            #"{"recordName":"a1","recordType":"Memo","zoneID":{"zoneName":"Plain"},"fields":{"text":"buy tea"}}"#,
+            #"{"recordName":"a2","recordType":"Memo","zoneID":{"zoneName":"Plain"},"feilds":{"text":"buy tea"}}"#,
+            #"{"recordName":"a3","recordType":"Note","fields":{"title":"in the default zone"}}"#,
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        let r = try runCLI(["records", "import", "--store", sb.storePath, file])
+        #expect(r.code == 1)
+        let out = (r.stdout + r.stderr).replacingOccurrences(of: sb.root, with: "ROOT")
+        #expect(out.contains("ROOT/in.ndjson:2:70: error: record #2 'a2': unknown key 'feilds' in the record; did you mean 'fields'? [CK415]"), "\(out)")
+        #expect(out.contains("ROOT/in.ndjson:3:33: error: record #3 'a3': a 'Note' record is saved in the default zone, but the schema puts 'Note' in zone 'Notes' [CK904]"), "\(out)")
+    }
+
     @Test func aRecordInAZoneTheSchemaDoesNotHaveIsRefused() throws {
         let (sb, store) = try Self.migrated()
         defer { sb.cleanup() }
