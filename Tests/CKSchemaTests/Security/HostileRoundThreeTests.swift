@@ -113,3 +113,78 @@ import Testing
         #expect(Diagnostic.clipped(String(repeating: "a", count: 200)) == String(repeating: "a", count: 200))
     }
 }
+
+/// Issue 35 point 4: `##[` never reaches a CI log raw, whatever the command and format. The
+/// GitHub runner acts on `##[command]` anywhere in a line; JSON and SARIF wrote names raw.
+@Suite struct LogCommandEscapingTests {
+    /// A project whose names hold `##[error]` and `::error::` in every place a command shows:
+    /// schema fields (lint, promote, check, diff), a record's fields (validate), a migration's
+    /// (migrate status), and the keys the app's code writes (scan's surface).
+    static func project() throws -> String {
+        let dir = try makeTempDir("ckschema-logcmd")
+        try FileManager.default.createDirectory(atPath: dir + "/App", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/Migrations", withIntermediateDirectories: true)
+        let files = [
+            "ckschema.yaml": "ckschema: 1\nschemas:\n  development: dev.yaml\n  production: prod.yaml\nmigrations: Migrations\ncode: [App]\nstore: store.sqlite\n",
+            "dev.yaml": "ckschema: 1\nrecordTypes:\n  Note:\n    fields:\n      \"t##[error]x\": int64\n      \"a::error::b\": string\n",
+            "prod.yaml": "ckschema: 1\nrecordTypes:\n  Note:\n    fields:\n      \"t##[error]x\": string\n",
+            "App/A.swift": "import CloudKit\n\nfunc save() {\n    let r = CKRecord(recordType: \"Note\")\n    r[\"k##[error]y\"] = \"v\" as CKRecordValue\n    r[\"c::error::d\"] = \"v\" as CKRecordValue\n}\n",
+            "r.ndjson": #"{"recordName":"n1","recordType":"Note","fields":{"z##[error]q":{"value":"x","type":"STRING"},"b::error::c":{"value":"x","type":"STRING"}}}"# + "\n",
+            "Migrations/0001_first.yaml": "steps:\n  - addRecordType:\n      name: Note\n      fields:\n        \"t##[error]x\": string\n        \"a::error::b\": string\n",
+        ]
+        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/" + name)) }
+        return dir
+    }
+
+    static let commands: [[String]] = [
+        ["lint", "dev.yaml"], ["promote", "--check"], ["check"], ["validate", "--schema", "dev.yaml", "r.ndjson"],
+        ["migrate", "status"], ["diff", "prod.yaml", "dev.yaml"], ["scan", "App", "--schema", "dev.yaml"],
+    ]
+
+    /// Every string a JSON document holds, keys included.
+    static func strings(_ value: Any) -> [String] {
+        switch value {
+        case let s as String: [s]
+        case let a as [Any]: a.flatMap(strings)
+        case let d as [String: Any]: d.keys.map { $0 } + d.values.flatMap(strings)
+        default: []
+        }
+    }
+
+    @Test(arguments: commands)
+    func noFormatPrintsARawLogCommand(command: [String]) throws {
+        let dir = try Self.project()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let formats = command[0] == "diff" ? ["text", "json", "markdown"] : ["text", "json", "github", "sarif", "markdown"]
+        for format in formats {
+            let r = try runCLI(command + ["--format", format], cwd: dir)
+            let label = (command + [format]).joined(separator: " ")
+            #expect([0, 1, 2].contains(r.code), "\(label): \(r.code)")
+            let all = r.stdout + r.stderr
+            #expect(all.contains("#"), "\(label): the names are shown: \(all)")
+            #expect(!all.contains("##["), "\(label): \(all)")
+            for line in all.split(separator: "\n") {
+                #expect(!line.hasPrefix("::error::") && !line.hasPrefix("##"), "\(label): \(line)")
+            }
+            // A JSON or SARIF document on stdout still reads back to the names as written.
+            if (format == "json" || format == "sarif"), !r.stdout.isEmpty {
+                let doc = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
+                let texts = Self.strings(doc)
+                #expect(texts.contains { $0.contains("##[error]") }, "\(label): \(r.stdout)")
+            }
+        }
+    }
+
+    /// The one JSON escaper: the second `#` of each `##[` is `\u0023`; the rest as it was.
+    @Test func theEscaperBreaksEveryLogCommandAndDecodesBack() throws {
+        for (text, written) in [
+            ("##[error]x", ###""#\u0023[error]x""###), ("###[x", ###""##\u0023[x""###), ("#[ok] ## #", ###""#[ok] ## #""###),
+            ("a::error::b", ###""a::error::b""###), ("##[a##[b", ###""#\u0023[a#\u0023[b""###),
+        ] {
+            let json = JSONValue.string(text).rendered(pretty: false)
+            #expect(json == written)
+            #expect(!json.contains("##["))
+            #expect(try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed) as? String == text)
+        }
+    }
+}
