@@ -134,3 +134,17 @@ extension Array where Element == Diagnostic {
         }
     }
 }
+
+extension Diagnostic {
+    /// At most this many characters of source text are quoted in a message.
+    public static let quoteLimit = 200
+
+    /// Source text quoted in a message, clipped to `limit` characters (Unicode scalars)
+    /// with an ellipsis, so a crafted input's 300,000-deep type is not a megabyte-long line.
+    public static func clipped(_ text: String, limit: Int = quoteLimit) -> String {
+        guard text.utf8.count > limit else { return text }
+        let scalars = text.unicodeScalars
+        guard scalars.count > limit else { return text }
+        return String(String.UnicodeScalarView(scalars.prefix(limit))) + "…"
+    }
+}

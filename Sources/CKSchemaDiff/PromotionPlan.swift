@@ -224,8 +224,16 @@ extension PromotionPlan: Codable {
                                     fix: "write the plan with `ckschema promote --plan \(file)`"))
         }
         guard let version = dict["version"] as? Int, version == Self.version else {
-            let found = dict["version"].map { "\($0)" } ?? "missing"
-            throw InputError(Diagnostic(rule: PromotionRules.planVersion, "'\(file)' is version \(found) of the plan format; this ckschema reads version \(Self.version)", at: at,
+            // A version written as a string (`"version": "2"`) is named as what it is: "is
+            // version 2 ...; reads version 2" said nothing (issue 35).
+            let message: String
+            switch dict["version"] {
+            case nil: message = "'\(file)' has no \"version\"; this ckschema reads version \(Self.version) of the plan format"
+            case let text as String:
+                message = "'\(file)' has \"version\": \(JSONValue.string(Diagnostic.clipped(text)).rendered(pretty: false)), a string; this ckschema reads the number \(Self.version) (\"version\": \(Self.version)) of the plan format"
+            case let other?: message = "'\(file)' is version \(Diagnostic.clipped("\(other)")) of the plan format; this ckschema reads version \(Self.version)"
+            }
+            throw InputError(Diagnostic(rule: PromotionRules.planVersion, message, at: at,
                                     fix: "compute the plan again with this version of ckschema: `ckschema promote --plan \(file)`"))
         }
         do {

@@ -154,14 +154,31 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// overrides and the other invisible format characters (`ControlCharacters.needsEscape`),
     /// and the BOM, U+FFFE and U+FFFF: valid JSON either way, but a terminal or a YAML reader
     /// would act on them raw (YAML reads U+FFFE and U+FFFF only escaped; found by FuzzFmt).
+    ///
+    /// The GitHub runner acts on the legacy `##[command]` anywhere in a line of a log, and a
+    /// JSON or SARIF report printed in a step is such a line (`##[stop-commands]` in a field
+    /// name would switch commands off): the second `#` of every `##[` is `\u0023`, so the
+    /// output never holds `##[` and still decodes to the original (issue 35). A `::` needs
+    /// nothing: a runner reads it only at the start of a line, and every JSON string begins
+    /// with its quote.
     static func quote(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Fast path: printable ASCII without quote or backslash needs no escape (most text).
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+        // Fast path: printable ASCII without quote, backslash or `#` needs no escape (most text).
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C && $0 != 0x23 }) {
             out.append(contentsOf: s.utf8)
         } else {
-            for c in s.unicodeScalars {
+            var previous: Unicode.Scalar = "\0"
+            var scalars = s.unicodeScalars.makeIterator()
+            var next = scalars.next()
+            while let c = next {
+                next = scalars.next()
+                if c == "#", previous == "#", next == "[" {
+                    out.append(contentsOf: "\\u0023".utf8)
+                    previous = "\0"   // an escaped `#` begins no `##[`
+                    continue
+                }
                 if let escape = escape(c) { out.append(contentsOf: escape.utf8) } else { UTF8.encode(c) { out.append($0) } }
+                previous = c
             }
         }
         out.append(UInt8(ascii: "\""))
@@ -169,7 +186,7 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// Appends `s` as a JSON string literal to text being built (`quote(_:into:)` for bytes).
     public static func quote(_ s: String, into out: inout String) {
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C && $0 != 0x23 }) {
             out += "\""
             out += s
             out += "\""

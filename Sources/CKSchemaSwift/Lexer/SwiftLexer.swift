@@ -442,8 +442,10 @@ struct Cursor {
                         i += 1   // the escaped character (or, in a multi-line string, the line break)
                     }
                 } else if c == 0x0A || c == 0x0D {
-                    if !multiline { return endUnterminated(&flags, start) }
+                    if !multiline { return endUnterminated(&flags, start, hashes: hashes) }
                     i += 1
+                } else if c >= 0x80 {
+                    skipScalar()
                 } else { i += 1 }
             case let .interpolation(parens):
                 switch c {
@@ -467,19 +469,44 @@ struct Cursor {
                 case UInt8(ascii: "/") where at(i + 1) == UInt8(ascii: "/"):
                     while i < n, b[i] != 0x0A, b[i] != 0x0D { i += 1 }
                 case 0x0A, 0x0D:
-                    if singleLine { return endUnterminated(&flags, start) }
+                    if singleLine { return endUnterminated(&flags, start, hashes: hashes) }
                     i += 1
+                case 0x80...0xFF: skipScalar()
                 default: i += 1
                 }
             }
         }
         if stack.isEmpty { return .stringLiteral }
-        return endUnterminated(&flags, start)
+        return endUnterminated(&flags, start, hashes: hashes, multiline: flags.contains(.multiline))
     }
 
-    mutating func endUnterminated(_ flags: inout SwiftToken.Flags, _ start: Int, report: Bool = true) -> SwiftToken.Kind {
+    /// Past one multi-byte scalar inside a string literal; a byte that begins no well-formed
+    /// UTF-8 scalar is an invalid-UTF-8 problem at that byte, as swiftc refuses it (and as an
+    /// identifier's is), never read as U+FFFD.
+    mutating func skipScalar() {
+        guard let len = utf8Length(at: i) else {
+            if problems.count < 1000 { problems.append(SwiftLexProblem(.invalidUTF8, at: i, "invalid UTF-8 at byte \(i)")) }
+            i += 1
+            return
+        }
+        i += len
+    }
+
+    /// An unterminated string: the fix names the closing the literal needs, `"`, `"""` or,
+    /// for a raw string opened with `hashes` `#`, `"#` (`"##`, ...).
+    mutating func endUnterminated(_ flags: inout SwiftToken.Flags, _ start: Int, report: Bool = true, hashes: Int = 0, multiline: Bool = false) -> SwiftToken.Kind {
         flags.insert(.unterminated)
-        if report { problem(start, "unterminated string literal", fix: "close the string with '\"' (a multi-line string with '\"\"\"' on its own line)") }
+        if report {
+            let pounds = String(repeating: "#", count: hashes)
+            if hashes > 0 {
+                let close = (multiline ? "\"\"\"" : "\"") + pounds
+                problem(start, "unterminated raw string literal", fix: "close the raw string with '\(close)' (as many '#' as it opens with)" + (multiline ? ", on its own line" : ""))
+            } else if multiline {
+                problem(start, "unterminated multi-line string literal", fix: "close the string with '\"\"\"' on its own line")
+            } else {
+                problem(start, "unterminated string literal", fix: "close the string with '\"' (a multi-line string with '\"\"\"' on its own line)")
+            }
+        }
         // The rest of the line stays in the token, so that the next line lexes normally.
         while i < n, b[i] != 0x0A, b[i] != 0x0D { i += 1 }
         return .stringLiteral

@@ -520,6 +520,10 @@ struct Resolver {
         case let .other(text):
             note(SwiftRules.notUnderstood, "'\(p.name)' has the type '\(text)': not understood, assumed bytes", at: p.origin)
             return .attribute("Transformable")
+        case let .tooDeep(text):
+            note(SwiftRules.notUnderstood, "'\(p.name)' has a type nested more than \(SwiftTypeRef.maxDepth) levels deep ('\(text)'): not read, assumed bytes",
+                 fix: "name the inner type with a typealias, or store it as Data", at: p.origin)
+            return .attribute("Transformable")
         }
     }
 

@@ -1,3 +1,5 @@
+import CKSchemaDiagnostics
+
 /// A Swift type as written in a declaration, as far as the schema needs it.
 ///
 /// `T?`, `T!` and `Optional<T>` are `.optional`; `[T]`, `Array<T>` are `.array`; `[K: V]`,
@@ -7,6 +9,11 @@
 ///
 /// Only the cases that nest are `indirect`: a `.named` type (most properties) is stored in
 /// place, without a heap box per property (Benchmarks/swift).
+///
+/// A type nested more than `maxDepth` levels (optionals, arrays, dictionaries, sets, generic
+/// arguments, tuples, closures, counted together) is `.tooDeep` with its text clipped: no
+/// deeper value is ever built, so neither reading it nor releasing it (an indirect enum is
+/// freed one frame per level) can overflow the stack.
 enum SwiftTypeRef: Sendable, Hashable {
     case named([String])
     indirect case optional(SwiftTypeRef)
@@ -14,8 +21,10 @@ enum SwiftTypeRef: Sendable, Hashable {
     indirect case set(SwiftTypeRef)
     indirect case dictionary(SwiftTypeRef, SwiftTypeRef)
     case other(String)
+    /// Nested deeper than `maxDepth`: the text as written, clipped (`Diagnostic.clipped`).
+    case tooDeep(String)
 
-    /// Nesting deeper than this is `.other` (a crafted file cannot recurse without bound).
+    /// Nesting deeper than this is `.tooDeep` (a crafted file cannot recurse without bound).
     static let maxDepth = 32
 
     /// The type without its optional wrappers, and whether it had any.
@@ -32,7 +41,7 @@ enum SwiftTypeRef: Sendable, Hashable {
         case let .array(t): "[" + t.description + "]"
         case let .set(t): "Set<" + t.description + ">"
         case let .dictionary(k, v): "[" + k.description + ": " + v.description + "]"
-        case let .other(s): s
+        case let .other(s), let .tooDeep(s): s
         }
     }
 
@@ -45,8 +54,11 @@ enum SwiftTypeRef: Sendable, Hashable {
             if name != "some", name != "any", name != "inout" {
                 var type = SwiftTypeRef.named([name])
                 var k = range.lowerBound + 1
+                var height = 1
                 while k < range.upperBound, source.tokens[k].kind == .operator, source.tokens[k].end - source.tokens[k].start == 1,
                       source.bytes[Int(source.tokens[k].start)] == UInt8(ascii: "?") || source.bytes[Int(source.tokens[k].start)] == UInt8(ascii: "!") {
+                    height += 1
+                    if height > maxDepth { return .tooDeep(clippedText(source, range)) }
                     type = .optional(type)
                     k += 1
                 }
@@ -54,26 +66,61 @@ enum SwiftTypeRef: Sendable, Hashable {
             }
         }
         var pieces: [Piece] = []
+        // The brackets open at each point (`(`, `[`, `<`, tuples and closures included) and
+        // the run of `?`/`!` after a closing: beyond `maxDepth` the type is too deep, whatever
+        // the parser below would make of it.
+        // Each `->` nests the rest of the type in a function type: counted for good.
+        var open = 0, run = 0, arrows = 0
         for k in range {
             let t = source.tokens[k]
             switch t.kind {
-            case .identifier, .backtickIdentifier: pieces.append(.name(source.name(k)))
+            case .identifier, .backtickIdentifier: pieces.append(.name(source.name(k))); run = 0
             case .operator:
-                for offset in t.range { pieces.append(.symbol(source.bytes[offset])) }
-            case .period: pieces.append(.symbol(UInt8(ascii: ".")))
-            case .leftBracket: pieces.append(.symbol(UInt8(ascii: "[")))
-            case .rightBracket: pieces.append(.symbol(UInt8(ascii: "]")))
-            case .colon: pieces.append(.symbol(UInt8(ascii: ":")))
-            case .comma: pieces.append(.symbol(UInt8(ascii: ",")))
-            case .leftParen: pieces.append(.symbol(UInt8(ascii: "(")))
-            case .rightParen: pieces.append(.symbol(UInt8(ascii: ")")))
-            default: pieces.append(.symbol(0))
+                var offset = t.range.lowerBound
+                while offset < t.range.upperBound {
+                    let c = source.bytes[offset]
+                    pieces.append(.symbol(c))
+                    if c == UInt8(ascii: "-"), offset + 1 < t.range.upperBound, source.bytes[offset + 1] == UInt8(ascii: ">") {
+                        pieces.append(.symbol(UInt8(ascii: ">")))
+                        offset += 2
+                        arrows += 1
+                        run = 0
+                        if open + arrows >= maxDepth { return .tooDeep(clippedText(source, range)) }
+                        continue
+                    }
+                    if c == UInt8(ascii: "<") { open += 1 } else if c == UInt8(ascii: ">") { open -= 1 }
+                    if c == UInt8(ascii: "?") || c == UInt8(ascii: "!") { run += 1 } else { run = 0 }
+                    if open + arrows + run >= maxDepth { return .tooDeep(clippedText(source, range)) }
+                    offset += 1
+                }
+            case .period: pieces.append(.symbol(UInt8(ascii: "."))); run = 0
+            case .leftBracket, .leftParen:
+                pieces.append(.symbol(t.kind == .leftBracket ? UInt8(ascii: "[") : UInt8(ascii: "(")))
+                open += 1
+                run = 0
+                if open + arrows >= maxDepth { return .tooDeep(clippedText(source, range)) }
+            case .rightBracket: pieces.append(.symbol(UInt8(ascii: "]"))); open -= 1; run = 0
+            case .rightParen: pieces.append(.symbol(UInt8(ascii: ")"))); open -= 1; run = 0
+            case .colon: pieces.append(.symbol(UInt8(ascii: ":"))); run = 0
+            case .comma: pieces.append(.symbol(UInt8(ascii: ","))); run = 0
+            default: pieces.append(.symbol(0)); run = 0
             }
         }
-        let text = String(decoding: source.bytes[Int(source.tokens[range.lowerBound].start)..<Int(source.tokens[range.upperBound - 1].end)], as: UTF8.self)
         var parser = Parser(pieces: pieces)
-        guard let t = parser.type(depth: 0), parser.at == pieces.count else { return .other(text) }
-        return t
+        guard let t = parser.type(depth: 0), parser.at == pieces.count else {
+            if parser.tooDeep { return .tooDeep(clippedText(source, range)) }
+            return .other(clippedText(source, range))
+        }
+        return t.type
+    }
+
+    /// The text of tokens `range`, clipped for a message.
+    static func clippedText(_ source: SwiftSource, _ range: Range<Int>) -> String {
+        let start = Int(source.tokens[range.lowerBound].start)
+        let end = Int(source.tokens[range.upperBound - 1].end)
+        // Decode no more than a message quotes (4 bytes a scalar at most, and the ellipsis).
+        let cut = min(end, start + 4 * Diagnostic.quoteLimit + 4)
+        return Diagnostic.clipped(String(decoding: source.bytes[start..<cut], as: UTF8.self) + (cut < end ? "…" : ""))
     }
 
     enum Piece: Hashable {
@@ -97,29 +144,39 @@ enum SwiftTypeRef: Sendable, Hashable {
             return true
         }
 
-        mutating func type(depth: Int) -> SwiftTypeRef? {
-            guard depth < SwiftTypeRef.maxDepth, at < pieces.count else { return nil }
+        /// Set when the type nests deeper than `maxDepth`.
+        var tooDeep = false
+
+        /// The type at `at` and its height (1 for a name, one more per level around it).
+        mutating func type(depth: Int) -> (type: SwiftTypeRef, height: Int)? {
+            guard depth < SwiftTypeRef.maxDepth else { tooDeep = true; return nil }
+            guard at < pieces.count else { return nil }
             var base: SwiftTypeRef
+            var height: Int
             if eat(UInt8(ascii: "[")) {
                 guard let element = type(depth: depth + 1) else { return nil }
                 if eat(UInt8(ascii: ":")) {
                     guard let value = type(depth: depth + 1), eat(UInt8(ascii: "]")) else { return nil }
-                    base = .dictionary(element, value)
+                    base = .dictionary(element.type, value.type)
+                    height = max(element.height, value.height) + 1
                 } else {
                     guard eat(UInt8(ascii: "]")) else { return nil }
-                    base = .array(element)
+                    base = .array(element.type)
+                    height = element.height + 1
                 }
             } else if case let .name(first) = pieces[at] {
                 if first == "some" || first == "any" || first == "inout" { return nil }
                 at += 1
                 var path = [first]
                 var args: [SwiftTypeRef] = []
+                height = 1
                 while true {
                     if eat(UInt8(ascii: "<")) {
                         args = []
                         repeat {
                             guard let a = type(depth: depth + 1) else { return nil }
-                            args.append(a)
+                            args.append(a.type)
+                            height = max(height, a.height + 1)
                         } while eat(UInt8(ascii: ","))
                         guard eat(UInt8(ascii: ">")) else { return nil }
                     }
@@ -140,8 +197,13 @@ enum SwiftTypeRef: Sendable, Hashable {
                 default: base = .named(path)   // a generic type of the app: the reader resolves its name
                 }
             } else { return nil }
-            while eat(UInt8(ascii: "?")) || eat(UInt8(ascii: "!")) { base = .optional(base) }
-            return base
+            while eat(UInt8(ascii: "?")) || eat(UInt8(ascii: "!")) {
+                height += 1
+                guard height <= SwiftTypeRef.maxDepth else { tooDeep = true; return nil }
+                base = .optional(base)
+            }
+            guard height <= SwiftTypeRef.maxDepth else { tooDeep = true; return nil }
+            return (base, height)
         }
     }
 }

@@ -7,9 +7,10 @@ import Testing
 @testable import CKSchemaPredicate
 @testable import CKSchemaStore
 @testable import CKSchemaRuntime
+@testable import CKSchemaSwift
 
 /// The inputs that crashed a reader once (Fuzz/Seeds, issue #24) go through what the fuzz
-/// targets FuzzCoreData and FuzzPredicate run, on every `swift test`: each is read or
+/// targets FuzzCoreData, FuzzPredicate and FuzzSwift run, on every `swift test`: each is read or
 /// refused with a located diagnostic, and the calls the targets make keep compiling.
 @Suite struct FuzzSeedTests {
     static func seeds(_ target: String) -> [String] {
@@ -27,6 +28,21 @@ import Testing
                 _ = try? CoreDataMapping.schema(for: model, configuration: nil)
             } catch {
                 #expect(error.diagnostics.allSatisfy { $0.code == "CK601" && $0.location != nil }, "\(path): \(error.diagnostics)")
+            }
+        }
+    }
+
+    /// Issue 35: types nested past the reader's bound and invalid UTF-8 in a string literal.
+    @Test func swiftSeedsAreReadOrRefused() throws {
+        let seeds = Self.seeds("FuzzSwift")
+        #expect(seeds.count >= 4)
+        for path in seeds {
+            let bytes = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+            do {
+                let model = try SwiftModelReader.read([("fuzz.swift", bytes)], path: "fuzz.swift")
+                _ = try? CoreDataMapping.schema(for: model)
+            } catch {
+                #expect(error.diagnostics.allSatisfy { ["CK640", "CK003"].contains($0.code) && $0.location != nil }, "\(path): \(error.diagnostics)")
             }
         }
     }
