@@ -24,7 +24,7 @@ enum ScanCommand: OptionsCommand {
         let schemaPath = try options.schema ?? (options.environment == .production
             ? SchemaArguments.production(nil, config: config) : SchemaArguments.development(nil, config: config))
         let schema = try SchemaSource.load(path: schemaPath, model: options.model.selection(config))
-        let result = CodeScan.run(paths: paths, schema: schema, environment: options.environment, lint: config?.lint ?? RuleSettings())
+        let result = CodeScan.run(paths: paths, schema: schema, environment: options.environment, lint: config?.lint ?? RuleSettings(), container: config?.container)
         let shown = result.diagnostics + (options.verbose ? result.notes : [])
         let code: ExitCode = result.failed ? .failure : Output.exitCode(for: result.diagnostics, failOn: options.report.failOn(config))
         if options.report.format == .json {
