@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt FuzzCktoolOutput FuzzCoreData FuzzPredicate FuzzSwift FuzzScan)
+[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt FuzzCktoolOutput FuzzCoreData FuzzPredicate FuzzSwift FuzzScan FuzzPlist)
 
 # Does this toolchain link libFuzzer? (Xcode's Swift does not; swift.org's on Linux does.)
 probe="$(mktemp -d)"
@@ -69,6 +69,9 @@ seed() {  # seed TARGET: the corpus folder, filled from the fixtures the first t
       done ;;
     FuzzSwift|FuzzScan)
       find Tests/Fixtures/swift -name '*.swift' | while read -r f; do cp "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
+    FuzzPlist)
+      # Every entitlements file and Info.plist of the fixtures and the example app (XML and binary).
+      find Tests/Fixtures App \( -name '*.entitlements' -o -name '*Info.plist' -o -name '*.bplist' \) | while read -r f; do cp "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
   esac
   # The inputs that crashed a reader once (issue #24), kept as seeds for good.
   [ -d "Fuzz/Seeds/$t" ] && cp Fuzz/Seeds/"$t"/* "$dir/"
@@ -85,6 +88,7 @@ dict() {
     FuzzCoreData) echo Fuzz/Dictionaries/coredata.dict ;;
     FuzzPredicate) echo Fuzz/Dictionaries/predicate.dict ;;
     FuzzSwift|FuzzScan) echo Fuzz/Dictionaries/swift.dict ;;
+    FuzzPlist) echo Fuzz/Dictionaries/plist.dict ;;
   esac
 }
 

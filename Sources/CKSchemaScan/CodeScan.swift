@@ -72,13 +72,16 @@ public enum CodeScan {
     /// Scans the Swift sources under `paths` against `schema` in `environment`; `lint` gives
     /// the severities and switched-off codes of ckschema.yaml. Without a schema (nil) only the
     /// checks that need none run (`schemaFreeCodes`), and the surface is the code's alone.
-    public static func run(paths: [String], schema: Schema?, environment: Environment = .production, lint: RuleSettings = RuleSettings()) -> Result {
+    /// The `.entitlements` and `Info.plist` files under the folders are checked against the
+    /// code and `container` (ckschema.yaml's `container:`), CK920-CK928.
+    public static func run(paths: [String], schema: Schema?, environment: Environment = .production, lint: RuleSettings = RuleSettings(), container: String? = nil) -> Result {
         var result = Result()
         let (files, errors) = swiftFiles(paths)
         result.diagnostics += errors
         result.failed = !errors.isEmpty
         var readErrors: [Diagnostic] = []
-        scan(files, load: { read($0, &readErrors) }, schema: schema, environment: environment, lint: lint, into: &result)
+        let bundle = AppBundle.read(AppBundle.files(paths), load: { try? InputFile.read(path: $0, limit: PropertyList.maxBytes) })
+        scan(files, load: { read($0, &readErrors) }, schema: schema, environment: environment, lint: lint, bundle: bundle, container: container ?? schema?.container, into: &result)
         result.diagnostics = (result.diagnostics + readErrors).sortedByLocation()
         result.failed = result.failed || !readErrors.isEmpty
         return result
@@ -93,7 +96,8 @@ public enum CodeScan {
         return result
     }
 
-    private static func scan(_ files: [String], load: (String) -> Data?, schema given: Schema?, environment: Environment, lint: RuleSettings, into result: inout Result) {
+    private static func scan(_ files: [String], load: (String) -> Data?, schema given: Schema?, environment: Environment, lint: RuleSettings,
+                             bundle: (files: [AppBundle.File], diagnostics: [Diagnostic]) = ([], []), container: String? = nil, into result: inout Result) {
         let schema = given ?? Schema()
         // One pass, each file lexed once: its constants join the globals, then its calls are
         // read. A file whose lookups a later file changed is read again at the end.
@@ -103,6 +107,7 @@ public enum CodeScan {
         let blank = ScanCollector(schema: schema, environment: environment, hasSchema: given != nil)
         var collector = blank
         var read: [String] = [], marks: [ScanCollector.Mark] = []
+        var facts: [ShipFacts] = [], code: [ShipCode] = []
         for file in files {
             guard let data = load(file) else { continue }
             sources.append(file)
@@ -118,6 +123,8 @@ public enum CodeScan {
             read.append(file)
             marks.append(collector.mark)
             collector.read(reader, globals)
+            facts.append(ShipFacts(reader, globals))
+            code.append(ShipCode(reader, globals))
             result.files += 1
         }
         marks.append(collector.mark)
@@ -127,7 +134,10 @@ public enum CodeScan {
         for (index, file) in read.enumerated() where staleNames.contains(file) {
             guard let data = load(file) else { continue }
             var again = blank
-            again.read(SwiftCallReader(SwiftSource(data, file: file)), globals)
+            let reader = SwiftCallReader(SwiftSource(data, file: file))
+            again.read(reader, globals)
+            facts[index] = ShipFacts(reader, globals)
+            code[index] = ShipCode(reader, globals)
             redone[index] = again
         }
         collector.replace(redone, files: read, marks: marks)
@@ -157,7 +167,8 @@ public enum CodeScan {
             return reused.contains(d.code) || d.code == LintRules.suppressionWithoutReason.code
         }
         found = collector.relocate(found)
-        let own = Suppressions(suppressions).filter(collector.diagnostics.map { d in
+        let shipped = ShipCode.merged(code) + bundle.diagnostics + AppBundle.check(bundle.files, facts: ShipFacts.merged(facts), container: container)
+        let own = Suppressions(suppressions).filter((collector.diagnostics + shipped).map { d in
             var d = d
             if let s = lint.severities[d.code] { d.severity = s }
             return d

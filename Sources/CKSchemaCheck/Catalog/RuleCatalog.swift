@@ -21,7 +21,7 @@ public enum RuleCatalog {
     public static var all: [RuleInfo] {
         InputRules.all + LintRules.all + [SchemaFormatter.notFormatted] + RecordsRules.all + PromotionRules.all
             + CKDBRules.all + StoreRules.all + CoreDataRules.input + SwiftRules.input
-            + PullRules.all + RuntimeRules.all + [RecordDeleter.notFound] + SecurityRules.all + ScanRules.all + CodegenRules.all
+            + PullRules.all + RuntimeRules.all + [RecordDeleter.notFound] + SecurityRules.all + ScanRules.all + ShipRules.all + CodegenRules.all
     }
 
     public static func info(_ code: String) -> RuleInfo? { all.first { $0.code == code } }

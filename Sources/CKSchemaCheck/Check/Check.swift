@@ -141,7 +141,7 @@ public enum Check {
         guard !config.code.isEmpty, let path = config.productionSchema ?? config.developmentSchema else { return nil }
         var step = StepResult()
         guard let schema = schemas.schema(path, &step) else { return step }
-        let result = CodeScan.run(paths: config.code, schema: schema, environment: config.productionSchema != nil ? .production : .development, lint: config.lint)
+        let result = CodeScan.run(paths: config.code, schema: schema, environment: config.productionSchema != nil ? .production : .development, lint: config.lint, container: config.container)
         step.diagnostics = result.diagnostics
         step.failed = result.failed
         return step

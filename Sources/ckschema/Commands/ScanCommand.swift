@@ -30,7 +30,7 @@ enum ScanCommand: OptionsCommand {
         if schemaPath == nil {
             io.error("ckschema scan: no schema (--schema, or ckschema.yaml's 'schemas.\(options.environment.rawValue)'): only the checks that need none ran (predicates CloudKit refuses, subscriptions, the default zone's changes and deletion); record types and fields are not checked\n")
         }
-        let result = CodeScan.run(paths: paths, schema: schema, environment: options.environment, lint: config?.lint ?? RuleSettings())
+        let result = CodeScan.run(paths: paths, schema: schema, environment: options.environment, lint: config?.lint ?? RuleSettings(), container: config?.container)
         let shown = result.diagnostics + (options.verbose ? result.notes : [])
         let code: ExitCode = result.failed ? .failure : Output.exitCode(for: result.diagnostics, failOn: options.report.failOn(config))
         if options.report.format == .json {

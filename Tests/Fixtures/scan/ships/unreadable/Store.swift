@@ -1,0 +1,5 @@
+import CloudKit
+
+enum Store {
+    static let database = CKContainer.default().privateCloudDatabase
+}
