@@ -32,7 +32,8 @@ struct TripWriter {
     // Saved again from the stale copy after another device changed it: CloudKit's conflict.
     let other = try await database.record(for: saved.recordID)
     other["title"] = "Ridge (other device)"
-    _ = try await database.modifyRecords(saving: [other], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true)
+    let (first, _) = try await database.modifyRecords(saving: [other], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true)
+    #expect((try first[other.recordID]?.get()) != nil)
     saved["title"] = "Ridge (this device)"
     let (results, _) = try await database.modifyRecords(saving: [saved], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true)
     #expect((results[saved.recordID].flatMap { if case .failure(let e) = $0 { e as? CKError } else { nil } })?.code == .serverRecordChanged)

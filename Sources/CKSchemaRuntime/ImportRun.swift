@@ -132,7 +132,7 @@ final class ImportRun {
         }
         var checked = ChunkResult()
         if checker.check(base, bytes.count, index: 0, position: .bytes(line: 0, column: 1), into: &checked) { out.tokens = checker.tokens }
-        for d in checked.diagnostics where d.severity != .note {
+        for d in checked.diagnostics where d.severity != .note && (options.checksRecordZones || d.code != ZoneRules.wrongZone.code) {
             // Named as validate names them: record number, name and field.
             let message = d.recordIndex < 0 ? d.message : ValidationRun.compose(number: number, d.recordName, d.field, d.message)
             let diag = Diagnostic(code: d.code, severity: d.severity, location: SourceLocation(file: file, line: line + d.line, column: d.column),

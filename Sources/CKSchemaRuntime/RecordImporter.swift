@@ -33,6 +33,11 @@ public enum RecordImporter {
         /// Only tests switch it off, to reach the importer's own checks.
         var runsRecordChecks = true
 
+        /// Whether a record saved outside the zone its type's schema names is refused (CK904).
+        /// That is ckschema's rule (the YAML `zone:`), not CloudKit's: CloudKit saves any type
+        /// in any zone, so an in-memory CloudKit (CKSchemaTesting) switches it off.
+        public var checksRecordZones = true
+
         public init(environment: Environment = .development, savePolicy: SavePolicy = .ifServerRecordUnchanged, batchSize: Int = 400) {
             self.environment = environment
             self.savePolicy = savePolicy

@@ -134,7 +134,7 @@ let neverWritten = """
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let records = dir + "/records.ndjson"
-        try Data(#"{"recordName":"CD_TodoItem_1","recordType":"CD_TodoItem","fields":{"CD_text":{"value":"milk","type":"STRING"},"CD_entityName":{"value":"TodoItem","type":"STRING"}}}"#.utf8 + [10]).write(to: URL(fileURLWithPath: records))
+        try Data(#"{"recordName":"CD_TodoItem_1","recordType":"CD_TodoItem","zoneID":{"zoneName":"com.apple.coredata.cloudkit.zone"},"fields":{"CD_text":{"value":"milk","type":"STRING"},"CD_entityName":{"value":"TodoItem","type":"STRING"}}}"#.utf8 + [10]).write(to: URL(fileURLWithPath: records))
         let validate = try runCLI(["validate", "--schema", doneModel, "--model-version", "DoneAndDone", records])
         #expect(validate.code == 0, "\(validate.stdout)\(validate.stderr)")
     }
