@@ -882,14 +882,7 @@ package struct RecordChecker {
     /// The value token of `key` in the object at `obj`, or nil.
     private func member(_ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ obj: Int, _ key: StaticString) -> Int? {
         guard tk[obj].kind == .object else { return nil }
-        var i = obj + 1
-        let end = Int(tk[obj].end)
-        while i < end {
-            let k = tk[i]
-            if Int(k.end - k.start) == key.utf8CodeUnitCount, Self.equals(p + Int(k.start), key) { return i + 1 }
-            i = Self.skip(tk, i + 1)
-        }
-        return nil
+        return Self.memberIndex(tk, p, obj, key)
     }
 
     static func kindName(_ t: JSONToken) -> String {

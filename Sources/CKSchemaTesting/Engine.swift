@@ -453,8 +453,7 @@ final class Engine {
         case .int64(let i): return .int(i)
         case .double(let d): return .double(d)
         case .timestamp(let date):
-            let ms = (date.timeIntervalSince1970 * 1000).rounded()
-            guard let i = Int64(exactly: ms) else { throw CloudKitError(.invalidArguments, "Invalid date argument") }
+            guard let i = RecordCoding.milliseconds(date) else { throw CloudKitError(.invalidArguments, "Invalid date argument") }
             return .date(i)
         case .location(let lat, let lon): return .location(latitude: lat, longitude: lon)
         case .reference(let name, _): return .string(name)

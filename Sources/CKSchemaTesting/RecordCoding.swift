@@ -6,6 +6,12 @@ import CKSchemaStore
 /// NDJSON line), and a stored record back as a `CloudRecord`: the fake's only translation.
 /// Every rule the line meets is the importer's (`records import`), not this file's.
 enum RecordCoding {
+    /// A date as CloudKit's whole milliseconds since 1970, or nil when it has none (not
+    /// finite, or out of Int64's range): never a trap.
+    static func milliseconds(_ date: Date) -> Int64? {
+        Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded())
+    }
+
     /// The Web Services type tag of a value (nil for an empty or mixed list: the checker infers
     /// or refuses it).
     static func tag(_ v: CloudValue) -> String? {
@@ -31,8 +37,8 @@ enum RecordCoding {
         case .int64(let i): return .int(i)
         case .double(let d): return .double(d)
         case .timestamp(let date):
+            if let i = RecordCoding.milliseconds(date) { return .int(i) }
             let ms = (date.timeIntervalSince1970 * 1000).rounded()
-            if let i = Int64(exactly: ms) { return .int(i) }
             return .double(ms.isFinite ? ms : .greatestFiniteMagnitude)
         case .bytes(let d): return .string(d.base64EncodedString())
         case .location(let lat, let lon): return .object([("latitude", .double(lat)), ("longitude", .double(lon))])
