@@ -86,11 +86,20 @@ public enum SwiftGenerator {
     public static func write(_ schema: Schema, options: Options, to folder: String, singleFile: Bool = false)
         throws(InputError) -> (fileCount: Int, diagnostics: [Diagnostic])
     {
+        let written = try writeFolder(schema, options: options, to: folder, singleFile: singleFile)
+        return (written.fileCount, written.diagnostics)
+    }
+
+    /// `write`, also saying what it did to the folder: `.unchanged` when the folder already
+    /// held exactly these files (nothing was touched), else how many files were rewritten.
+    public static func writeFolder(_ schema: Schema, options: Options, to folder: String, singleFile: Bool = false)
+        throws(InputError) -> (fileCount: Int, outcome: GeneratedFolder.Outcome, diagnostics: [Diagnostic])
+    {
         let generated = generate(schema, options: options)
         if generated.diagnostics.contains(where: { $0.severity == .error }) { throw InputError(generated.diagnostics) }
         let files = singleFile ? [File(name: options.namespace + ".swift", text: combined(generated.files))] : generated.files
-        try GeneratedFolder.write(files, to: folder)
-        return (files.count, generated.diagnostics)
+        let outcome = try GeneratedFolder.write(files, to: folder)
+        return (files.count, outcome, generated.diagnostics)
     }
 
     /// The files as one (the build-tool plugin must name its outputs before it runs): the

@@ -26,7 +26,9 @@ enum DiffCommand: OptionsCommand {
         switch options.format {
         case .json: io.write(String(decoding: diff.jsonData, as: UTF8.self))
         case .markdown: io.write(diff.markdown)
-        default: io.write(diff.text)
+        default:
+            // An empty diff says so (issue 32 point 8), unless --exit-code writes its own line.
+            io.write(diff.isEmpty && !options.exitCode ? "no changes\n" : diff.text)
         }
         if options.exitCode, options.format == .text {
             // One closing line, also when the schemas are the same, so a CI log shows what ran.

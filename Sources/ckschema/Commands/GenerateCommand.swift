@@ -32,13 +32,19 @@ enum GenerateSwift: Subcommand {
         let path = try SchemaArguments.development(g.path, config: config)
         let schema = try SchemaSource.load(path: path, model: g.model.selection(config))
         let options = SwiftGenerator.Options(namespace: g.namespace, isPublic: g.access == .public, source: path)
-        let (count, diagnostics) = try SwiftGenerator.write(schema, options: options, to: g.output, singleFile: g.singleFile)
+        let (count, outcome, diagnostics) = try SwiftGenerator.writeFolder(schema, options: options, to: g.output, singleFile: g.singleFile)
         if g.report.format == .text {
             // The warnings go where a build log shows them; standard output says what was written.
             if !diagnostics.isEmpty {
                 io.error(DiagnosticRenderer(format: .text, command: GenerateCommand.name, rules: RuleCatalog.info).render(diagnostics))
             }
-            io.write("generated \(count) file\(count == 1 ? "" : "s") in \(ControlCharacters.escaped(g.output))\n")
+            let files = "\(count) file\(count == 1 ? "" : "s")"
+            switch outcome {
+            case .unchanged: io.write("generated \(files) in \(ControlCharacters.escaped(g.output)): unchanged, nothing rewritten\n")
+            case .replaced(let rewritten) where rewritten < count:
+                io.write("generated \(files) in \(ControlCharacters.escaped(g.output)): \(rewritten) rewritten, \(count - rewritten) unchanged\n")
+            case .replaced: io.write("generated \(files) in \(ControlCharacters.escaped(g.output))\n")
+            }
         } else {
             io.report(diagnostics, format: g.report.format, command: GenerateCommand.name)
         }

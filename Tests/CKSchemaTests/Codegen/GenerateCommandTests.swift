@@ -23,12 +23,14 @@ import Testing
         // record type gone takes its file along.
         let again = try runCLI(["generate", "swift", Self.everything, "-o", dir + "/Gen", "--access", "public"])
         #expect(again.code == 0)
-        #expect(again.stdout == "generated 5 files in \(dir)/Gen\n")
+        #expect(again.stdout == "generated 5 files in \(dir)/Gen: unchanged, nothing rewritten\n")
         #expect(try read(dir + "/Gen/Trip.swift") == first)
         #expect(try FileManager.default.attributesOfItem(atPath: dir + "/Gen/Trip.swift")[.systemFileNumber] as? Int == written)
         try Data("ckschema: 1\nrecordTypes:\n  Note:\n    fields:\n      title: string\n".utf8).write(to: URL(fileURLWithPath: dir + "/note.yaml"))
         let note = try runCLI(["generate", "swift", dir + "/note.yaml", "-o", dir + "/Gen"])
         #expect(note.code == 0, "\(note.stderr)")
+        // Both files are new text (another schema, another header): 2 rewritten, none kept.
+        #expect(note.stdout == "generated 2 files in \(dir)/Gen\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/Gen").sorted() == ["CloudSchema.swift", "Note.swift"])
         #expect(!(try read(dir + "/Gen/Note.swift")).contains("public "))
         // The build-tool plugin's form: everything in one file.

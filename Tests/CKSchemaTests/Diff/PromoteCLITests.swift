@@ -146,6 +146,9 @@ enum PromoteCLI {
         let same = try PromoteCLI.run(["diff", "Schemas/production.yaml", "Schemas/production.yaml", "--exit-code"], in: dir)
         #expect(same.status == 0)
         #expect(same.stdout == "ckschema diff: no differences\n")
+        // Without --exit-code an empty diff says so too (issue 32 point 8), not an empty output.
+        let quiet = try PromoteCLI.run(["diff", "Schemas/production.yaml", "Schemas/production.yaml"], in: dir)
+        #expect(quiet.status == 0 && quiet.stdout == "no changes\n")
         let json = try PromoteCLI.run(["diff", "--format", "json"], in: dir)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["format"] as? String == "ckschema-diff")
