@@ -39,9 +39,10 @@ public enum ContainerDiscovery {
         }
         var named: [(source: String, containers: [String])] = []
         for path in entitlementFiles(root: root) {
-            guard let data = try? InputFile.read(path: path, limit: 1024 * 1024),
-                  let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
-                  let list = plist[entitlementKey] as? [String] else { continue }
+            // The same bounded reader the scan's entitlement checks use (untrusted input).
+            guard let data = try? InputFile.read(path: path, limit: PropertyList.maxBytes),
+                  case .success(let plist) = PropertyList.parse(data),
+                  let list = plist.entry(entitlementKey)?.value.strings else { continue }
             let containers = list.filter { !$0.isEmpty }
             if !containers.isEmpty { named.append((path, containers)) }
         }
