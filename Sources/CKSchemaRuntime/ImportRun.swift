@@ -28,6 +28,11 @@ final class ImportRun {
     private var batch: [Incoming] = []
     /// deleteSelf references per target: the environment's records, then each record saved.
     private var deleteSelf = RecordLimits.DeleteSelfCounter()
+    /// Whether `deleteSelf` holds the store's references yet: read at the first record that
+    /// has one, so that a run without deleteSelf references never scans the environment's
+    /// records (an in-memory CloudKit runs one import per request: a scan each was quadratic).
+    private var preloaded = false
+    private let store: Store
 
     init(store: Store, options: RecordImporter.Options, schema: Schema) throws {
         self.options = options
@@ -39,12 +44,17 @@ final class ImportRun {
         // encryption, references, size; CK4xx); the importer's own checks follow.
         checker = RecordChecker(schema: CompiledSchema(schema), production: options.environment == .production, collectBatch: false, undeclaredZonesElsewhere: true)
         batch.reserveCapacity(options.batchSize)
-        try preloadDeleteSelf(store)
+        self.store = store
     }
 
-    /// Counts the deleteSelf references the environment's records already hold (CKRecord.Reference:
+    /// Counts the deleteSelf references the environment's records hold (CKRecord.Reference:
     /// at most 750 to one target), so that the import's records are counted on top of them.
-    private func preloadDeleteSelf(_ store: Store) throws {
+    /// Read once, before the first record of the run that holds such a reference is counted:
+    /// the records of the run saved before it hold none, so the count is the one at the start
+    /// of the run, less the references those records replaced.
+    private func preloadDeleteSelf() throws {
+        guard !preloaded else { return }
+        preloaded = true
         try store.deleteSelfReferences(env: options.environment) { zone, referrer, target, count in
             deleteSelf.preload(target: zone + "\u{1}" + target, referrer: zone + "\u{1}" + referrer, count: Int(clamping: count))
         }
@@ -63,16 +73,31 @@ final class ImportRun {
                 result.diagnostics.append(Diagnostic(rule: RecordsRules.syntax, ValidationRun.compose(number: number, nil, nil, message),
                                                  at: SourceLocation(file: file, line: line, column: 1)))
             case .line(let line, let bytes):
-                batch.append(take(bytes, line: line, number: number, file: file))
+                batch.append(try take(bytes, line: line, number: number, file: file))
                 if batch.count >= options.batchSize { try flush() }
             }
         }
         try flush()
     }
 
+    /// Imports records already in memory, one record's line each (line N of `file` is
+    /// `lines[N - 1]`), saving them in batches: the same path as a file's lines (the same
+    /// checker, reader, limits and batches), without the file. The caller holds every line
+    /// already, so no cap bounds memory here; the checker's 1 MB per record (CK410) applies.
+    func importLines(_ lines: [String], file: String) throws {
+        for (i, text) in lines.enumerated() {
+            var text = text
+            let rec = try text.withUTF8 { try take(UnsafeRawBufferPointer($0), line: i + 1, number: i + 1, file: file) }
+            batch.append(rec)
+            if batch.count >= options.batchSize { try flush() }
+        }
+        try flush()
+    }
+
     /// Checks and reads one record; its stored fields are ready when nothing failed.
-    private func take(_ bytes: UnsafeRawBufferPointer, line: Int, number: Int, file: String) -> Incoming {
+    private func take(_ bytes: UnsafeRawBufferPointer, line: Int, number: Int, file: String) throws -> Incoming {
         let checked = check(bytes, line: line, number: number, file: file)
+        if !checked.deleteSelf.isEmpty { try preloadDeleteSelf() }
         var (rec, additions) = IncomingReader.read(checked.tokens.map { TokenReader(tokens: $0, bytes: bytes) },
                                                    syntaxError: checked.syntaxError, bytes: bytes, line: line, number: number, file: file,
                                                    schema: schema, env: options.environment, inferred: checked.inferred)
@@ -86,7 +111,10 @@ final class ImportRun {
         } else if rec.error == nil, !additions.isEmpty {
             adopt(additions, of: rec.type, at: SourceLocation(file: file, line: line, column: 1))
         }
-        if rec.error == nil { rec.storedFields = JSONValue.object(rec.fields).text }
+        if rec.error == nil {
+            rec.storedFields = JSONValue.object(rec.fields).text
+            rec.deleteSelfTargets = checked.deleteSelf.map(\.targetName)
+        }
         return rec
     }
 

@@ -38,6 +38,23 @@ public enum RecordImporter {
         /// in any zone, so an in-memory CloudKit (CKSchemaTesting) switches it off.
         public var checksRecordZones = true
 
+        /// Whether a record whose `deleteSelf` reference names a record that neither exists in
+        /// its zone nor is saved in the same batch is refused (CK558; CloudKit's
+        /// referenceViolation). CloudKit's rule (CKRecord.Reference: "If a record references a
+        /// record that does not exist on the server and is not in the current save operation it
+        /// will result in an error if using an action other than none"), per request. Off for
+        /// `records import`, whose files may hold a record before the target it refers to in a
+        /// later batch or file; an in-memory CloudKit (CKSchemaTesting) switches it on.
+        public var checksReferenceTargets = false
+
+        /// `CKModifyRecordsOperation.isAtomic` (default true): whether a batch's records in a
+        /// zone with the `atomic` capability are saved all or none. False saves each record
+        /// that passes, as CloudKit does for a non-atomic operation ("If a record zone doesn't
+        /// support the atomic capability, setting this property has no effect", and with it
+        /// false an atomic zone's records are saved one by one;
+        /// https://developer.apple.com/documentation/cloudkit/ckmodifyrecordsoperation/isatomic).
+        public var isAtomic = true
+
         public init(environment: Environment = .development, savePolicy: SavePolicy = .ifServerRecordUnchanged, batchSize: Int = 400) {
             self.environment = environment
             self.savePolicy = savePolicy
@@ -66,11 +83,29 @@ public enum RecordImporter {
         var fields: [(String, JSONValue)]
         var error: Diagnostic?
         var storedFields: String = "{}"
+        /// The records its `deleteSelf` references name, in its zone (CK558's check).
+        var deleteSelfTargets: [String] = []
     }
 
     /// Imports the files in order. Throws `InputError` for an unreadable file or store; records
     /// that fail are reported in the result (exit 1), the others are saved.
     public static func importFiles(_ paths: [String], into store: Store, options: Options) throws(InputError) -> Result {
+        try run(into: store, options: options) { run in
+            for path in paths { try run.importFile(path) }
+        }
+    }
+
+    /// Imports records already in memory, each one record's line in the Web Services shape
+    /// (what a line of an NDJSON file holds); diagnostics name line N of `source` for
+    /// `lines[N - 1]`. The same import as `importFiles` (one transaction, the same checks,
+    /// batches, save policies, atomic zones and notifications), without a file to write and
+    /// read back: CKSchemaTesting's `FakeCloudKit` saves each request through it.
+    public static func importRecords(lines: [String], source: String, into store: Store, options: Options) throws(InputError) -> Result {
+        try run(into: store, options: options) { run in try run.importLines(lines, file: source) }
+    }
+
+    /// One import: its transaction, the run's state, the schema development grew.
+    private static func run(into store: Store, options: Options, _ body: (ImportRun) throws -> Void) throws(InputError) -> Result {
         let schemaBefore = try store.schema(options.environment)
         var result = Result()
         var addedFields: [String: SourceLocation] = [:]
@@ -78,7 +113,7 @@ public enum RecordImporter {
             try withImportCache(store) {
                 try store.db.transaction {
                     let run = try ImportRun(store: store, options: options, schema: schemaBefore)
-                    for path in paths { try run.importFile(path) }
+                    try body(run)
                     if run.schema != schemaBefore { try store.writeSchema(run.schema, env: options.environment) }
                     result = run.result
                     addedFields = run.addedFields
@@ -124,7 +159,7 @@ public enum RecordImporter {
             }
         }
         func isAtomic(_ zone: String) -> Bool {
-            zone != Zone.defaultZoneName && schema.zone(named: zone)?.capabilities.contains(.atomic) == true
+            options.isAtomic && zone != Zone.defaultZoneName && schema.zone(named: zone)?.capabilities.contains(.atomic) == true
         }
         // Write optimistically inside a savepoint: insert, and only when the record exists look up
         // its change tag. If a record fails in an atomic zone, roll the batch back and write it
@@ -139,6 +174,13 @@ public enum RecordImporter {
             written = 0
             for i in batch.indices where batch[i].error == nil && !skip.contains(batch[i].zone) {
                 if try write(&batch[i], writer: writer, recorder: recorder, before: &before, options: options, seq: seq, counter: &counter, now: now) { written += 1 }
+            }
+            // A deleteSelf reference to a record that is neither stored nor in this batch fails
+            // its record: the batch is written again without it (which may leave another's
+            // target missing; each pass refuses at least one record, so it ends).
+            if options.checksReferenceTargets, try refuseMissingTargets(&batch, skip: skip, writer: writer, batchSize: options.batchSize) {
+                try writer.store.db.execute("ROLLBACK TO batch")
+                continue
             }
             let failed = Set(batch.filter { $0.error != nil && isAtomic($0.zone) }.map(\.zone)).subtracting(skip)
             if failed.isEmpty { break }
@@ -160,6 +202,25 @@ public enum RecordImporter {
             }
         }
         result.saved += written
+    }
+
+    /// CK558 on each written record whose deleteSelf reference names a record its zone does
+    /// not hold after the batch's writes; true when one was refused.
+    private static func refuseMissingTargets(_ batch: inout [Incoming], skip: Set<String>, writer: Writer, batchSize: Int) throws -> Bool {
+        var refused = false
+        for i in batch.indices where batch[i].error == nil && !skip.contains(batch[i].zone) && !batch[i].deleteSelfTargets.isEmpty {
+            let r = batch[i]
+            for target in r.deleteSelfTargets {
+                guard try writer.store.withRecordFields(env: writer.env, zone: r.zone, name: target, { _ in () }) == nil else { continue }
+                batch[i].error = Diagnostic(rule: StoreRules.recordReferenceTargetMissing,
+                                            ValidationRun.compose(number: r.number, r.name, nil, "holds a deleteSelf reference to \(JSONValue.string(target).text), which is neither in zone '\(ControlCharacters.escaped(r.zone))' nor saved with it"),
+                                            at: SourceLocation(file: r.file, line: r.line, column: 1),
+                                            fix: "save the target first, or in the same request (batch of \(batchSize)), or use the reference action none")
+                refused = true
+                break
+            }
+        }
+        return refused
     }
 
     /// Saves one record with the save policy; false (and `r.error` set) on a conflict.

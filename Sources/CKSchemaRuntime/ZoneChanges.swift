@@ -16,12 +16,41 @@ public enum ZoneChanges {
         case refused([Diagnostic])
     }
 
+    /// One change of a zone, as the store holds it: a deletion, or a record (its row and its
+    /// stored fields, parsed once), then the new token.
+    package enum Change {
+        case deleted(recordName: String)
+        case record(RecordRows.Row, fields: JSONValue)
+        case token(String)
+    }
+
     /// Writes the zone's changes since `token` (every record when nil) to `sink`, one NDJSON
     /// line each, then `{"serverChangeToken": ...}`. Throws CK732 (exit 2) for a token this
     /// store did not issue for this zone and environment.
     public static func fetch(store: Store, environment env: Environment, zone: String, since token: String?,
                              format: RecordLineFormat = .ndjson, sink: (String) throws -> Void) throws(InputError) -> Outcome {
         let schema = try store.schema(env)
+        let fields = Dictionary(schema.recordTypes.map { t in (t.name, Dictionary(t.fields.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })) },
+                                uniquingKeysWith: { a, _ in a })
+        return try changes(store: store, schema: schema, environment: env, zone: zone, since: token) { change in
+            switch change {
+            case .deleted(let name):
+                try sink(format.line(.object([("recordName", .string(name)), ("zoneID", .object([("zoneName", .string(zone))])), ("deleted", .bool(true))])))
+            case .record(let row, let stored):
+                try sink(format.line(RecordExporter.webServicesRecord(row, stored: stored, fields: fields[row.recordType] ?? [:], redactEncrypted: true)))
+            case .token(let t):
+                try sink(JSONValue.object([("serverChangeToken", .string(t))]).text + "\n")
+            }
+        }
+    }
+
+    /// The zone's changes since `token`, as rows: the deletions, then the records created or
+    /// updated, then the new token; `fetch` renders the same changes as lines, and an
+    /// in-memory CloudKit (CKSchemaTesting) reads them without rendering. The refusals (the
+    /// default zone, a zone that does not exist or cannot fetch changes) and the token's
+    /// checks are the same for both. `schema` is the environment's (the caller read it).
+    package static func changes(store: Store, schema: Schema, environment env: Environment, zone: String, since token: String?,
+                                _ body: (Change) throws -> Void) throws(InputError) -> Outcome {
         if zone == Zone.defaultZoneName {
             return .refused([Diagnostic(rule: RuntimeRules.changesDefaultZone,
                                     "the default zone does not support fetching changes (CKFetchRecordZoneChangesOperation needs a custom zone)", at: nil,
@@ -35,8 +64,6 @@ public enum ZoneChanges {
             return .refused([Diagnostic(rule: RuntimeRules.changesNotSupported, "zone '\(zone)' does not have the fetchChanges capability, so its changes cannot be fetched", at: nil,
                                     fix: "add fetchChanges to the zone's capabilities")])
         }
-        let fields = Dictionary(schema.recordTypes.map { t in (t.name, Dictionary(t.fields.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })) },
-                                uniquingKeysWith: { a, _ in a })
         return try store.guarded("fetch zone changes") {
             let hasLog = try store.hasRuntimeTables()
             let storeID = try store.storeID()
@@ -48,17 +75,17 @@ public enum ZoneChanges {
             if let since, hasLog {
                 // Deleted since (and not saved again), then created or updated since.
                 try store.deletedRecordNames(env: env, zone: zone, after: since.seq) { name in
-                    try sink(format.line(.object([("recordName", .string(name)), ("zoneID", .object([("zoneName", .string(zone))])), ("deleted", .bool(true))])))
+                    try body(.deleted(recordName: name))
                     deleted += 1
                 }
             }
             let rows = try store.zoneRows(env: env, zone: zone, since: hasLog ? since.map { ($0.seq, $0.recordID) } : nil)
             while let row = try rows.next() {
                 let stored = try rows.withFields { try JSONValue.parse($0) }
-                try sink(format.line(RecordExporter.webServicesRecord(row, stored: stored, fields: fields[row.recordType] ?? [:], redactEncrypted: true)))
+                try body(.record(row, fields: stored))
                 changed += 1
             }
-            try sink(JSONValue.object([("serverChangeToken", .string(encode(storeID: storeID, env: env, zone: zone, at: last)))]).text + "\n")
+            try body(.token(encode(storeID: storeID, env: env, zone: zone, at: last)))
             return .changes(changed: changed, deleted: deleted)
         }
     }

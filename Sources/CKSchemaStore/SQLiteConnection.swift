@@ -272,6 +272,16 @@ package final class SQLiteConnection {
         }
     }
 
+    /// Replaces this connection's main database with a copy of `source`'s (SQLite's online
+    /// backup API, in one step): how an in-memory store is made from a template.
+    func copyDatabase(from source: SQLiteConnection) throws(SQLiteError) {
+        guard let backup = sqlite3_backup_init(db, "main", source.db, "main") else { throw error(sqlite3_errcode(db), sql: nil) }
+        let step = sqlite3_backup_step(backup, -1)
+        let finish = sqlite3_backup_finish(backup)
+        guard step == SQLITE_DONE else { throw error(step, sql: nil) }
+        try check(finish, sql: nil)
+    }
+
     /// True while a transaction is open.
     var isInTransaction: Bool { sqlite3_get_autocommit(db) == 0 }
 

@@ -30,10 +30,18 @@ extension Store {
                 CREATE TABLE IF NOT EXISTS notifications (
                     seq INTEGER PRIMARY KEY AUTOINCREMENT, env TEXT NOT NULL, body TEXT NOT NULL);
                 """)
-            var id = SystemRandomNumberGenerator()
-            let storeID = (0..<4).map { _ in String(id.next() as UInt32, radix: 16) }.joined()
-            try self.db.run("INSERT OR IGNORE INTO meta VALUES ('store_id', ?)", [.text(storeID)])
+            try self.db.run("INSERT OR IGNORE INTO meta VALUES ('store_id', ?)", [.text(Self.newStoreID())])
         }
+    }
+
+    private static func newStoreID() -> String {
+        var id = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(id.next() as UInt32, radix: 16) }.joined()
+    }
+
+    /// Gives the store a new random ID (a copy of another store must not share its tokens).
+    func renewStoreID() throws {
+        try db.run("UPDATE meta SET value = ? WHERE key = 'store_id'", [.text(Self.newStoreID())])
     }
 
     /// True when the run-time tables exist (a store written before them has none until written).

@@ -125,6 +125,21 @@ public final class Store {
         }
     }
 
+    /// A new in-memory store (`:memory:`) holding a copy of `template`'s database, with a store
+    /// ID of its own (so that change tokens of the two never pass for each other's). A fake
+    /// CloudKit per test copies one prepared store instead of creating its tables and indexes.
+    public init(inMemoryCopyOf template: Store) throws(InputError) {
+        path = ":memory:"
+        access = .write
+        do {
+            db = try SQLiteConnection(path: path, mode: .readWriteCreate)
+            try db.copyDatabase(from: template.db)
+            try renewStoreID()
+        } catch {
+            throw Self.wrap(error, path: path, doing: "copy the store")
+        }
+    }
+
     private static func isWritable(_ path: String) -> Bool {
         let dir = (path as NSString).deletingLastPathComponent
         #if canImport(Glibc)

@@ -64,6 +64,10 @@ public enum StoreRules {
     public static let recordNewField = RuleInfo(
         code: "CK557", name: "record-new-field", summary: "Development added a field to the schema just in time, as CloudKit does for a record with a new key.", defaultSeverity: .note,
         source: "Apple, Designing and Creating a CloudKit Database: just-in-time schema in development")
+    public static let recordReferenceTargetMissing = RuleInfo(
+        code: "CK558", name: "record-reference-target-missing",
+        summary: "A record's deleteSelf reference names a record that neither exists in its zone nor is saved in the same request (CKError.referenceViolation).", defaultSeverity: .error,
+        source: "Apple, CKRecord.Reference (CKReference.h: a reference with an action other than none to a record not on the server and not in the current save operation is an error); CKError.Code.referenceViolation (https://developer.apple.com/documentation/cloudkit/ckerror/code/referenceviolation)")
 
     public static let all: [RuleInfo] = [
         notAStore, newerFormat, readOnly, full, locked, sqlite,
@@ -71,6 +75,6 @@ public enum StoreRules {
         sumMismatch, sumMissing,
         changed, missing, pending, replayDrift, storeDrift, productionNotRecorded, productionDiffers, baselineRefused, renameRefused,
         productionForbidden, removeIndexReview,
-        recordMalformed, recordUnknownType, recordUnknownField, recordValueType, recordConflict, recordBatchFailed, recordUnknownZone, recordNewField,
+        recordMalformed, recordUnknownType, recordUnknownField, recordValueType, recordConflict, recordBatchFailed, recordUnknownZone, recordNewField, recordReferenceTargetMissing,
     ]
 }

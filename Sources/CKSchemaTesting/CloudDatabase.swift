@@ -78,26 +78,32 @@ public final class FakeCloudDatabase: CloudDatabase, @unchecked Sendable {
 
     static func id(_ id: CloudRecord.ID) -> CKRecord.ID { CKRecord.ID(recordName: id.recordName, zoneID: zoneID(id.zoneName)) }
 
-    static func value(_ object: Any) -> CloudValue? {
+    /// A CKRecord's value; a reference into another zone than `zone` (the record's) keeps its
+    /// zone, so that the engine refuses it as CloudKit does.
+    static func value(_ object: Any, zone: String) -> CloudValue? {
         switch object {
         case let s as String: return .string(s)
         case let d as Date: return .timestamp(d)
         case let d as Data: return .bytes(d)
         case let l as CLLocation: return .location(latitude: l.coordinate.latitude, longitude: l.coordinate.longitude)
-        case let r as CKRecord.Reference: return .reference(recordName: r.recordID.recordName, action: r.action == .deleteSelf ? .deleteSelf : .none)
+        case let r as CKRecord.Reference:
+            let action: CloudValue.ReferenceAction = r.action == .deleteSelf ? .deleteSelf : .none
+            guard r.recordID.zoneID.zoneName == zone else { return .referenceInZone(recordName: r.recordID.recordName, zoneName: r.recordID.zoneID.zoneName, action: action) }
+            return .reference(recordName: r.recordID.recordName, action: action)
         case let a as CKAsset: return a.fileURL.map { .asset($0) }
         case let n as NSNumber:
             let kind = String(cString: n.objCType)
             return kind == "d" || kind == "f" ? .double(n.doubleValue) : .int64(n.int64Value)
-        case let items as [Any]: return .list(items.compactMap { value($0) })
+        case let items as [Any]: return .list(items.compactMap { value($0, zone: zone) })
         default: return nil
         }
     }
 
     static func record(_ r: CKRecord) -> CloudRecord {
         var out = CloudRecord(recordType: r.recordType, id: id(r.recordID))
-        for key in r.allKeys() { if let o = r.object(forKey: key), let v = value(o) { out[key] = v } }
-        for key in r.encryptedValues.allKeys() { if let o = r.encryptedValues.object(forKey: key), let v = value(o) { out.encrypted[key] = v } }
+        let zone = r.recordID.zoneID.zoneName
+        for key in r.allKeys() { if let o = r.object(forKey: key), let v = value(o, zone: zone) { out[key] = v } }
+        for key in r.encryptedValues.allKeys() { if let o = r.encryptedValues.object(forKey: key), let v = value(o, zone: zone) { out.encrypted[key] = v } }
         out.setSystemFields(changeTag: r.recordChangeTag, created: r.creationDate, modified: r.modificationDate)
         return out
     }
@@ -112,6 +118,8 @@ public final class FakeCloudDatabase: CloudDatabase, @unchecked Sendable {
         case .location(let lat, let lon): return CLLocation(latitude: lat, longitude: lon)
         case .reference(let name, let action):
             return CKRecord.Reference(recordID: CKRecord.ID(recordName: name, zoneID: zone), action: action == .deleteSelf ? .deleteSelf : .none)
+        case .referenceInZone(let name, let other, let action):
+            return CKRecord.Reference(recordID: CKRecord.ID(recordName: name, zoneID: zoneID(other)), action: action == .deleteSelf ? .deleteSelf : .none)
         case .asset(let url): return CKAsset(fileURL: url)
         case .list(let items):
             let objects = items.compactMap { object($0, zone: zone) }

@@ -16,6 +16,11 @@ public enum CloudValue: Sendable, Equatable, ExpressibleByStringLiteral, Express
     case bytes(Data)
     case location(latitude: Double, longitude: Double)
     case reference(recordName: String, action: ReferenceAction)
+    /// A reference whose target is named with its zone (`CKRecord.Reference(recordID:action:)`
+    /// with the ID's zone): in the record's own zone it is `.reference`; into another zone
+    /// CloudKit refuses it (a reference and its target share a zone), and so does the fake
+    /// (CK408, invalidArguments 12). Records read back carry `.reference`.
+    case referenceInZone(recordName: String, zoneName: String, action: ReferenceAction)
     case asset(URL)
     case list([CloudValue])
 

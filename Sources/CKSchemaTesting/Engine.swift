@@ -41,15 +41,22 @@ final class Engine {
 
     // MARK: Stores
 
-    /// The database's store, created (with the container's record types) on first use.
+    /// The database's store, created (with the container's record types) on first use: a copy
+    /// of the process's prepared store for this schema and environment (`StoreTemplates`), or,
+    /// once development has added types or fields, a new store with them.
     private func store(_ scope: CloudDatabaseScope) throws(CloudKitError) -> Store {
         if let s = stores[scope] { return s }
         do {
-            let store = try Store(path: ":memory:")
             var schema = base
             // Development's additions so far are the container's, whatever database made them.
             if let other = schemas.values.first { schema.recordTypes = other.recordTypes }
-            try store.db.transaction { try store.writeSchema(schema, env: env) }
+            let store: Store
+            if schema == base {
+                store = try StoreTemplates.shared.copy(of: base, env: env)
+            } else {
+                store = try Store(path: ":memory:")
+                try store.db.transaction { try store.writeSchema(schema, env: env) }
+            }
             stores[scope] = store
             schemas[scope] = schema
             return store
@@ -216,7 +223,7 @@ final class Engine {
                                 rule: RecordsRules.batchTooLarge.code)
         }
         if !toSave.isEmpty {
-            let saved = try importRecords(toSave, lines: lines, scope, policy: policy)
+            let saved = try importRecords(toSave, lines: lines, scope, policy: policy, atomically: atomically)
             saveResults.merge(saved, uniquingKeysWith: { a, _ in a })
         }
         let deleteResults = try delete(deleting, scope)
@@ -240,6 +247,7 @@ final class Engine {
                 }
             }
         }
+        if scope == .public, let denied = try permissionDenied(r, type: type, scope) { return denied }
         if env == .development, schema.recordType(named: r.recordType) == nil {
             if let v = CloudKitRules.recordTypeNameViolation(r.recordType) {
                 return CloudKitError(.invalidArguments, v.message, rule: v.rule.info.code)
@@ -255,18 +263,44 @@ final class Engine {
         return nil
     }
 
-    /// Saves the records through `records import` (one request: one file of NDJSON lines),
+    /// The public database's security roles (the schema's grants; CloudKit's defaults when it
+    /// names none: _world read, _icloud create, _creator write): the fake's user is one
+    /// authenticated iCloud user (_world and _icloud) and the creator of every record it
+    /// saved (_creator), in no custom role. Creating a record needs `create`, changing one
+    /// `write`; otherwise permissionFailure 10 ("typically occurs in the public database ...
+    /// You have roles for record types", developer.apple.com/documentation/cloudkit/ckerror/code/permissionfailure).
+    private func permissionDenied(_ r: CloudRecord, type: RecordType, _ scope: CloudDatabaseScope) throws(CloudKitError) -> CloudKitError? {
+        guard !type.grants.isEmpty else { return nil }
+        let exists: Bool
+        do { exists = try store(scope).withRecordFields(env: env, zone: r.id.zoneName, name: r.id.recordName, { _ in () }) != nil } catch {
+            throw Self.error(from: error, doing: "read a record")
+        }
+        return Self.permissionDenied(type, exists ? .write : .create)
+    }
+
+    /// permissionFailure 10 unless a role the fake's user holds has `permission` on the type.
+    static func permissionDenied(_ type: RecordType, _ permission: Permission) -> CloudKitError? {
+        guard !type.grants.isEmpty else { return nil }
+        let mine: Set<String> = permission == .create ? ["_world", "_icloud"] : ["_world", "_icloud", "_creator"]
+        if type.grants.contains(where: { mine.contains($0.role) && $0.permissions.contains(permission) }) { return nil }
+        let verb = permission == .create ? "CREATE" : "WRITE"
+        return CloudKitError(.permissionFailure, "\(verb) operation not permitted: no role of this user has \(permission.rawValue) on record type '\(type.name)' in the public database")
+    }
+
+    /// Saves the records through `records import` (one request: its lines, in memory),
     /// then reads back each one saved, and maps each refusal to CloudKit's error.
-    private func importRecords(_ records: [CloudRecord], lines: [String], _ scope: CloudDatabaseScope, policy: SavePolicy) throws(CloudKitError) -> SaveResults {
+    private func importRecords(_ records: [CloudRecord], lines: [String], _ scope: CloudDatabaseScope, policy: SavePolicy,
+                               atomically: Bool) throws(CloudKitError) -> SaveResults {
         let store = try store(scope)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ckschema-fake-\(UUID().uuidString).ndjson")
-        defer { try? FileManager.default.removeItem(at: file) }
         var options = RecordImporter.Options(environment: env, savePolicy: Self.policy(policy), batchSize: Self.maxItems)
         options.checksRecordZones = false
+        // CloudKit's: a deleteSelf reference's target must exist or be saved in the same
+        // request (CK558, referenceViolation), and `atomically` is CKModifyRecordsOperation.isAtomic.
+        options.checksReferenceTargets = true
+        options.isAtomic = atomically
         let result: RecordImporter.Result
         do {
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
-            result = try RecordImporter.importFiles([file.path], into: store, options: options)
+            result = try RecordImporter.importRecords(lines: lines, source: "<request>", into: store, options: options)
         } catch {
             throw Self.error(from: error, doing: "save records")
         }
@@ -323,6 +357,8 @@ final class Engine {
             return CloudKitError(.limitExceeded, text, rule: d.code)
         case StoreRules.recordUnknownZone.code:
             return CloudKitError(.zoneNotFound, "Zone '\(r.id.zoneName)' does not exist", rule: d.code)
+        case StoreRules.recordReferenceTargetMissing.code:
+            return CloudKitError(.referenceViolation, text, rule: d.code)
         case StoreRules.recordBatchFailed.code:
             return CloudKitError(.batchRequestFailed, "Record \(r.id.recordName) not saved: another record of the atomic batch failed", rule: d.code)
         case StoreRules.recordConflict.code where d.message.contains("conflict saving it"):
@@ -361,11 +397,26 @@ final class Engine {
             if byZone[id.zoneName] == nil { zones.append(id.zoneName) }
             byZone[id.zoneName, default: []].append(id)
         }
+        let schema = try schema(scope)
         for zone in zones {
-            let group = byZone[zone]!
+            var group = byZone[zone]!
             guard try zoneExists(zone, scope) else {
                 for id in group { out[id] = .failure(Self.zoneNotFound(zone)) }
                 continue
+            }
+            if scope == .public {
+                // Deleting needs `write`, as changing does (the public database's roles).
+                do {
+                    group = try group.filter { id in
+                        guard let type = try store.recordTypeAndChangeTag(env: env, zone: zone, name: id.recordName)?.type,
+                              let t = schema.recordType(named: type), let denied = Self.permissionDenied(t, .write) else { return true }
+                        out[id] = .failure(denied)
+                        return false
+                    }
+                } catch {
+                    throw Self.error(from: error, doing: "read a record")
+                }
+                if group.isEmpty { continue }
             }
             let result: RecordDeleter.Result
             do { result = try RecordDeleter.delete(names: group.map(\.recordName), zone: zone, from: store, environment: env) } catch {
@@ -456,7 +507,7 @@ final class Engine {
             guard let i = RecordCoding.milliseconds(date) else { throw CloudKitError(.invalidArguments, "Invalid date argument") }
             return .date(i)
         case .location(let lat, let lon): return .location(latitude: lat, longitude: lon)
-        case .reference(let name, _): return .string(name)
+        case .reference(let name, _), .referenceInZone(let name, _, _): return .string(name)
         case .list(let items):
             var out: [QueryPredicateArgument] = []
             for item in items { out.append(try argument(item)) }
@@ -529,14 +580,22 @@ final class Engine {
             }
         }
         if let limit, limit < 1 { throw CloudKitError(.invalidArguments, "resultsLimit must be at least 1") }
-        var changes: [(deleted: Bool, name: String)] = []
+        enum Item {
+            case deleted(String)
+            case record(RecordRows.Row, JSONValue)
+        }
+        var items: [Item] = []
         var storeToken: String?
         let outcome: ZoneChanges.Outcome
+        let schema = try schema(scope)
         do {
-            outcome = try ZoneChanges.fetch(store: store, environment: env, zone: zone, since: token?.storeToken) { line in
-                let json = try JSONValue.parse(line)
-                if let t = json["serverChangeToken"]?.stringValue { storeToken = t; return }
-                changes.append((json["deleted"]?.boolValue == true, json["recordName"]?.stringValue ?? ""))
+            // The store's changes as rows (`ckschema changes` without its lines).
+            outcome = try ZoneChanges.changes(store: store, schema: schema, environment: env, zone: zone, since: token?.storeToken) { change in
+                switch change {
+                case .deleted(let name): items.append(.deleted(name))
+                case .record(let row, let fields): items.append(.record(row, fields))
+                case .token(let t): storeToken = t
+                }
             }
         } catch {
             if error.diagnostics.first?.code == RuntimeRules.badToken.code {
@@ -550,16 +609,23 @@ final class Engine {
             default: throw CloudKitError(.invalidArguments, d.message, rule: d.code)
             }
         }
-        let skip = min(token?.skip ?? 0, changes.count)
-        let rest = changes[skip...]
+        let skip = min(token?.skip ?? 0, items.count)
+        let rest = items[skip...]
         let taken = limit.map { Array(rest.prefix($0)) } ?? Array(rest)
         let more = taken.count < rest.count
         var modifications: [CloudRecord] = []
         var deletions: [CloudRecord.ID] = []
-        let found = try read(scope, zone: zone, names: taken.filter { !$0.deleted }.map(\.name))
-        for c in taken {
-            if c.deleted { deletions.append(CloudRecord.ID(recordName: c.name, zoneName: zone)); continue }
-            if let r = found[c.name] { modifications.append(r) }
+        var types: [String: RecordType] = [:]
+        for t in schema.recordTypes { types[t.name] = t }
+        modifications.reserveCapacity(taken.count)
+        for item in taken {
+            switch item {
+            case .deleted(let name): deletions.append(CloudRecord.ID(recordName: name, zoneName: zone))
+            case .record(let row, let stored):
+                let r = RecordCoding.record(row, stored: stored, type: types[row.recordType])
+                if let tag = r.recordChangeTag { versions[tag] = r }
+                modifications.append(r)
+            }
         }
         let next = more ? CloudChangeToken(zone: zone, database: scope, epoch: epoch, storeToken: token?.storeToken, skip: skip + taken.count)
                         : CloudChangeToken(zone: zone, database: scope, epoch: epoch, storeToken: storeToken, skip: 0)
@@ -630,5 +696,34 @@ final class Engine {
             throw Self.error(from: error, doing: "read notifications")
         }
         return out
+    }
+}
+
+/// One prepared in-memory store per schema and environment, process-wide: a new fake's database
+/// is a copy of it (`Store(inMemoryCopyOf:)`, SQLite's backup API) rather than a store whose
+/// tables, schema and indexes are written again (issue 33: a fake per test is cheap). Copies
+/// are made under the lock: the template's connection is used by one thread at a time.
+final class StoreTemplates: @unchecked Sendable {
+    static let shared = StoreTemplates()
+    static let limit = 32
+
+    private struct Key: Hashable {
+        var schema: Schema
+        var env: Environment
+    }
+
+    private let lock = NSLock()
+    private var templates: [Key: Store] = [:]
+
+    func copy(of schema: Schema, env: Environment) throws -> Store {
+        lock.lock()
+        defer { lock.unlock() }
+        let key = Key(schema: schema, env: env)
+        if let t = templates[key] { return try Store(inMemoryCopyOf: t) }
+        let t = try Store(path: ":memory:")
+        try t.db.transaction { try t.writeSchema(schema, env: env) }
+        if templates.count >= Self.limit { templates.removeAll() }
+        templates[key] = t
+        return try Store(inMemoryCopyOf: t)
     }
 }

@@ -28,9 +28,11 @@ public final class FakeCloudKit: @unchecked Sendable {
         self.environment = environment
         let loaded: Schema
         if FileManager.default.fileExists(atPath: schema) || !schema.contains("\n") {
-            loaded = try SchemaSource.load(path: schema)
+            loaded = try SchemaCache.shared.schema(path: schema) { try SchemaSource.load(path: schema) }
         } else {
-            loaded = try SchemaSource.parseYAML(Data(schema.utf8), file: "<schema>", keepComments: false).schema
+            loaded = try SchemaCache.shared.schema(text: schema) {
+                try SchemaSource.parseYAML(Data(schema.utf8), file: "<schema>", keepComments: false).schema
+            }
         }
         engine = try Engine(schema: loaded, env: environment)
     }
@@ -142,5 +144,63 @@ public final class FakeCloudKit: @unchecked Sendable {
         public var notifications: [CloudNotification] {
             get throws(CloudKitError) { try cloud.locked { () throws(CloudKitError) in try cloud.engine.notifications(scope) } }
         }
+    }
+}
+
+/// The schemas fakes were made from, process-wide: a fake per test reads its schema source once
+/// (issue 33, "a fake per test is cheap"). A file is read again when its modification time or
+/// size changed, a folder when any file under it did; YAML text is its own key. Bounded: past
+/// `limit` sources the cache starts over.
+final class SchemaCache: @unchecked Sendable {
+    static let shared = SchemaCache()
+    static let limit = 64
+
+    private let lock = NSLock()
+    private var entries: [String: (stamp: String, schema: Schema)] = [:]
+
+    /// The schema at `path` (a file or a folder), loaded by `load` when it is not cached or
+    /// changed since. A source that does not load is never cached (the next call loads it again).
+    func schema(path: String, load: () throws -> Schema) throws -> Schema {
+        let key = "path:" + URL(fileURLWithPath: path).standardizedFileURL.path
+        guard let stamp = Self.stamp(path) else { return try load() }
+        return try cached(key, stamp: stamp, load)
+    }
+
+    /// The schema YAML text `text` holds.
+    func schema(text: String, load: () throws -> Schema) throws -> Schema {
+        try cached("text:" + text, stamp: "", load)
+    }
+
+    private func cached(_ key: String, stamp: String, _ load: () throws -> Schema) throws -> Schema {
+        lock.lock()
+        let hit = entries[key]
+        lock.unlock()
+        if let hit, hit.stamp == stamp { return hit.schema }
+        let schema = try load()
+        lock.lock()
+        if entries.count >= Self.limit { entries.removeAll() }
+        entries[key] = (stamp, schema)
+        lock.unlock()
+        return schema
+    }
+
+    /// A file's modification time and size; for a folder, those of every file under it, by
+    /// path. Nil when the path cannot be read (the loader says why).
+    static func stamp(_ path: String) -> String? {
+        let fm = FileManager.default
+        func one(_ p: String) -> String? {
+            guard let a = try? fm.attributesOfItem(atPath: p) else { return nil }
+            let mtime = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            return "\(mtime):\((a[.size] as? NSNumber)?.int64Value ?? -1)"
+        }
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        guard isDirectory.boolValue else { return one(path) }
+        guard let files = fm.enumerator(atPath: path) else { return nil }
+        var parts: [String] = []
+        for case let file as String in files {
+            parts.append(file + "=" + (one(path + "/" + file) ?? "?"))
+        }
+        return parts.sorted().joined(separator: "\n")
     }
 }

@@ -22,7 +22,7 @@ enum RecordCoding {
         case .timestamp: "TIMESTAMP"
         case .bytes: "BYTES"
         case .location: "LOCATION"
-        case .reference: "REFERENCE"
+        case .reference, .referenceInZone: "REFERENCE"
         case .asset: "ASSETID"
         case .list(let items):
             if let first = items.first, let t = tag(first), !t.hasSuffix("_LIST"), items.allSatisfy({ tag($0) == t }) { t + "_LIST" } else { nil }
@@ -43,7 +43,9 @@ enum RecordCoding {
         case .bytes(let d): return .string(d.base64EncodedString())
         case .location(let lat, let lon): return .object([("latitude", .double(lat)), ("longitude", .double(lon))])
         case .reference(let name, let action):
-            return .object([("recordName", .string(name)), ("zoneID", .object([("zoneName", .string(zone))])),
+            return json(.referenceInZone(recordName: name, zoneName: zone, action: action), zone: zone)
+        case .referenceInZone(let name, let targetZone, let action):
+            return .object([("recordName", .string(name)), ("zoneID", .object([("zoneName", .string(targetZone))])),
                             ("action", .string(action == .deleteSelf ? "DELETE_SELF" : "NONE"))])
         case .asset(let url): return .object([("downloadURL", .string(url.absoluteString))])
         case .list(let items): return .array(items.map { json($0, zone: zone) })

@@ -330,4 +330,176 @@ import CKSchemaTesting
         await #expect(throws: CloudKitError.self) { _ = try await db.records(matching: CloudQuery(recordType: "Note", predicate: "title ==")) }
         await #expect(throws: CloudKitError.self) { _ = try await db.records(matching: CloudQuery(recordType: "Note", predicate: "mood > %@")) }
     }
+
+    // MARK: References, grants, atomicity, tokens, parallel writers (issue 33, points 2 and 3)
+
+    static func child(_ name: String, of parent: String, zone: String = "Notes", action: CloudValue.ReferenceAction = .deleteSelf) -> CloudRecord {
+        var r = note(name, zone: zone)
+        r["parent"] = .reference(recordName: parent, action: action)
+        return r
+    }
+
+    @Test func aDeleteSelfReferenceToAMissingRecordIsReferenceViolation() async throws {
+        let db = try Self.cloud().database(.private)
+        _ = try await db.modifyRecordZones(saving: [CloudZone(name: "Notes", capabilities: [.fetchChanges])], deleting: [])
+        // Neither on the server nor in the request: referenceViolation 31, and nothing saved.
+        let orphan = Self.child("c1", of: "nobody")
+        let e = try #require(Self.error(try await db.modifyRecords(saving: [orphan], deleting: []).saveResults[orphan.id]))
+        #expect(e.code == .referenceViolation && e.code.rawValue == 31)
+        #expect(e.rule == "CK558")
+        #expect(e.message == "holds a deleteSelf reference to \"nobody\", which is neither in zone 'Notes' nor saved with it")
+        #expect(Self.error(try await db.records(for: [orphan.id])[orphan.id])?.code == .unknownItem)
+        // The target saved in the same request, after the record that refers to it: both saved.
+        let child = Self.child("c2", of: "p1"), parent = Self.note("p1", zone: "Notes")
+        let both = try await db.modifyRecords(saving: [child, parent], deleting: [])
+        #expect(CloudKitError.partialFailure(saveResults: both.saveResults) == nil)
+        // A reference with the action none may name a record that does not exist.
+        let loose = Self.child("c3", of: "nobody", action: .none)
+        #expect((try? await db.modifyRecords(saving: [loose], deleting: []).saveResults[loose.id]?.get()) != nil)
+    }
+
+    @Test func deletingATargetCascadesThroughDeleteSelf() async throws {
+        let db = try Self.cloud().database(.private)
+        _ = try await db.modifyRecordZones(saving: [CloudZone(name: "Notes", capabilities: [.fetchChanges])], deleting: [])
+        _ = try await db.modifyRecords(saving: [Self.note("p1", zone: "Notes"), Self.child("c1", of: "p1"), Self.child("g1", of: "c1"),
+                                                Self.child("c2", of: "p1", action: .none)], deleting: [])
+        let before = try await db.recordZoneChanges(inZone: "Notes")
+        let parent = CloudRecord.ID(recordName: "p1", zoneName: "Notes")
+        let deleted = try await db.modifyRecords(saving: [], deleting: [parent])
+        #expect((try? deleted.deleteResults[parent]?.get()) != nil)
+        // The child and the grandchild went with it; the reference with the action none stays.
+        let ids = ["c1", "g1", "c2"].map { CloudRecord.ID(recordName: $0, zoneName: "Notes") }
+        let fetched = try await db.records(for: ids)
+        #expect(Self.error(fetched[ids[0]])?.code == .unknownItem)
+        #expect(Self.error(fetched[ids[1]])?.code == .unknownItem)
+        #expect((try? fetched[ids[2]]?.get()) != nil)
+        let after = try await db.recordZoneChanges(inZone: "Notes", since: before.changeToken)
+        #expect(after.deletions.map(\.recordName).sorted() == ["c1", "g1", "p1"])
+    }
+
+    @Test func aReferenceIntoAnotherZoneIsRefused() async throws {
+        let db = try Self.cloud().database(.private)
+        _ = try await db.modifyRecordZones(saving: [CloudZone(name: "Notes"), CloudZone(name: "Other")], deleting: [])
+        _ = try await db.modifyRecords(saving: [Self.note("p1", zone: "Other")], deleting: [])
+        var r = Self.note("c1", zone: "Notes")
+        r["parent"] = .referenceInZone(recordName: "p1", zoneName: "Other", action: .none)
+        let e = try #require(Self.error(try await db.modifyRecords(saving: [r], deleting: []).saveResults[r.id]))
+        #expect(e.code == .invalidArguments && e.rule == "CK408")
+        // Into its own zone, the zoned form is an ordinary reference.
+        r["parent"] = .referenceInZone(recordName: "c1", zoneName: "Notes", action: .none)
+        #expect(try await db.modifyRecords(saving: [r], deleting: []).saveResults[r.id]?.get()["parent"] == .reference(recordName: "c1", action: .none))
+    }
+
+    static let grantsSchema = """
+        ckschema: 1
+        recordTypes:
+          Board:
+            database: public
+            system:
+              recordName: [queryable]
+            fields:
+              text: string
+            grants:
+              _world: [read]
+              _icloud: [read]
+          Comment:
+            database: public
+            fields:
+              text: string
+            grants:
+              _world: [read]
+              _icloud: [create]
+              _creator: [read]
+          Post:
+            database: public
+            fields:
+              text: string
+        """
+
+    @Test func thePublicDatabaseKeepsToTheSchemasGrants() async throws {
+        let cloud = try FakeCloudKit(schema: Self.grantsSchema)
+        let db = cloud.database(.public)
+        // No role of an iCloud user may create a Board: permissionFailure 10.
+        var board = CloudRecord(recordType: "Board", recordName: "b1")
+        board["text"] = "x"
+        let e = try #require(Self.error(try await db.modifyRecords(saving: [board], deleting: []).saveResults[board.id]))
+        #expect(e.code == .permissionFailure && e.code.rawValue == 10)
+        #expect(e.message == "CREATE operation not permitted: no role of this user has create on record type 'Board' in the public database")
+        // A Comment may be created, but its creator may not write it again, nor delete it.
+        var comment = CloudRecord(recordType: "Comment", recordName: "c1")
+        comment["text"] = "first"
+        let saved = try await db.modifyRecords(saving: [comment], deleting: []).saveResults[comment.id]!.get()
+        var edit = saved
+        edit["text"] = "second"
+        #expect(Self.error(try await db.modifyRecords(saving: [edit], deleting: []).saveResults[comment.id])?.code == .permissionFailure)
+        #expect(Self.error(try await db.modifyRecords(saving: [], deleting: [comment.id]).deleteResults[comment.id])?.code == .permissionFailure)
+        #expect(try await db.record(for: comment.id)["text"] == "first")
+        // A type whose schema names no grants has CloudKit's defaults: create, then write as its creator.
+        var post = CloudRecord(recordType: "Post", recordName: "p1")
+        post["text"] = "x"
+        var v1 = try await db.modifyRecords(saving: [post], deleting: []).saveResults[post.id]!.get()
+        v1["text"] = "y"
+        #expect((try? await db.modifyRecords(saving: [v1], deleting: []).saveResults[post.id]?.get()) != nil)
+        // The private database has no roles.
+        var mine = CloudRecord(recordType: "Board", recordName: "b1")
+        mine["text"] = "x"
+        #expect((try? await cloud.database(.private).modifyRecords(saving: [mine], deleting: []).saveResults[mine.id]?.get()) != nil)
+    }
+
+    @Test func aNonAtomicRequestInAnAtomicZoneSavesWhatPasses() async throws {
+        let db = try Self.cloud().database(.private)
+        _ = try await db.modifyRecordZones(saving: [CloudZone(name: "Notes", capabilities: [.fetchChanges, .atomic])], deleting: [])
+        var bad = Self.note("bad", zone: "Notes")
+        bad["nope"] = "x"
+        let good = Self.note("good", zone: "Notes")
+        let results = try await db.modifyRecords(saving: [good, bad], deleting: [], atomically: false)
+        #expect(Self.error(results.saveResults[bad.id])?.serverCode == 2006)
+        #expect((try? results.saveResults[good.id]?.get()) != nil)
+        #expect((try? await db.records(for: [good.id])[good.id]?.get()) != nil)
+    }
+
+    @Test func aForgedOrForeignChangeTokenIsCloudKitsError() async throws {
+        let a = try Self.cloud().database(.private), b = try Self.cloud().database(.private)
+        for db in [a, b] {
+            _ = try await db.modifyRecordZones(saving: [CloudZone(name: "Notes"), CloudZone(name: "Other")], deleting: [])
+            _ = try await db.modifyRecords(saving: [Self.note("n1", zone: "Notes")], deleting: [])
+        }
+        let foreign = try await b.recordZoneChanges(inZone: "Notes").changeToken
+        // Another container's token for a zone of the same name: expired (refetch from nil).
+        do {
+            _ = try await a.recordZoneChanges(inZone: "Notes", since: foreign)
+            Issue.record("another container's token was accepted")
+        } catch {
+            #expect(error.code == .changeTokenExpired && error.rule == "CK732")
+        }
+        // A token of another zone.
+        let other = try await a.recordZoneChanges(inZone: "Other").changeToken
+        do {
+            _ = try await a.recordZoneChanges(inZone: "Notes", since: other)
+            Issue.record("another zone's token was accepted")
+        } catch {
+            #expect(error.code == .invalidArguments && error.rule == "CK732")
+        }
+    }
+
+    @Test func twoTasksSavingOneRecordSeeOneWinAndOneConflict() async throws {
+        let db = try Self.cloud().database(.private)
+        let v1 = try await db.modifyRecords(saving: [Self.note("n1", title: "one")], deleting: []).saveResults.values.first!.get()
+        let outcomes = await withTaskGroup(of: CloudKitError.Code?.self) { group in
+            for title in ["A", "B"] {
+                group.addTask {
+                    var r = v1
+                    r["title"] = .string(title)
+                    guard let result = try? await db.modifyRecords(saving: [r], deleting: []).saveResults[r.id] else { return .internalError }
+                    return Self.error(result)?.code
+                }
+            }
+            var out: [CloudKitError.Code?] = []
+            for await o in group { out.append(o) }
+            return out
+        }
+        // The writes are serialized: one saves over v1, the other meets its new change tag.
+        #expect(outcomes.filter { $0 == nil }.count == 1)
+        #expect(outcomes.filter { $0 == .serverRecordChanged }.count == 1)
+    }
 }

@@ -1,0 +1,50 @@
+import Foundation
+import CKSchemaTesting
+
+// The same measurement as Tests/CKSchemaTests/Testing/FakeCloudKitBenchmarkTests.swift, as an
+// executable linked against the release-built library modules (Benchmarks/testing/bench.sh).
+let schemaPath = CommandLine.arguments[1]
+
+func trip(_ i: Int) -> CloudRecord {
+    var r = CloudRecord(recordType: "Trip", recordName: "trip-\(i)", zoneName: "Journal")
+    r["title"] = .string("Trip \(i) along the ridge")
+    r["startedAt"] = .timestamp(Date(timeIntervalSince1970: 1_700_000_000 + Double(i)))
+    r["distanceMeters"] = .double(Double(i) * 12.5)
+    r["tags"] = ["alpine", "day"]
+    r.encrypted["notes"] = .string("note \(i)")
+    return r
+}
+
+func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try await body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+var created = 0.0
+for _ in 0..<50 { created += try await seconds { _ = try FakeCloudKit(schema: schemaPath, environment: .production) } }
+let cloud = try FakeCloudKit(schema: schemaPath, environment: .production)
+let db = cloud.database(.private)
+_ = try await db.modifyRecordZones(saving: [CloudZone(name: "Journal")], deleting: [])
+let total = Int(ProcessInfo.processInfo.environment["CKSCHEMA_BENCH_RECORDS"] ?? "") ?? 50_000
+var failures = 0
+let save = try await seconds {
+    for start in stride(from: 0, to: total, by: 400) {
+        let batch = (start..<min(total, start + 400)).map { trip($0) }
+        let (results, _) = try await db.modifyRecords(saving: batch, deleting: [])
+        failures += results.values.filter { if case .failure = $0 { true } else { false } }.count
+    }
+}
+_ = try await db.modifyRecordZones(saving: [CloudZone(name: "Archive")], deleting: [])
+for start in stride(from: 0, to: 10_000, by: 400) {
+    let batch = (start..<start + 400).map { i -> CloudRecord in
+        var r = trip(i)
+        r.id.zoneName = "Archive"
+        return r
+    }
+    _ = try await db.modifyRecords(saving: batch, deleting: [])
+}
+var fetched = 0
+let changes = try await seconds { fetched = try await db.recordZoneChanges(inZone: "Archive").modifications.count }
+print(String(format: "FakeCloudKit: create from Trailmark %.2f ms; save %d records in batches of 400: %.2f s (%.0f records/s, %d failed); zone changes of %d records: %.3f s",
+             created / 50 * 1000, total, save, Double(total) / save, failures, fetched, changes))
