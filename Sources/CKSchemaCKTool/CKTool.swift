@@ -105,11 +105,10 @@ public struct CKToolSession: Sendable {
         return outcome
     }
 
-    /// `text` with every occurrence of the token replaced, so that no report carries it.
-    public func redacted(_ text: String) -> String {
-        guard let token, !token.isEmpty else { return text }
-        return text.replacingOccurrences(of: token, with: "<token>")
-    }
+    /// `text` with the token replaced in every form it can take (`TokenRedaction`: whole,
+    /// JSON-escaped, URL-encoded, split across lines, or a prefix of 12 characters or more),
+    /// so that no report carries it.
+    public func redacted(_ text: String) -> String { TokenRedaction.redact(text, token: token) }
 
     /// The CK802 error for a cktool run that failed: the subcommand, the exit status and
     /// cktool's own words (escaped, at most 4,000 characters), with the fix that fits.
@@ -158,6 +157,16 @@ public struct CKToolSession: Sendable {
         }
         guard let data = FileManager.default.contents(atPath: file), !data.isEmpty else {
             throw InputError(Diagnostic(rule: PullRules.cktoolFailed, "cktool export-schema exited 0 but wrote no schema", at: nil, fix: SchemaPuller.tokenFix))
+        }
+        // A schema never holds the management token: an export that does (a cktool that wrote
+        // its log or a request into the file) is refused whole, so `pull` and `verify --update`
+        // never write a line that holds it, and no diagnostic quotes that line (issue 35).
+        let holding = TokenRedaction.lines(in: String(decoding: data, as: UTF8.self), token: token)
+        if !holding.isEmpty {
+            let lines = holding.prefix(5).map(String.init).joined(separator: ", ") + (holding.count > 5 ? ", ..." : "")
+            throw InputError(Diagnostic(rule: PullRules.cktoolFailed,
+                                        "cktool export-schema wrote the management token into the export (line\(holding.count == 1 ? "" : "s") \(lines)); it was deleted and nothing was written",
+                                        at: nil, fix: "run 'xcrun cktool export-schema' by hand and check the file it writes: no cktool should write its token there"))
         }
         return data
     }

@@ -21,6 +21,10 @@ public struct DiagnosticRenderer: Sendable {
     /// The run's verdict (`passed`, `failed (validate)`), which the Markdown summary line
     /// starts with, for a command that concludes (check, promote --check).
     public var verdict: String?
+    /// JSON and SARIF only: what the command did besides its findings, as members of the
+    /// report (`"push": {...}`, after `command`) and of the SARIF run's property bag
+    /// (`runs[0].properties`); docs/output.md lists each command's. Empty for most commands.
+    public var properties: [(String, JSONValue)] = []
 
     /// What the rules say of a code (name, summary, source), for SARIF's rule list and
     /// GitHub annotation titles. The rule catalog sits above Diagnostics, so the caller
@@ -140,13 +144,15 @@ public struct DiagnosticRenderer: Sendable {
     /// The versioned JSON report (docs/output.md).
     func json(_ diagnostics: [Diagnostic]) -> JSONValue {
         let s = Self.summary(diagnostics)
-        return .object([
+        var members: [(String, JSONValue)] = [
             ("version", .int(1)),
             ("tool", .object([("name", .string("ckschema")), ("version", .string(CKSchemaVersion.current))])),
             ("command", .string(command)),
-            ("diagnostics", .array(diagnostics.map(Self.jsonObject))),
-            ("summary", .object([("errors", .int(s.errors)), ("warnings", .int(s.warnings)), ("notes", .int(s.notes))])),
-        ])
+        ]
+        members += properties
+        members.append(("diagnostics", .array(diagnostics.map(Self.jsonObject))))
+        members.append(("summary", .object([("errors", .int(s.errors)), ("warnings", .int(s.warnings)), ("notes", .int(s.notes))])))
+        return .object(members)
     }
 
     /// A GitHub Actions workflow command: `::error file=...,line=...,col=...,title=CK101::message`.
@@ -230,19 +236,22 @@ public struct DiagnosticRenderer: Sendable {
             }
             return .object(pairs)
         }
+        var run: [(String, JSONValue)] = [
+            ("tool", .object([("driver", .object([
+                ("name", .string("ckschema")),
+                ("version", .string(CKSchemaVersion.current)),
+                ("rules", .array(rules)),
+            ]))])),
+            // Columns here count Unicode scalars, as in every format (SARIF's default is UTF-16).
+            ("columnKind", .string("unicodeCodePoints")),
+            ("results", .array(results)),
+        ]
+        // SARIF 2.1.0 §3.8: a property bag holds what the format has no member for.
+        if !properties.isEmpty { run.append(("properties", .object(properties))) }
         return .object([
             ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
             ("version", .string("2.1.0")),
-            ("runs", .array([.object([
-                ("tool", .object([("driver", .object([
-                    ("name", .string("ckschema")),
-                    ("version", .string(CKSchemaVersion.current)),
-                    ("rules", .array(rules)),
-                ]))])),
-                // Columns here count Unicode scalars, as in every format (SARIF's default is UTF-16).
-                ("columnKind", .string("unicodeCodePoints")),
-                ("results", .array(results)),
-            ])])),
+            ("runs", .array([.object(run)])),
         ])
     }
 

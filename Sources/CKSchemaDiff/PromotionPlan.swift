@@ -12,9 +12,11 @@ import CKSchemaYAML
 public struct PromotionPlan: Sendable, Hashable {
     /// The `format` value of a plan file.
     public static let format = "ckschema-plan"
-    /// The plan file format version this tool writes and reads. Version 2 binds the steps
-    /// (`stepsSha256`); a version 1 plan bound only the two schemas.
-    public static let version = 2
+    /// The plan file format version this tool writes and reads. Version 3 binds the whole
+    /// steps array as the file holds it (each step's `text` included) and the `summary`
+    /// (`stepsSha256`, `boundForm`); version 2 bound the steps as they decode, so an edited
+    /// `text` or `summary` went unseen (issue 35); version 1 bound only the two schemas.
+    public static let version = 3
 
     /// `canonicalHash` of the schema the plan starts from (production).
     public var fromHash: String
@@ -22,8 +24,11 @@ public struct PromotionPlan: Sendable, Hashable {
     public var toHash: String
     public var steps: [PromotionStep]
     /// The `stepsSha256` a plan file was read with (nil for a plan computed here). It differs
-    /// from `stepsHash` when the file's steps were edited after it was written.
+    /// from `writtenForm`'s hash when the file's steps or summary were edited after it was written.
     public var writtenStepsHash: String?
+    /// The steps and summary exactly as a plan file holds them (nil for a plan computed
+    /// here): what the reviewer read, bound by `PromotionPlan.bind` to what the schemas give.
+    public var writtenForm: BoundForm?
 
     /// Makes a plan from steps that are already in order.
     public init(fromHash: String, toHash: String, steps: [PromotionStep]) {
@@ -172,7 +177,7 @@ extension PromotionPlan: Codable {
         try c.encode(Self.version, forKey: .version)
         try c.encode(SchemaRef(sha256: fromHash), forKey: .from)
         try c.encode(SchemaRef(sha256: toHash), forKey: .to)
-        try c.encode(Summary(safe: count(.safe), review: count(.review), forbidden: count(.forbidden)), forKey: .summary)
+        try c.encode(summary, forKey: .summary)
         try c.encode(steps, forKey: .steps)
         try c.encode(stepsHash, forKey: .stepsSha256)
     }
@@ -187,20 +192,71 @@ extension PromotionPlan: Codable {
         writtenStepsHash = try c.decode(String.self, forKey: .stepsSha256)
     }
 
-    /// SHA-256 of the steps as they bind a deploy: each step's change, class, code, reason,
-    /// source and fix, without the source locations (a comment added to a schema moves
-    /// lines but changes no step). It is written into the plan file as `stepsSha256`.
-    public var stepsHash: String {
-        var hasher = SHA256()
-        for step in steps {
-            var bare = step
-            bare.change.origin = .unknown
-            bare.change.fromOrigin = .unknown
-            guard let data = JSONValue.prettyData(bare) else { preconditionFailure("a step always encodes") }
-            hasher.update(data)
+    /// SHA-256 of the plan as it binds a deploy (`boundForm`): the whole steps array, each
+    /// step's change (its `text` included), class, code, reason, source and fix, and the
+    /// summary; the source locations are left out (a comment added to a schema moves lines
+    /// but changes no step). It is written into the plan file as `stepsSha256`.
+    public var stepsHash: String { boundForm.hash }
+
+    /// What a plan file binds, in its canonical form (docs/output.md, "The plan file"): the
+    /// `steps` array and the `summary` as JSON values, every member a reviewer reads, each
+    /// change without `location` and `fromLocation`. Its `hash` is `stepsSha256`: SHA-256 of
+    /// `{"steps":[...],"summary":{...}}` written compact with keys sorted by the one writer.
+    public struct BoundForm: Sendable, Hashable {
+        /// Each step's JSON object, locations left out.
+        public var steps: [JSONValue]
+        /// The summary's JSON object (or whatever value the file holds there).
+        public var summary: JSONValue
+
+        /// The canonical form of a file's `steps` and `summary` values.
+        init(steps: JSONValue?, summary: JSONValue?) {
+            // Keys sorted here, so that two steps compare member for member whatever order
+            // the file or the encoder wrote them in.
+            self.steps = (steps?.arrayValue ?? []).map { Self.sorted(Self.locationless($0)) }
+            self.summary = Self.sorted(summary ?? .null)
         }
-        return SHA256.hex(hasher.finalize())
+
+        /// SHA-256 (lower-case hex) of the compact, key-sorted `{"steps":...,"summary":...}`.
+        public var hash: String {
+            var bytes: [UInt8] = []
+            JSONValue.object([("steps", .array(steps)), ("summary", summary)]).write(to: &bytes)
+            var hasher = SHA256()
+            hasher.update(Data(bytes))
+            return SHA256.hex(hasher.finalize())
+        }
+
+        public static func == (a: BoundForm, b: BoundForm) -> Bool { a.hash == b.hash }
+        public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+        /// The value with every object's keys in code-point order (as `prettyData` writes a plan).
+        private static func sorted(_ v: JSONValue) -> JSONValue {
+            switch v {
+            case .array(let items): .array(items.map(sorted))
+            case .object(let pairs): .object(pairs.sorted { $0.0.unicodeScalars.lexicographicallyPrecedes($1.0.unicodeScalars) }.map { ($0.0, sorted($0.1)) })
+            default: v
+            }
+        }
+
+        /// A step without its change's `location` and `fromLocation`.
+        private static func locationless(_ step: JSONValue) -> JSONValue {
+            guard case .object(let pairs) = step else { return step }
+            return .object(pairs.map { key, value in
+                guard key == "change", case .object(let change) = value else { return (key, value) }
+                return (key, .object(change.filter { $0.0 != "location" && $0.0 != "fromLocation" }))
+            })
+        }
     }
+
+    /// This plan's own `BoundForm`: its steps and summary as `encode(to:)` writes them.
+    public var boundForm: BoundForm {
+        guard let data = try? JSONEncoder().encode(BoundSteps(steps: steps, summary: summary)),
+              let value = (data.withUnsafeBytes { buf in try? JSONValue.parse(buf) }) else { preconditionFailure("a plan always encodes") }
+        return BoundForm(steps: value["steps"], summary: value["summary"])
+    }
+
+    private struct BoundSteps: Encodable { var steps: [PromotionStep]; var summary: Summary }
+
+    private var summary: Summary { Summary(safe: count(.safe), review: count(.review), forbidden: count(.forbidden)) }
 
     /// The plan file's bytes: pretty-printed JSON with sorted keys, ending in a newline.
     public var jsonData: Data {
@@ -229,6 +285,8 @@ extension PromotionPlan: Codable {
             let message: String
             switch dict["version"] {
             case nil: message = "'\(file)' has no \"version\"; this ckschema reads version \(Self.version) of the plan format"
+            case let old as Int where old == 2:
+                message = "'\(file)' is version 2 of the plan format, whose stepsSha256 binds neither each step's text nor the summary; this ckschema reads version \(Self.version), which binds every member a reviewer reads"
             case let text as String:
                 message = "'\(file)' has \"version\": \(JSONValue.string(Diagnostic.clipped(text)).rendered(pretty: false)), a string; this ckschema reads the number \(Self.version) (\"version\": \(Self.version)) of the plan format"
             case let other?: message = "'\(file)' is version \(Diagnostic.clipped("\(other)")) of the plan format; this ckschema reads version \(Self.version)"
@@ -237,7 +295,12 @@ extension PromotionPlan: Codable {
                                     fix: "compute the plan again with this version of ckschema: `ckschema promote --plan \(file)`"))
         }
         do {
-            return try JSONDecoder().decode(PromotionPlan.self, from: data)
+            var plan = try JSONDecoder().decode(PromotionPlan.self, from: data)
+            // What the reviewer read, member for member: `text` and `summary` are not part of
+            // the decoded plan (both follow from the steps), so they are bound as written.
+            let whole: JSONValue? = data.withUnsafeBytes { buf in try? JSONValue.parse(buf) }
+            plan.writtenForm = BoundForm(steps: whole?["steps"], summary: whole?["summary"])
+            return plan
         } catch {
             throw InputError(Diagnostic(rule: PromotionRules.planUnreadable, "'\(file)' is a malformed ckschema plan: \(describe(error))", at: at,
                                     fix: "compute the plan again: `ckschema promote --plan \(file)`"))

@@ -10,7 +10,7 @@ public enum PromotionRules {
     public static let planStale = RuleInfo(code: "CK392", name: "plan-stale", summary: "A plan file was computed from schemas that have changed since (their SHA-256 differs).", defaultSeverity: .error, source: "the plan format, docs/output.md (not a CloudKit rule)")
 
     /// A plan file whose steps are not the steps its two schemas give.
-    public static let planSteps = RuleInfo(code: "CK393", name: "plan-steps-differ", summary: "A plan file's steps differ from the steps its two schemas give (edited, cut or added by hand), named by the first that differs.", defaultSeverity: .error, source: "the plan format, docs/output.md (not a CloudKit rule): a plan binds its steps (`stepsSha256`) as well as both schemas, as Atlas's `atlas.sum` binds every file")
+    public static let planSteps = RuleInfo(code: "CK393", name: "plan-steps-differ", summary: "A plan file's steps or summary differ from what its two schemas give (a step edited, cut or added by hand, its text reworded, the summary changed), named by the first that differs.", defaultSeverity: .error, source: "the plan format, docs/output.md (not a CloudKit rule): a plan binds its steps (`stepsSha256`) as well as both schemas, as Atlas's `atlas.sum` binds every file")
 
     /// Every CK3xx rule: the production rules, then the plan-file rules.
     public static let all: [RuleInfo] = ProductionRules.all.map(\.info) + [planUnreadable, planVersion, planStale, planSteps]

@@ -52,9 +52,12 @@ extension PromotionPlan {
         let at = SourceLocation(file: file, line: 1, column: 1)
         let fix = "compute the plan again and review it: `ckschema promote --plan \(file)`; never edit a plan by hand"
         var found: [Diagnostic] = []
-        if let written = writtenStepsHash, written != stepsHash {
+        // The file as the reviewer read it (every member of every step, `text` included, and
+        // the summary); a plan computed here, never written, is its own form.
+        let read = writtenForm ?? boundForm
+        if let written = writtenStepsHash, written != read.hash {
             found.append(Diagnostic(rule: PromotionRules.planSteps,
-                                    "'\(file)' was edited after it was written: its steps no longer match its stepsSha256 (\(short(written)) in the plan, \(short(stepsHash)) for its steps)",
+                                    "'\(file)' was edited after it was written: its steps no longer match its stepsSha256 (\(short(written)) in the plan, \(short(read.hash)) for its steps and summary)",
                                     at: at, fix: fix))
         }
         let mine = steps, theirs = recomputed.steps
@@ -68,9 +71,61 @@ extension PromotionPlan {
             default: what = "its steps differ"
             }
             found.append(Diagnostic(rule: PromotionRules.planSteps, "'\(file)' does not hold the steps its schemas give: \(what)", at: at, fix: fix))
+        } else if let what = Self.firstDifference(read, recomputed.boundForm) {
+            // The steps decode alike, yet the file says something else to its reader: a
+            // step's `text`, a member the decoder ignores, or the summary (issue 35 point 5).
+            found.append(Diagnostic(rule: PromotionRules.planSteps, "'\(file)' does not hold the steps its schemas give: \(what)", at: at, fix: fix))
         }
         return found
     }
+
+    /// Where a file's bound form first differs from the one its schemas give, in words; nil
+    /// when they are the same.
+    static func firstDifference(_ file: BoundForm, _ given: BoundForm) -> String? {
+        guard file != given else { return nil }
+        for (i, (a, b)) in zip(file.steps, given.steps).enumerated() where a != b {
+            let text = b["change"]?["text"]?.stringValue ?? ""
+            if let written = a["change"]?["text"], written != b["change"]?["text"] {
+                let shown = written.stringValue.map { "'\(escaped(Diagnostic.clipped($0)))'" } ?? quoted(written)
+                return "step \(i + 1) reads \(shown), but the schemas give '\(escaped(text))'"
+            }
+            return "step \(i + 1), '\(escaped(text))', differs from the step the schemas give in \(members(a, b).joined(separator: ", "))"
+        }
+        if file.steps.count != given.steps.count {
+            return "it has \(file.steps.count) steps and the schemas give \(given.steps.count)"
+        }
+        return "its summary says \(counts(file.summary)), but the steps give \(counts(given.summary))"
+    }
+
+    /// `2 safe, 0 review, 1 forbidden` for a summary object, else the value itself.
+    private static func counts(_ summary: JSONValue) -> String {
+        let classes = ChangeClass.allCases.map(\.rawValue)
+        guard let pairs = summary.objectValue, pairs.count == classes.count,
+              case let numbers = classes.compactMap({ summary[$0]?.int64Value }), numbers.count == classes.count else { return quoted(summary) }
+        return zip(numbers, classes).map { "\($0) \($1)" }.joined(separator: ", ")
+    }
+
+    /// The members (`reason`, `change.after`, `note`) in which two step objects differ, by name.
+    private static func members(_ a: JSONValue, _ b: JSONValue, prefix: String = "") -> [String] {
+        guard let x = a.objectValue, let y = b.objectValue else { return [prefix.isEmpty ? "a value" : "'\(prefix)'"] }
+        var keys: [String] = []
+        for (k, _) in x + y where !keys.contains(k) { keys.append(k) }
+        var out: [String] = []
+        for k in keys.sorted() {
+            let name = prefix.isEmpty ? k : prefix + "." + k
+            let u = a[k], v = b[k]
+            guard u != v else { continue }
+            if let u, let v, u.objectValue != nil, v.objectValue != nil { out += members(u, v, prefix: name); continue }
+            out.append("'\(escaped(Diagnostic.clipped(name)))'")
+        }
+        return out.isEmpty ? ["a value"] : out
+    }
+
+    /// A value a file holds, compact and clipped, for a message.
+    private static func quoted(_ v: JSONValue) -> String { escaped(Diagnostic.clipped(v.rendered())) }
+
+    /// A file's text in a one-line message (control characters escaped, as cktool's output is).
+    private static func escaped(_ s: String) -> String { ControlCharacters.escaped(s, newline: " / ") }
 
     /// Throws `InputError` (`CK392`) unless the plan was computed from exactly these
     /// schemas, saying which of the two has changed.

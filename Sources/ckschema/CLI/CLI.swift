@@ -45,6 +45,12 @@ enum CLI {
             return .failure
         } catch let e as InputError {
             io.error(DiagnosticRenderer(format: .text, command: command.name, showSource: Output.stderrIsTerminal, rules: RuleCatalog.info).render(e.diagnostics))
+            // A report a CI step parses is a report on failure too: with --format json or
+            // sarif the input errors are also the command's document on standard output
+            // (issue 35 point 6; `migrate status --format json` printed them as text alone).
+            if let format = io.reportFormat, format == .json || format == .sarif, !io.stdoutUsed.isSet {
+                io.conclude(e.diagnostics, format: format, command: io.reportCommand ?? command.name, failed: true)
+            }
             return .failure
         } catch {
             io.error("ckschema \(command.name): error: \(ControlCharacters.escaped(String(describing: error)))\n")

@@ -59,7 +59,19 @@ extension OptionsCommand {
     static var usage: String { Usage.line("ckschema " + name, positionals: Options.positionals, options: options) }
     static var subcommands: [any Subcommand.Type] { [] }
     static func execute(_ arguments: [String], _ io: inout Output) throws -> ExitCode {
-        try run(try Options(try ParsedArguments.parse(arguments, options: options)), &io)
+        let parsed = try ParsedArguments.parse(arguments, options: options)
+        io.reporting(parsed, command: name)
+        return try run(try Options(parsed), &io)
+    }
+}
+
+extension Output {
+    /// Remembers the `--format` a command's parsed arguments give (when it takes one), for
+    /// the report of an input error (`CLI.run`).
+    mutating func reporting(_ parsed: ParsedArguments, command: String) {
+        guard parsed.declared.contains("format"), let word = parsed.value("format"), let format = OutputFormat(rawValue: word) else { return }
+        reportFormat = format
+        reportCommand = command
     }
 }
 
@@ -113,7 +125,9 @@ extension CommandGroup {
             }
             var rest = arguments
             rest.remove(at: index)
-            return try sub.execute(try ParsedArguments.parse(rest, options: sub.options), &io)
+            let parsed = try ParsedArguments.parse(rest, options: sub.options)
+            io.reporting(parsed, command: "\(name) \(word)")
+            return try sub.execute(parsed, &io)
         } catch var e as UsageError {
             // The subcommand's own usage line; a subcommand that takes nothing (`completion
             // bash`) is best explained by the group's.

@@ -5,8 +5,22 @@ import Foundation
 struct Output {
     var out = FileHandle.standardOutput
     var err = FileHandle.standardError
+    /// The `--format` the running command was given and the name its reports carry (`migrate
+    /// status`), once its arguments parsed: an input error (exit 2) is then also that
+    /// command's JSON or SARIF report on standard output (`CLI.run`, docs/output.md).
+    var reportFormat: OutputFormat?
+    var reportCommand: String?
+    /// Whether anything was written to standard output yet (an input error's report is
+    /// written only on an empty one: it never follows half a document).
+    let stdoutUsed = Flag()
 
-    func write(_ s: String) { out.write(Data(s.utf8)) }
+    /// A flag that copies of an `Output` share.
+    final class Flag { var isSet = false }
+
+    func write(_ s: String) {
+        if !s.isEmpty { stdoutUsed.isSet = true }
+        out.write(Data(s.utf8))
+    }
     func error(_ s: String) { err.write(Data(s.utf8)) }
 
     /// True when stdout is a terminal (source lines and carets are shown then).
@@ -26,8 +40,10 @@ struct Output {
     /// The diagnostics, then (text) the closing line, which names the steps that failed
     /// before those that passed: `ckschema check: failed (validate): 1 error, 0 warnings;
     /// passed: lint, promote, migrations`. The Markdown summary starts with the same verdict.
-    func conclude(_ diagnostics: [Diagnostic], format: OutputFormat, command: String, failed: Bool, steps: [String] = [], failedSteps: [String] = []) {
+    func conclude(_ diagnostics: [Diagnostic], format: OutputFormat, command: String, failed: Bool, steps: [String] = [], failedSteps: [String] = [],
+                  properties: [(String, JSONValue)] = []) {
         var renderer = DiagnosticRenderer(format: format, command: command, showSource: format == .text && Self.stdoutIsTerminal, rules: RuleCatalog.info)
+        renderer.properties = properties
         let passed = steps.filter { !failedSteps.contains($0) }
         let verdict: String
         if failed && !failedSteps.isEmpty {

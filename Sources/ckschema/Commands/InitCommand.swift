@@ -57,10 +57,18 @@ enum InitCommand: OptionsCommand {
             try InputFile.write(text, to: ignore)
             io.write("added \(ProjectTemplate.gitignoreLine) to \(ignore)\n")
         }
-        if adopted != nil {
-            let r = try MigrateBaseline.baseline(source: (root as NSString).appendingPathComponent(ProjectTemplate.productionPath),
-                                                 migrations: (root as NSString).appendingPathComponent("Migrations"),
-                                                 store: (root as NSString).appendingPathComponent(".ckschema/store.sqlite"), force: options.force, model: ModelSelection())
+        if let adopted {
+            let source = (root as NSString).appendingPathComponent(ProjectTemplate.productionPath)
+            // The development schema has cktool's default Users when the export has none (every
+            // container has one; CKDBImporter adds it, as `cktool import-schema` keeps it): the
+            // baseline builds the same, or the first `check` fails with CK533 (issue 35 point 9).
+            var production = try SchemaSource.load(path: source)
+            if production.recordType(named: "Users") == nil, let users = adopted.schema.recordType(named: "Users") {
+                production.recordTypes.insert(users, at: production.recordTypes.firstIndex { $0.name > users.name } ?? production.recordTypes.count)
+            }
+            let r = try Baseline.write(production: production, source: source,
+                                       folder: try MigrationFolder.load(path: (root as NSString).appendingPathComponent("Migrations")),
+                                       storePath: (root as NSString).appendingPathComponent(".ckschema/store.sqlite"), force: options.force)
             MigrateBaseline.write(r, store: (root as NSString).appendingPathComponent(".ckschema/store.sqlite"), io: &io)
             return .success
         }

@@ -17,7 +17,7 @@ enum MigrateBaseline: Subcommand {
         return .success
     }
 
-    /// Loads `source` and baselines it: `init --from-production` runs the same.
+    /// Loads `source` and baselines it (`init --from-production` writes its baseline with `Baseline.write` too, cktool's default Users added when its export has none).
     static func baseline(source: String, development: Schema? = nil, migrations: String, store: String, force: Bool, model: ModelSelection) throws(InputError) -> Baseline.Result {
         let production = try SchemaSource.load(path: source, model: model)
         let folder = try MigrationFolder.load(path: migrations)

@@ -36,9 +36,13 @@ enum PushCommand: OptionsCommand {
         let request = SchemaPusher.Request(development: development, production: production, lint: config?.lint ?? RuleSettings(),
                                            promote: config?.promote ?? RuleSettings(), session: session, dryRun: options.dryRun)
         let container = ControlCharacters.escaped(session?.container ?? "")
+        // With --format json or sarif standard output is one document: what push would print
+        // as lines goes into it, and the changes shown before the import go to standard error.
+        let format = options.deploy.format, structured = format == .json || format == .sarif
         let result = try SchemaPusher.push(request) { changes in
-            io.write("development of \(container): \(changes.changes.count) change\(changes.changes.count == 1 ? "" : "s")\n")
-            for c in changes.changes { io.write("  " + ControlCharacters.escaped(c.description) + "\n") }
+            var listing = "development of \(container): \(changes.changes.count) change\(changes.changes.count == 1 ? "" : "s")\n"
+            for c in changes.changes { listing += "  " + ControlCharacters.escaped(c.description) + "\n" }
+            if structured { io.error(listing) } else { io.write(listing) }
             if options.yes { return true }
             io.error("import into the development environment of \(container)? this replaces its whole schema [y/N] ")
             let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
@@ -47,23 +51,45 @@ enum PushCommand: OptionsCommand {
         if !result.exportNotes.isEmpty {
             io.error("note: the .ckdb export leaves out \(result.exportNotes.count) thing\(result.exportNotes.count == 1 ? "" : "s") CloudKit's schema language cannot say ('ckschema export --format ckdb' lists them)\n")
         }
+        let line: String?
         switch result.stage {
-        case .gateRefused, .serverRefused:
-            io.conclude(result.findings, format: options.deploy.format, command: name, failed: true,
-                        steps: result.stage == .gateRefused ? ["lint", "promote"] : ["lint", "promote", "cktool"])
-            return .findings
-        case .checkedOffline:
-            io.write("push --offline: lint, the production gate and the .ckdb export (\(result.bytes) bytes) passed; cktool was not run\n")
-        case .validated:
-            io.write("push --dry-run: CloudKit validated the schema (\(result.bytes) bytes of .ckdb); nothing was imported\n")
-        case .upToDate:
-            io.write("the development environment of \(container) already has this schema; nothing was imported\n")
-        case .declined:
-            io.write("nothing was imported\n")
-            return .findings
-        case .imported:
-            io.write("imported the schema into the development environment of \(container)\n")
+        case .gateRefused, .serverRefused: line = nil
+        case .checkedOffline: line = "push --offline: lint, the production gate and the .ckdb export (\(result.bytes) bytes) passed; cktool was not run"
+        case .validated: line = "push --dry-run: CloudKit validated the schema (\(result.bytes) bytes of .ckdb); nothing was imported"
+        case .upToDate: line = "the development environment of \(container) already has this schema; nothing was imported"
+        case .declined: line = "nothing was imported"
+        case .imported: line = "imported the schema into the development environment of \(container)"
         }
-        return .success
+        let code: ExitCode = result.refused || result.stage == .declined ? .findings : .success
+        let properties: [(String, JSONValue)] = [("push", .object([
+            ("environment", .string(Environment.development.rawValue)),
+            ("container", .optional(session?.container)),
+            ("stage", .string(stageName(result.stage))),
+            ("bytes", .int(result.bytes)),
+            ("changes", .array((result.changes?.changes ?? []).map { .string($0.description) })),
+            ("exportNotes", .int(result.exportNotes.count)),
+            ("message", .optional(line)),
+        ]))]
+        if result.refused || structured {
+            io.conclude(result.findings, format: format, command: name, failed: code != .success,
+                        steps: result.stage == .gateRefused ? ["lint", "promote"] : result.stage == .serverRefused ? ["lint", "promote", "cktool"] : [],
+                        properties: properties)
+        } else if let line {
+            io.write(line + "\n")
+        }
+        return code
+    }
+
+    /// The stage's name in the JSON and SARIF reports (docs/output.md).
+    static func stageName(_ stage: SchemaPusher.Stage) -> String {
+        switch stage {
+        case .gateRefused: "gateRefused"
+        case .serverRefused: "serverRefused"
+        case .checkedOffline: "checkedOffline"
+        case .validated: "validated"
+        case .upToDate: "upToDate"
+        case .declined: "declined"
+        case .imported: "imported"
+        }
     }
 }

@@ -55,15 +55,30 @@ enum VerifyCommand: OptionsCommand {
         let live = try session.export(environment: options.environment)
         let result = ProductionVerifier.verify(steps: plan.steps, development: development, live: live.schema)
         let env = options.environment.rawValue, container = ControlCharacters.escaped(session.container)
+        let format = options.deploy.format, structured = format == .json || format == .sarif
+        func properties(updated: String?, message: String?) -> [(String, JSONValue)] {
+            [("verify", .object([
+                ("environment", .string(env)),
+                ("container", .string(session.container)),
+                ("checked", .int(result.checked)),
+                ("unchecked", .int(result.unchecked)),
+                ("updated", .optional(updated)),
+                ("message", .optional(message)),
+            ]))]
+        }
         guard result.missing.isEmpty else {
-            io.conclude(result.missing, format: options.deploy.format, command: name, failed: true)
+            io.conclude(result.missing, format: format, command: name, failed: true, properties: properties(updated: nil, message: nil))
             return .findings
         }
-        io.write("the \(env) environment of \(container) has every planned change (\(result.checked) checked"
-                 + (result.unchecked > 0 ? ", \(result.unchecked) not visible through cktool" : "") + ")\n")
+        let line = "the \(env) environment of \(container) has every planned change (\(result.checked) checked"
+            + (result.unchecked > 0 ? ", \(result.unchecked) not visible through cktool" : "") + ")"
+        if !structured { io.write(line + "\n") }
         if options.update {
             try SchemaPuller.replace(baselinePath, with: live.data)
-            io.write("wrote the \(env) export to \(baselinePath)\n")
+            if !structured { io.write("wrote the \(env) export to \(baselinePath)\n") }
+        }
+        if structured {
+            io.conclude([], format: format, command: name, failed: false, properties: properties(updated: options.update ? baselinePath : nil, message: line))
         }
         return .success
     }

@@ -127,13 +127,13 @@ enum PromoteCLI {
         try #"{"format": "ckschema-plan", "version": 9}"#.write(to: dir.appendingPathComponent("v9.json"), atomically: true, encoding: .utf8)
         let v9 = try PromoteCLI.run(["promote", "--verify-plan", "v9.json"], in: dir)
         #expect(v9.status == 2)
-        #expect(v9.stderr.contains("'v9.json' is version 9 of the plan format; this ckschema reads version 2 [CK391]"))
+        #expect(v9.stderr.contains("'v9.json' is version 9 of the plan format; this ckschema reads version 3 [CK391]"))
 
         // Issue 35: a version written as a string says so, not "version 2 ...; reads version 2".
         try #"{"format": "ckschema-plan", "version": "2"}"#.write(to: dir.appendingPathComponent("v2s.json"), atomically: true, encoding: .utf8)
         let v2s = try PromoteCLI.run(["promote", "--verify-plan", "v2s.json"], in: dir)
         #expect(v2s.status == 2)
-        #expect(v2s.stderr.contains(#"'v2s.json' has "version": "2", a string; this ckschema reads the number 2 ("version": 2) of the plan format [CK391]"#), "\(v2s.stderr)")
+        #expect(v2s.stderr.contains(#"'v2s.json' has "version": "2", a string; this ckschema reads the number 3 ("version": 3) of the plan format [CK391]"#), "\(v2s.stderr)")
     }
 
     @Test func diffPrintsTheReviewTextAndHonoursExitCode() throws {

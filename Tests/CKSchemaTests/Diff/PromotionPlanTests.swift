@@ -22,7 +22,7 @@ import CKSchema
         let data = plan.jsonData
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(object["format"] as? String == "ckschema-plan")
-        #expect(object["version"] as? Int == 2)
+        #expect(object["version"] as? Int == 3)
         #expect(object["stepsSha256"] as? String == plan.stepsHash)
         #expect((object["from"] as? [String: Any])?["sha256"] as? String == plan.fromHash)
         #expect((object["summary"] as? [String: Int]) == ["safe": 0, "review": 0, "forbidden": 1])
@@ -76,11 +76,11 @@ import CKSchema
         let text = #"{"format": "ckschema-plan", "version": 1, "from": {"sha256": "a"}, "to": {"sha256": "b"}, "steps": []}"#
         let error = try #require(throws: InputError.self) { try PromotionPlan.decode(Data(text.utf8), file: "plan.json") }
         #expect(error.diagnostics.map(\.code) == ["CK391"])
-        #expect(error.diagnostics.first?.message == "'plan.json' is version 1 of the plan format; this ckschema reads version 2")
+        #expect(error.diagnostics.first?.message == "'plan.json' is version 1 of the plan format; this ckschema reads version 3")
     }
 
     @Test func aMalformedPlanIsRefused() throws {
-        let text = #"{"format": "ckschema-plan", "version": 2, "to": {"sha256": "b"}, "steps": []}"#
+        let text = #"{"format": "ckschema-plan", "version": 3, "to": {"sha256": "b"}, "steps": []}"#
         let error = try #require(throws: InputError.self) { try PromotionPlan.decode(Data(text.utf8), file: "plan.json") }
         #expect(error.diagnostics.map(\.code) == ["CK390"])
         #expect(error.diagnostics.first?.message == "'plan.json' is a malformed ckschema plan: missing key 'from'")

@@ -34,6 +34,23 @@ import Testing
         try text.replacingOccurrences(of: from, with: to).write(toFile: path, atomically: true, encoding: .utf8)
     }
 
+    /// Issue 35 point 9: an export with no `Users` type (Tests/Fixtures/init/no-users.ckdb):
+    /// the development schema gets cktool's default Users, and so does the baseline, so the
+    /// first `check` passes (it said CK533: replaying the baseline gave no Users).
+    @Test func initFromAnExportWithoutUsersPassesItsFirstCheck() throws {
+        let dir = try makeTempDir("ckschema-adopt-nousers")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try runCLI(["init", "--from-production", Paths.fixture("init/no-users.ckdb"), "--container", "iCloud.com.example.Trips"], cwd: dir)
+        #expect(r.code == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("wrote ./Migrations/0001_baseline.yaml (2 steps) and ./Migrations/ckschema.sum\n"), "\(r.stdout)")
+        #expect(try read(dir + "/Schemas/development.yaml").contains("\n  Users:\n"))
+        #expect(try read(dir + "/Migrations/0001_baseline.yaml").contains("name: Users\n"))
+        let check = try runCLI(["check"], cwd: dir)
+        #expect(check.code == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout == "ckschema check: passed (lint, promote, migrations): 0 errors, 0 warnings\n", "\(check.stdout)")
+        #expect(check.stderr == "")
+    }
+
     /// Issue 32 point 3: `init --from-production` never invents a container. Without
     /// `--container` it refuses when nothing names one (writing nothing), takes the one the
     /// app's `.entitlements` lists and says so, and the `--help` example passes one.

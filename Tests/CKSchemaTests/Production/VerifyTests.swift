@@ -124,6 +124,82 @@ import CKSchema
         }
     }
 
+    /// Issue 35 point 5: a plan is bound whole. A step cut from the file's text, a step's
+    /// `text` reworded, the `summary` changed, each with its `stepsSha256` recomputed as a
+    /// careful hand would: `verify --plan --update` refuses each with CK393, as `promote
+    /// --verify-plan` does, before cktool runs, and the repository is unchanged byte for byte.
+    @Test func verifyRefusesAPlanWhoseTextOrSummaryWasEdited() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        #expect(try s.run(["promote", "--plan", "plan.json"]).code == 0)
+        // Production has every change: a plan that passed binding would pass and rewrite the export.
+        try s.live("production", try Self.deployed(s))
+        let written = try read(s.repo + "/plan.json")
+        #expect(written.contains("\n  \"version\": 3\n"), "\(written)")
+        /// The file with its stepsSha256 set to what its edited steps and summary hash to.
+        func rehashed(_ text: String) throws -> String {
+            let hash = try #require(try PromotionPlan.decode(Data(text.utf8), file: "plan.json").writtenForm).hash
+            let old = try #require(text.range(of: #""stepsSha256" ?: "[0-9a-f]{64}""#, options: .regularExpression))
+            return text.replacingCharacters(in: old, with: "\"stepsSha256\": \"\(hash)\"")
+        }
+        let writtenHash = String(written[try #require(written.range(of: #"(?<="stepsSha256": ")[0-9a-f]{12}"#, options: .regularExpression))])
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any])
+        var steps = try #require(object["steps"] as? [Any])
+        steps.remove(at: 2)
+        object["steps"] = steps
+        let cut = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self)
+        let worded = written.replacingOccurrences(of: #""text": "+ record type Note in zone Notes""#, with: #""text": "+ record type Note in zone Notes (no other change)""#)
+        let summary = written.replacingOccurrences(of: #""safe": 7"#, with: #""safe": 6"#)
+        #expect(worded != written && summary != written)
+        let cases: [(String, String, String)] = [
+            ("cut", try rehashed(cut), "step 3 is '+ Note.body string encrypted' (safe, CK300), but the schemas give '+ index Note.recordName queryable' (safe, CK300)"),
+            ("text", try rehashed(worded), "step 2 reads '+ record type Note in zone Notes (no other change)', but the schemas give '+ record type Note in zone Notes'"),
+            ("text, hash left", worded, "step 2 reads '+ record type Note in zone Notes (no other change)', but the schemas give '+ record type Note in zone Notes'"),
+            ("summary", try rehashed(summary), "its summary says 6 safe, 0 review, 0 forbidden, but the steps give 7 safe, 0 review, 0 forbidden"),
+        ]
+        for (what, text, words) in cases {
+            try s.write("plan.json", text)
+            let before = try s.snapshot()
+            let verify = try s.run(["verify", "--env", "production", "--plan", "plan.json", "--update"])
+            #expect(try s.snapshot() == before, "\(what): verify --update wrote nothing")
+            #expect(s.order() == [], "\(what): a refused plan never reaches cktool")
+            let stale = what == "text, hash left"
+                ? "plan.json:1:1: error: 'plan.json' was edited after it was written: its steps no longer match its stepsSha256 (\(writtenHash) in the plan, \(String(try #require(try PromotionPlan.decode(Data(text.utf8), file: "plan.json").writtenForm).hash.prefix(12))) for its steps and summary) [CK393]\n"
+                    + "plan.json:1:1: note: compute the plan again and review it: `ckschema promote --plan plan.json`; never edit a plan by hand\n"
+                : ""
+            let errors = stale.isEmpty ? 1 : 2
+            #expect(verify.code == 1, "\(what): \(verify.stdout)\(verify.stderr)")
+            #expect(verify.stderr == "", "\(what): \(verify.stderr)")
+            #expect(verify.stdout == stale
+                    + "plan.json:1:1: error: 'plan.json' does not hold the steps its schemas give: \(words) [CK393]\n"
+                    + "plan.json:1:1: note: compute the plan again and review it: `ckschema promote --plan plan.json`; never edit a plan by hand\n"
+                    + "ckschema verify: failed: \(errors) error\(errors == 1 ? "" : "s"), 0 warnings\n", "\(what): \(verify.stdout)")
+            let check = try s.run(["promote", "--verify-plan", "plan.json"])
+            #expect(check.code == 1 && check.stdout == verify.stdout.replacingOccurrences(of: "ckschema verify: failed", with: "ckschema promote: failed"), "\(what): \(check.stdout)")
+            let apply = try s.run(["promote", "--apply", "plan.json"])
+            #expect(apply.code == 1 && apply.stdout == check.stdout, "\(what): \(apply.stdout)")
+        }
+        // The plan as written is bound: it passes and --update writes the export.
+        try s.write("plan.json", written)
+        let bound = try s.run(["verify", "--env", "production", "--plan", "plan.json", "--update"])
+        #expect(bound.code == 0 && bound.stdout.hasSuffix("wrote the production export to Schemas/production.ckdb\n"), "\(bound.stdout)\(bound.stderr)")
+    }
+
+    /// A plan of the version before (2) is refused with CK391, saying what it lacked.
+    @Test func aVersionTwoPlanIsRefusedSayingWhatItDidNotBind() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        #expect(try s.run(["promote", "--plan", "plan.json"]).code == 0)
+        let written = try read(s.repo + "/plan.json")
+        try s.write("plan.json", written.replacingOccurrences(of: "\n  \"version\": 3\n", with: "\n  \"version\": 2\n"))
+        let before = try s.snapshot()
+        let verify = try s.run(["verify", "--plan", "plan.json", "--update"])
+        #expect(verify.code == 2 && verify.stdout == "", "\(verify.stdout)")
+        #expect(verify.stderr == "plan.json:1:1: error: 'plan.json' is version 2 of the plan format, whose stepsSha256 binds neither each step's text nor the summary; this ckschema reads version 3, which binds every member a reviewer reads [CK391]\n"
+                + "plan.json:1:1: note: compute the plan again with this version of ckschema: `ckschema promote --plan plan.json`\n", "\(verify.stderr)")
+        #expect(try s.snapshot() == before && s.order() == [])
+    }
+
     /// `verify` reads ckschema.yaml's `promote:` settings as promote does: the plan it computes
     /// without `--plan` is classed by them, and a `--plan` file is bound with them.
     @Test func verifyAppliesThePromoteSettingsAsPromoteDoes() throws {
