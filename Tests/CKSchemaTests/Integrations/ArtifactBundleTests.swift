@@ -16,7 +16,7 @@ enum ArtifactBundle {
         return nil // macOS's variant is a universal binary: scripts/build-release.sh makes one
         #endif
     }()
-    static let hostVariant = hostFlag.map { "ckschema-\(CKSchemaVersion.current)-" + $0.dropFirst(2) } ?? ""
+    static let hostVariant = hostFlag.map { "ckschema-\(CKSchemaVersion.current)-\($0.dropFirst(2))" } ?? ""
     static let hostTriple = hostFlag == "--linux-aarch64" ? "aarch64-unknown-linux-gnu" : "x86_64-unknown-linux-gnu"
     static let url = "https://github.com/ckschema/ckschema/releases/download/\(CKSchemaVersion.current)/ckschema.artifactbundle.zip"
     static let disabled = "the bundle of the debug binary the tests run is a Linux variant; on macOS it takes a universal binary (scripts/build-release.sh)"
@@ -26,9 +26,9 @@ enum ArtifactBundle {
 
     /// The script run once on this machine's binary, with the release URL.
     static let made: CLIResult = {
-        guard let hostFlag, let bash = Tool.find("bash") else { return CLIResult(stdout: "", stderr: "no bash, or no Linux variant here", code: -1) }
+        guard let flag = hostFlag, let bash = Tool.find("bash") else { return CLIResult(stdout: "", stderr: "no bash, or no Linux variant here", code: -1) }
         try? FileManager.default.removeItem(atPath: out)
-        return (try? Tool.run(bash, [Paths.root + "/scripts/artifact-bundle.sh", out, hostFlag, Paths.binary, "--release-url", url], cwd: Paths.root))
+        return (try? Tool.run(bash, [Paths.root + "/scripts/artifact-bundle.sh", out, flag, Paths.binary, "--release-url", url], cwd: Paths.root))
             ?? CLIResult(stdout: "", stderr: "scripts/artifact-bundle.sh did not run", code: -1)
     }()
 
@@ -127,13 +127,14 @@ enum ArtifactBundle {
         let manifest = try read(out + "/ckschema-plugins/Package.swift")
         #expect(manifest.contains("    url: \"\(ArtifactBundle.url)\",\n    checksum: \"\(checksum)\"\n)"), "\(manifest)")
         #expect(manifest.contains(".binaryTarget(name: \"CKSchemaBinary\", url: release.url, checksum: release.checksum)"))
-        // Only the two lines differ from the manifest in this tree.
+        // Only the checksum differs from the manifest in this tree (the URL is this version's
+        // release, as the tree's is).
         let tree = try read(Paths.root + "/BinaryPlugins/Package.swift")
-        #expect(manifest.split(separator: "\n").filter { !tree.split(separator: "\n").contains($0) }.count == 2)
+        #expect(manifest.split(separator: "\n").filter { !tree.split(separator: "\n").contains($0) } == ["    checksum: \"\(checksum)\""])
         for plugin in ["CKSchemaCommand", "CKSchemaLint", "CKSchemaGenerate"] {
             let file = out + "/ckschema-plugins/Plugins/\(plugin)/\(plugin).swift"
             let attributes = try FileManager.default.attributesOfItem(atPath: out + "/ckschema-plugins/Plugins/\(plugin)")
-            #expect(attributes[.type] as? FileAttributeType == .typeDirectory, "\(plugin) is a link, not the sources")
+            #expect(attributes[.type] as? FileAttributeType == FileAttributeType.typeDirectory, "\(plugin) is a link, not the sources")
             #expect(FileManager.default.contentsEqual(atPath: file, andPath: Paths.root + "/Plugins/\(plugin)/\(plugin).swift"))
         }
     }

@@ -168,7 +168,7 @@ import Testing
             let targets = try #require(package["targets"] as? [[String: Any]])
             return targets.compactMap { t -> String? in
                 guard t["type"] as? String == "plugin", let name = t["name"] as? String else { return nil }
-                let capability = (try? JSONSerialization.data(withJSONObject: t["pluginCapability"] ?? [:], options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let capability = (try? JSONSerialization.data(withJSONObject: t["pluginCapability"] ?? [String: Any](), options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? ""
                 return name + " " + capability
             }.sorted()
         }
