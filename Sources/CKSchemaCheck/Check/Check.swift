@@ -142,7 +142,7 @@ public enum Check {
     public static func sharingReason(_ config: Configuration?) -> SharingRequirement.Reason? {
         guard let config else { return nil }
         if let sharing = config.sharing {
-            return sharing ? SharingRequirement.Reason("'sharing: true'", at: config.sharingLocation) : nil
+            return sharing ? SharingRequirement.Reason("ckschema.yaml's 'sharing: true'", at: config.sharingLocation) : nil
         }
         guard !config.code.isEmpty, let use = CodeScan.sharingUse(paths: config.code) else { return nil }
         return SharingRequirement.Reason(use.what, at: use.at)
