@@ -9,12 +9,190 @@ enum SwiftSupportFile {
     static let declaredNames: Set<String> = [
         "Record", "RecordNameQueryable", "Zone", "Zones", "RecordError", "Index", "IsQueryable", "IsSortable",
         "IsSearchable", "Plaintext", "Indexes", "Matchable", "Orderable", "Notifiable", "FieldKey", "Predicate",
-        "Comparison", "Sort", "Match", "Subscriptions", "Keys",
+        "Comparison", "Sort", "Match", "Subscriptions", "Keys", "SchemaRejection",
     ]
 
     static func text(namespace: String, access: String) -> String {
-        template.replacingOccurrences(of: "NAMESPACE", with: namespace).replacingOccurrences(of: "ACCESS ", with: access)
+        (template + rejection).replacingOccurrences(of: "NAMESPACE", with: namespace).replacingOccurrences(of: "ACCESS ", with: access)
     }
+
+    /// The part of the shared file that reads CloudKit's refusals (`classify`, issue 34 point 5):
+    /// a pure-Swift reader of an error's code and message, which needs neither CloudKit nor
+    /// Foundation (the tests compile and run it on Linux), and the `CKError` wrapper under
+    /// `#if canImport(CloudKit)` (type-checked against the SDK stub).
+    static func rejectionText(namespace: String, access: String) -> String {
+        rejection.replacingOccurrences(of: "NAMESPACE", with: namespace).replacingOccurrences(of: "ACCESS ", with: access)
+    }
+
+    // CloudKit's messages, as public threads quote them (each one a test case in
+    // SchemaRejectionTests):
+    // - "Cannot create or modify field 'order' in record 'Todo' in production schema", CKError
+    //   "Invalid Arguments" (12/2006): github.com/caiyue1993/IceCream/issues/164; 'isLive' in
+    //   'WatchEntry': github.com/yattee/yattee/issues/979
+    // - "Cannot create new type FavoriteTable in production schema":
+    //   github.com/TableProApp/TablePro/pull/2226
+    // - "Field 'recordName' is not marked queryable" (12/2015): github.com/caiyue1993/IceCream/issues/169;
+    //   "Field '___recordID' is not marked queryable": github.com/DevMountain/Timeline/issues/11,
+    //   github.com/evermeer/EVCloudKitDao/issues/79
+    // - "Field '___createTime' is not marked sortable": github.com/evermeer/EVCloudKitDao/issues/2
+    // A partial failure (CKError 2) carries one error per item under CKPartialErrorsByItemIDKey
+    // (developer.apple.com/documentation/cloudkit/ckerror/code): the wrapper reads them.
+    private static let rejection = #"""
+
+        extension NAMESPACE {
+          /// Why CloudKit refused a save or a query because of the schema: what `classify` reads
+          /// out of its error, so that the app can show and log the cause.
+          ACCESS struct SchemaRejection: Equatable, Sendable {
+            /// What CloudKit refused.
+            ACCESS enum Kind: String, Equatable, Sendable {
+              /// A field the environment's schema lacks: "Cannot create or modify field 'F' in
+              /// record 'T' in production schema" (12/2006).
+              case fieldNotDeployed
+              /// A record type the environment's schema lacks: "Cannot create new type T in
+              /// production schema".
+              case typeNotDeployed
+              /// A query on a field without a queryable index: "Field 'F' is not marked
+              /// queryable" (12/2015).
+              case notQueryable
+              /// A sort on a field without a sortable index: "Field 'F' is not marked sortable"
+              /// (12/2015).
+              case notSortable
+            }
+
+            /// What CloudKit refused.
+            ACCESS var kind: Kind
+            /// The record type CloudKit names, nil when its message names none.
+            ACCESS var recordType: String?
+            /// The field CloudKit names (its system fields as CloudKit spells them, `___recordID`).
+            ACCESS var field: String?
+            /// The environment whose schema refused (`production`), nil when the message does
+            /// not say.
+            ACCESS var environment: String?
+            /// What to do about it.
+            ACCESS var fix: String
+            /// CloudKit's own message.
+            ACCESS var message: String
+
+            ACCESS init(
+              kind: Kind, recordType: String?, field: String?, environment: String?, fix: String,
+              message: String
+            ) {
+              self.kind = kind
+              self.recordType = recordType
+              self.field = field
+              self.environment = environment
+              self.fix = fix
+              self.message = message
+            }
+          }
+
+          /// CloudKit's schema refusal in an error's code (`CKError.Code.rawValue`), its server code
+          /// (2006, 2015, when known) and its message (the server's message, or the error's whole
+          /// description: `server message = "..."` is read out of it); nil for any other error.
+          ACCESS static func classify(code: Int, serverCode: Int?, message: String) -> SchemaRejection? {
+            // 12 is CKError.Code.invalidArguments, the code of every schema refusal; the server
+            // codes seen with it are 2006 (a type or field) and 2015 (an index).
+            guard code == 12, serverCode == nil || serverCode == 2006 || serverCode == 2015 else {
+              return nil
+            }
+            // A message as a debug print shows it (`Optional("Field \'___recordID\' ...")`) reads the same.
+            var text = Substring(message.replacing("\\'", with: "'"))
+            if let start = text.firstRange(of: "server message = \"") {
+              text = text[start.upperBound...]
+              if let end = text.firstIndex(of: "\"") { text = text[..<end] }
+            }
+            let said = String(text)
+            // The word before " schema" in "... in production schema".
+            func environment(_ rest: Substring) -> String? {
+              guard let inWord = rest.firstRange(of: " in "),
+                let schema = rest[inWord.upperBound...].firstRange(of: " schema")
+              else { return nil }
+              return String(rest[inWord.upperBound..<schema.lowerBound])
+            }
+            // The name in quotes right after `prefix`, and what follows it.
+            func quoted(after prefix: String, in s: Substring) -> (name: String, rest: Substring)? {
+              guard let p = s.firstRange(of: prefix) else { return nil }
+              let after = s[p.upperBound...]
+              guard let close = after.firstIndex(of: "'") else { return nil }
+              return (String(after[..<close]), after[after.index(after: close)...])
+            }
+            if let field = quoted(after: "Cannot create or modify field '", in: text),
+              let type = quoted(after: "in record '", in: field.rest)
+            {
+              let env = environment(type.rest)
+              return SchemaRejection(
+                kind: .fieldNotDeployed, recordType: type.name, field: field.name, environment: env,
+                fix:
+                  "deploy field '\(field.name)' of record type '\(type.name)' to \(env ?? "the environment")'s schema (CloudKit Console: Deploy Schema Changes) before a build writes it: \(env ?? "that environment") never creates a field",
+                message: said)
+            }
+            if let p = text.firstRange(of: "Cannot create new type ") {
+              let rest = text[p.upperBound...]
+              guard let end = rest.firstRange(of: " in ") else { return nil }
+              var name = rest[..<end.lowerBound]
+              if name.hasPrefix("'"), name.hasSuffix("'"), name.count >= 2 {
+                name = name.dropFirst().dropLast()
+              }
+              let type = String(name)
+              let env = environment(rest)
+              let fix =
+                type == "cloudkit.share"
+                ? "save one share in the development environment (CloudKit then creates cloudkit.share) and deploy the schema to \(env ?? "production"): \(env ?? "production") never creates a type"
+                : "deploy record type '\(type)' to \(env ?? "the environment")'s schema (CloudKit Console: Deploy Schema Changes) before a build saves it: \(env ?? "that environment") never creates a type"
+              return SchemaRejection(
+                kind: .typeNotDeployed, recordType: type, field: nil, environment: env, fix: fix,
+                message: said)
+            }
+            for (word, kind) in [
+              ("queryable", SchemaRejection.Kind.notQueryable), ("sortable", .notSortable),
+            ] {
+              guard let field = quoted(after: "Field '", in: text),
+                field.rest.hasPrefix(" is not marked \(word)")
+              else { continue }
+              let shown =
+                field.name == "___recordID"
+                ? "recordName (___recordID)"
+                : field.name == "___createTime"
+                  ? "createdAt (___createTime)"
+                  : field.name == "___modTime" ? "modifiedAt (___modTime)" : "'\(field.name)'"
+              return SchemaRejection(
+                kind: kind, recordType: nil, field: field.name, environment: nil,
+                fix:
+                  "add a \(word.uppercased()) index on \(shown) of the queried record type in the schema, and deploy it to production",
+                message: said)
+            }
+            return nil
+          }
+        }
+
+        #if canImport(CloudKit)
+          extension NAMESPACE {
+            /// CloudKit's schema refusal in `error`: a `CKError` of its own, or the first of the
+            /// per-item errors a partial failure carries (`CKPartialErrorsByItemIDKey`); nil when
+            /// the error is no schema refusal.
+            ACCESS static func classify(_ error: any Error) -> SchemaRejection? {
+              guard let error = error as? CKError else { return nil }
+              if error.code == .partialFailure {
+                for item in (error.partialErrorsByItemID ?? [:]).values {
+                  if let found = classify(item) { return found }
+                }
+                return nil
+              }
+              let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+              let server =
+                error.userInfo["ServerErrorDescription"] as? String
+                ?? underlying?.userInfo["ServerErrorDescription"] as? String
+              // The server's code (2006, 2015) is the code of the underlying CKInternalErrorDomain error.
+              let code = error.code.rawValue
+              let serverCode = underlying?.domain == "CKInternalErrorDomain" ? underlying?.code : nil
+              return classify(
+                code: code, serverCode: serverCode, message: server ?? error.localizedDescription)
+                ?? classify(code: code, serverCode: serverCode, message: String(describing: error))
+            }
+          }
+        #endif
+
+        """#
 
     private static let template = #"""
         /// The schema's record types, keys, zones, queries and subscriptions as Swift types

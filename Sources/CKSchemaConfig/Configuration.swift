@@ -60,6 +60,13 @@ public struct Configuration: Sendable, Equatable {
     public var model: ModelSelection?
     /// `code:`: the app's Swift source folders, which `check` scans (`ckschema scan`).
     public var code: [String] = []
+    /// `sharing: true`: the app shares records (CKShare), whatever the scan of `code:` finds;
+    /// `promote --check` and `check` then require what sharing writes in production (CK320,
+    /// CK321). `false` says it does not share, so the code is not scanned for it. Nil: the
+    /// scan of `code:` decides.
+    public var sharing: Bool?
+    /// Where `sharing:` was written, for the diagnostics that quote it.
+    public var sharingLocation: SourceLocation?
 
     public init(
         path: String? = nil, developmentSchema: String? = nil, productionSchema: String? = nil,
@@ -77,7 +84,7 @@ public struct Configuration: Sendable, Equatable {
         self.checks = checks
     }
 
-    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team", "teamId", "coreData", "swiftData", "code"]
+    static let topKeys = ["ckschema", "schemas", "migrations", "store", "records", "lint", "promote", "check", "container", "team", "teamId", "coreData", "swiftData", "code", "sharing"]
     /// The schema source ckschema.yaml names for an environment (`schemas.development`, `schemas.production`).
     public func schema(for environment: Environment) -> String? {
         environment == .production ? productionSchema : developmentSchema
@@ -180,6 +187,11 @@ public struct Configuration: Sendable, Equatable {
             case "code":
                 for (path, _) in d.stringList(p.value, what: "'code'") { config.code.append(resolve(path)) }
             case "container": if let v = d.string(p.value, what: "'container'") { config.container = v }
+            case "sharing":
+                if let v = d.bool(p.value, what: "'sharing'") {
+                    config.sharing = v
+                    config.sharingLocation = d.location(p.key)
+                }
             case "team": if let v = d.string(p.value, what: "'team'") { config.team = v }
             // `teamId:`, cktool's own word (--team-id), is the same setting.
             case "teamId": if let v = d.string(p.value, what: "'teamId'") { config.team = v }

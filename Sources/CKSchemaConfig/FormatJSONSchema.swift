@@ -203,6 +203,7 @@ public enum FormatJSONSchema {
             ("team", string("The Apple developer team identifier, for 'ckschema pull', 'push', 'reset' and 'verify'.")),
             ("teamId", string("The same as 'team' (cktool's word, --team-id).")),
             ("code", list(string("A folder or Swift file of the app."), "The app's Swift sources: 'ckschema check' scans their CloudKit calls against production (docs/scan.md).")),
+            ("sharing", bool("true: the app shares records (CKShare), so 'promote --check' and 'check' require cloudkit.share (and, for a Core Data or SwiftData model, CD_moveReceipt on every CD_ type) in production; false: it does not, whatever the code shows; absent: the scan of 'code' decides (docs/promotion.md).")),
             ("coreData", object("When a schema source is a Core Data model (docs/coredata.md): which version and configuration to read.", [
                 ("modelVersion", string("The model version (default: the one .xccurrentversion names).")),
                 ("configuration", string("The configuration mirrored to CloudKit (default: the one marked Used with CloudKit, else every entity).")),

@@ -12,6 +12,6 @@ public enum PromotionRules {
     /// A plan file whose steps are not the steps its two schemas give.
     public static let planSteps = RuleInfo(code: "CK393", name: "plan-steps-differ", summary: "A plan file's steps or summary differ from what its two schemas give (a step edited, cut or added by hand, its text reworded, the summary changed), named by the first that differs.", defaultSeverity: .error, source: "the plan format, docs/output.md (not a CloudKit rule): a plan binds its steps (`stepsSha256`) as well as both schemas, as Atlas's `atlas.sum` binds every file")
 
-    /// Every CK3xx rule: the production rules, then the plan-file rules.
-    public static let all: [RuleInfo] = ProductionRules.all.map(\.info) + [planUnreadable, planVersion, planStale, planSteps]
+    /// Every CK3xx rule: the production rules, sharing's requirements, then the plan-file rules.
+    public static let all: [RuleInfo] = ProductionRules.all.map(\.info) + SharingRequirement.all + [planUnreadable, planVersion, planStale, planSteps]
 }

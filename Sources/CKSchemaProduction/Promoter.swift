@@ -19,15 +19,20 @@ public enum Promoter {
         /// settings (`PromotionPlan.production`). A plan file is written only when
         /// `lintErrors` is empty: a broken model is never deployed.
         public var plan: PromotionPlan
+        /// What sharing needs that production lacks after the promotion (CK320, CK321), when
+        /// the app shares (`SharingRequirement`): empty otherwise.
+        public var sharing: [Diagnostic] = []
 
-        /// Lint errors first, then the plan's steps at or above `minimum`.
+        /// Lint errors first, then the plan's steps at or above `minimum`, then sharing's
+        /// requirements (at their own severities).
         public func diagnostics(minimum: ChangeClass = .review) -> [Diagnostic] {
-            lintErrors + plan.diagnostics(minimum: minimum)
+            lintErrors + plan.diagnostics(minimum: minimum) + sharing.filter { ChangeClass(severity: $0.severity) >= minimum }
         }
 
-        /// True when the check fails: a lint error, or a step at or above `failOn`.
+        /// True when the check fails: a lint error, a step at or above `failOn`, or a sharing
+        /// requirement at or above it.
         public func fails(on failOn: ChangeClass = .forbidden) -> Bool {
-            !lintErrors.isEmpty || plan.fails(on: failOn)
+            !lintErrors.isEmpty || plan.fails(on: failOn) || sharing.contains { ChangeClass(severity: $0.severity) >= failOn }
         }
     }
 
@@ -35,16 +40,20 @@ public enum Promoter {
     ///
     /// - Parameter hashing: compute the schemas' hashes into the plan (to write it as a file).
     /// - Parameter promote: the repository's `promote:` settings (ckschema.yaml).
+    /// - Parameter sharing: why the app shares (its code, or ckschema.yaml's `sharing: true`),
+    ///   nil when it does not: production must then hold what sharing writes (CK320, CK321).
     public static func check(from: Schema, to: Schema, lint: RuleSettings = RuleSettings(),
-                             promote: RuleSettings = RuleSettings(), hashing: Bool = true) -> Result {
+                             promote: RuleSettings = RuleSettings(), hashing: Bool = true, sharing: SharingRequirement.Reason? = nil) -> Result {
         let linter = Linter(configuration: lint)
-        return check(from: from, to: to, hashing: hashing, promote: promote, linter: linter.lint)
+        return check(from: from, to: to, hashing: hashing, promote: promote, sharing: sharing, linter: linter.lint)
     }
 
     /// Lints `to` with `linter` (its errors are kept), and plans `from` -> `to`.
     public static func check(from: Schema, to: Schema, hashing: Bool = true, promote: RuleSettings = RuleSettings(),
-                             linter: (Schema) -> [Diagnostic]) -> Result {
+                             sharing: SharingRequirement.Reason? = nil, linter: (Schema) -> [Diagnostic]) -> Result {
         let errors = linter(to).filter { $0.severity == .error }
-        return Result(lintErrors: errors, plan: PromotionPlan.production(from: from, to: to, settings: promote, hashing: hashing))
+        var result = Result(lintErrors: errors, plan: PromotionPlan.production(from: from, to: to, settings: promote, hashing: hashing))
+        if let sharing { result.sharing = SharingRequirement.check(production: from, development: to, because: sharing, settings: promote) }
+        return result
     }
 }

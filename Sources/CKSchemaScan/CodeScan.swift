@@ -87,6 +87,22 @@ public enum CodeScan {
         return result
     }
 
+    /// The first place the Swift sources under `paths` share records (`CKShare(...)`,
+    /// `UICloudSharingController`, `container.share(...)`, `userDidAcceptCloudKitShareWith`,
+    /// `CKShareTransferRepresentation`: the calls CK928 reads), nil when none does. `promote`
+    /// and `check` read it to require sharing's schema in production (CK320, CK321); a file
+    /// that cannot be read or lexed is left to the scan to report.
+    public static func sharingUse(paths: [String]) -> (what: String, at: SourceLocation)? {
+        let globals = ScanGlobals()
+        for file in swiftFiles(paths).files {
+            guard let data = try? InputFile.read(path: file) else { continue }
+            let source = SwiftSource(data, file: file)
+            guard source.problems.isEmpty else { continue }
+            if let found = ShipFacts(SwiftCallReader(source), globals).sharing { return found }
+        }
+        return nil
+    }
+
     /// Scans Swift sources held in memory (`file` names each in locations): the fuzz target's
     /// entry, and the same pass as `run`.
     package static func run(sources: [(file: String, data: Data)], schema: Schema, environment: Environment = .production) -> Result {

@@ -130,10 +130,22 @@ public enum Check {
             step.failed = true
             return step
         }
-        let result = Promoter.check(from: from, to: to, hashing: false, promote: config.promote) { schemas.lint(dev, $0, config.lint) }
+        let result = Promoter.check(from: from, to: to, hashing: false, promote: config.promote, sharing: sharingReason(config)) { schemas.lint(dev, $0, config.lint) }
         let lintRuns = (config.checks ?? CheckName.allCases).contains(.lint)
-        step.diagnostics += (lintRuns ? [] : result.lintErrors) + result.plan.diagnostics(minimum: .review)
+        step.diagnostics += (lintRuns ? [] : result.lintErrors) + result.plan.diagnostics(minimum: .review) + result.sharing
         return step
+    }
+
+    /// Why the app shares records, as the production gate reads it (`promote --check` and
+    /// `check`, CK320 and CK321): ckschema.yaml's `sharing: true`, else the first sharing call
+    /// in the Swift sources of `code:`; nil with `sharing: false`, or when neither says so.
+    public static func sharingReason(_ config: Configuration?) -> SharingRequirement.Reason? {
+        guard let config else { return nil }
+        if let sharing = config.sharing {
+            return sharing ? SharingRequirement.Reason("ckschema.yaml's 'sharing: true'", at: config.sharingLocation) : nil
+        }
+        guard !config.code.isEmpty, let use = CodeScan.sharingUse(paths: config.code) else { return nil }
+        return SharingRequirement.Reason(use.what, at: use.at)
     }
 
     /// The app's Swift sources (`code:`) against production (else the development schema).

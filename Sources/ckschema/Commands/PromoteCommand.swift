@@ -60,7 +60,9 @@ enum PromoteCommand: OptionsCommand {
             return .success
         }
         // Hashes are needed only for a plan file; emitting both schemas is most of a plan's cost.
-        let result = Promoter.check(from: try from(plan: nil), to: to, lint: config?.lint ?? RuleSettings(), promote: settings, hashing: options.plan != nil)
+        // An app that shares needs cloudkit.share (and a model's CD_moveReceipt) in production.
+        let result = Promoter.check(from: try from(plan: nil), to: to, lint: config?.lint ?? RuleSettings(), promote: settings, hashing: options.plan != nil,
+                                    sharing: Check.sharingReason(config))
         // A plan file is never written from a schema with lint errors: it would be deployable.
         if let path = options.plan, result.lintErrors.isEmpty {
             let plan = result.plan

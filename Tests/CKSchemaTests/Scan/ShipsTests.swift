@@ -33,6 +33,25 @@ import Testing
         #expect(r.code == 0)
     }
 
+    /// The rest of issue 34's bad input, through the binary: a binary list whose offset table
+    /// points out of the file, an entity reference the reader does not expand, and a 1 GB file
+    /// (sparse, made here: refused by its size before a byte is read). Each is a located CK920
+    /// warning, exit 0, bounded memory; the fixture's lists seed the `FuzzPlist` fuzz target.
+    @Test func offsetsEntitiesAndAHugeFileAreLocatedSkips() throws {
+        let dir = try makeTempDir("ckschema-ships-hostile")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: Self.folder + "/hostile", toPath: dir + "/hostile")
+        try FileManager.default.copyItem(atPath: Self.folder + "/schema.yaml", toPath: dir + "/schema.yaml")
+        let huge = dir + "/hostile/Huge.entitlements"
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: huge))
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        let r = try runCLI(["scan", "hostile", "--schema", "schema.yaml"], cwd: dir)
+        try expectMatchesFixture(r.stdout, Self.folder + "/hostile.expected")
+        #expect(r.code == 0, "\(r.stderr)")
+    }
+
     @Test func theReaderKeepsEachKeysLine() throws {
         let xml = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n  <key>a</key>\n  <array>\n    <string>x &amp; y&#x21;</string>\n  </array>\n  <key>b</key><true/>\n</dict>\n</plist>\n"
         let root = try PropertyList.parse(Data(xml.utf8)).get()

@@ -78,3 +78,16 @@ func queries(_ trip: Trip, token: CKServerChangeToken?) -> [Any] {
     Trip.recordType,
   ]
 }
+
+/// CloudKit's schema refusals, read out of an error (a partial failure's per-item errors too).
+func rejection(_ error: any Error) -> String? {
+  let partial = CKError(.partialFailure, userInfo: [CKPartialErrorsByItemIDKey: [AnyHashable: any Error]()])
+  let pure: CloudSchema.SchemaRejection? = CloudSchema.classify(
+    code: CKError.Code.invalidArguments.rawValue, serverCode: 2006,
+    message: "Cannot create new type cloudkit.share in production schema")
+  guard let found = CloudSchema.classify(error) ?? CloudSchema.classify(partial) ?? pure else { return nil }
+  switch found.kind {
+  case .fieldNotDeployed, .typeNotDeployed: return [found.recordType, found.field, found.environment, found.fix].compactMap { $0 }.joined(separator: " ")
+  case .notQueryable, .notSortable: return found.field.map { "\($0): \(found.fix) (\(found.message))" }
+  }
+}

@@ -1,0 +1,3 @@
+import CloudKit
+
+let database = CKContainer(identifier: "iCloud.com.example.Ships").privateCloudDatabase
