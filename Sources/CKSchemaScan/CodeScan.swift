@@ -186,7 +186,7 @@ public enum CodeScan {
         }.filter { !lint.disabled.contains($0.code) })
         result.diagnostics += found + own
         result.diagnostics = result.diagnostics.sortedByLocation()
-        result.notes = (collector.unresolved + collector.unusedDeclared(schema)).sortedByLocation()
+        result.notes = (result.notes + collector.unresolved + collector.unusedDeclared(schema)).sortedByLocation()
         result.surface = collector.surface
         result.subscriptions = probe.subscriptions
         result.subscriptionDatabases = collector.subscriptionDatabases

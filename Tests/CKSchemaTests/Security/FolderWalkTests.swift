@@ -42,11 +42,11 @@ import Testing
         let generated = try runCLI(["generate", "swift", models, "-o", dir + "/Gen"])
         #expect(generated.code == 0, "\(generated.stderr)")
         #expect(Self.placed(generated.stdout + generated.stderr, dir) == "generated 3 files in $DIR/Gen\n")
-        let scan = try runCLI(["scan", models, "--verbose"])
+        let scan = try runCLI(["scan", models, "--verbose"], cwd: dir)
         #expect(scan.code == 0, "\(scan.stderr)")
         try expectMatchesFixture(Self.placed(scan.stdout, dir), "Tests/Fixtures/security/walk-loop-scan.expected")
         // Without --verbose the scan keeps its notes to itself.
-        let quiet = try runCLI(["scan", models])
+        let quiet = try runCLI(["scan", models], cwd: dir)
         #expect(!quiet.stdout.contains("CK016"), "\(quiet.stdout)")
         #expect(Date().timeIntervalSince(start) < 60)
     }

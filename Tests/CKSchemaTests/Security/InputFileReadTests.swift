@@ -26,7 +26,7 @@ import Testing
             _ = try InputFile.read(path: dir + "/big.yaml", limit: 0)
             Issue.record("a file over the limit read")
         } catch {
-            #expect(error.diagnostics.first?.message == "file is 1 B; the limit for this kind of file is 0 B")
+            #expect(error.diagnostics.first?.message == "file is 1 bytes; the limit for this kind of file is 0 bytes")
         }
         #expect(try InputFile.read(path: dir + "/big.yaml") == Data("x".utf8))
         // Through the binary: lint of the FIFO ends at once, exit 2, CK001.
