@@ -44,8 +44,8 @@ struct CKSchemaGenerate: BuildToolPlugin {
 
     /// Every schema file under a folder, so an edit to any of them regenerates.
     static func files(under folder: URL) -> [URL] {
-        guard let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
-        return e.compactMap { $0 as? URL }.filter { ["yaml", "yml", "ckdb"].contains($0.pathExtension.lowercased()) }.sorted { $0.path < $1.path }
+        // The walk of ckschema's FolderWalk: each real folder once, never out of `folder`.
+        PluginInputs.files(under: folder)
     }
 }
 

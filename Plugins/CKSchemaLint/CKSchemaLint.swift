@@ -53,8 +53,8 @@ struct CKSchemaLint: BuildToolPlugin {
 
     /// Every schema file under a folder, so an edit to any of them reruns lint.
     static func files(under folder: URL) -> [URL] {
-        guard let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
-        return e.compactMap { $0 as? URL }.filter { ["yaml", "yml", "ckdb"].contains($0.pathExtension.lowercased()) }
+        // The walk of ckschema's FolderWalk: each real folder once, never out of `folder`.
+        PluginInputs.files(under: folder)
     }
 }
 

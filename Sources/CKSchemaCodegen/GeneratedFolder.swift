@@ -52,10 +52,25 @@ public enum GeneratedFolder {
     @discardableResult
     public static func write(_ files: [SwiftGenerator.File], to path: String) throws(InputError) -> Outcome {
         let fm = FileManager.default
-        let folder = URL(fileURLWithPath: path).standardizedFileURL
         func failure(_ message: String, fix: String = "check that the folder's parent exists and is writable") -> InputError {
             InputError(Diagnostic(rule: InputRules.unwritable, message, at: SourceLocation(file: path, line: 1, column: 1), fix: fix))
         }
+        // `-o` naming a symbolic link generates into the folder it points to, and the link
+        // stays: the folder is replaced by renames, and renaming onto the link would replace
+        // the link itself with a folder (an app building from the link's target kept the
+        // stale generation; issue 35 point 8).
+        var target = path
+        if isLink(path) {
+            guard let real = realPath(path) else {
+                throw failure("cannot generate into '\(path)': it is a symbolic link to '\(ControlCharacters.escaped(linkDestination(path) ?? "?"))', which does not exist",
+                              fix: "create the folder the link points to, or pass that folder with -o")
+            }
+            target = real
+        }
+        let folder = URL(fileURLWithPath: target).standardizedFileURL
+        // A run killed between creating its staging folder and renaming it left the folder
+        // behind: a run that succeeds removes the leftovers of runs no longer alive.
+        defer { removeLeftovers(of: folder) }
         var isDir: ObjCBool = false
         let exists = fm.fileExists(atPath: folder.path, isDirectory: &isDir)
         // The names of the folder's files whose bytes are the ones to write.
@@ -79,8 +94,8 @@ public enum GeneratedFolder {
         }
         let parent = folder.deletingLastPathComponent()
         let unique = "\(ProcessInfo.processInfo.processIdentifier)-\(UInt64(Date().timeIntervalSince1970 * 1000))"
-        let staging = parent.appendingPathComponent(".\(folder.lastPathComponent).ckschema-new-\(unique)")
-        let old = parent.appendingPathComponent(".\(folder.lastPathComponent).ckschema-old-\(unique)")
+        let staging = parent.appendingPathComponent(stagingPrefix(folder, "new") + unique)
+        let old = parent.appendingPathComponent(stagingPrefix(folder, "old") + unique)
         var rewritten = 0
         do {
             try fm.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -115,6 +130,49 @@ public enum GeneratedFolder {
         }
         return .replaced(rewritten: rewritten)
     }
+
+    /// The name of a run's staging (`new`) or previous (`old`) folder beside `folder`, before
+    /// the run's `<pid>-<milliseconds>`: `.Generated.ckschema-new-4242-1764640000000`.
+    static func stagingPrefix(_ folder: URL, _ kind: String) -> String { ".\(folder.lastPathComponent).ckschema-\(kind)-" }
+
+    /// Removes the staging and previous folders beside `folder` that runs no longer alive left
+    /// (killed between the folder's creation and its rename): only folders named as `write`
+    /// names them, whose process has exited, and only folders (never a link). A running
+    /// generate's own staging folder stays.
+    static func removeLeftovers(of folder: URL) {
+        let fm = FileManager.default
+        let parent = folder.deletingLastPathComponent()
+        let prefixes = [stagingPrefix(folder, "new"), stagingPrefix(folder, "old")]
+        guard let names = try? fm.contentsOfDirectory(atPath: parent.path) else { return }
+        for name in names {
+            guard let prefix = prefixes.first(where: { name.hasPrefix($0) }) else { continue }
+            let parts = name.dropFirst(prefix.count).split(separator: "-")
+            guard parts.count == 2, let pid = Int32(parts[0]), pid > 0, UInt64(parts[1]) != nil, !isAlive(pid) else { continue }
+            let path = parent.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & 0o170000 == 0o040000 else { continue }
+            try? fm.removeItem(atPath: path)
+        }
+    }
+
+    /// True when process `pid` exists (signal 0 checks without sending): this run is alive.
+    static func isAlive(_ pid: Int32) -> Bool {
+        if pid == ProcessInfo.processInfo.processIdentifier { return true }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    static func isLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & 0o170000 == 0o120000
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    static func linkDestination(_ path: String) -> String? { try? FileManager.default.destinationOfSymbolicLink(atPath: path) }
 
     /// Why a file could not be written: the path and the system's reason.
     struct WriteFailure: LocalizedError {

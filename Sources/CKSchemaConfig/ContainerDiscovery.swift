@@ -53,30 +53,11 @@ public enum ContainerDiscovery {
         return Result(found: nil, ambiguous: distinct.isEmpty ? [] : named)
     }
 
-    /// The `.entitlements` files under `root`, sorted, within the budget.
+    /// The `.entitlements` files under `root`, sorted, within the budget: the one folder walk
+    /// (`FolderWalk`), best effort (a folder it cannot read or the budget ends the search there).
     static func entitlementFiles(root: String) -> [String] {
-        var out: [String] = []
-        var queue: [(String, Int)] = [(root, 0)]
-        var seen = 0
-        let fm = FileManager.default
-        while !queue.isEmpty, seen < entryBudget {
-            let (dir, depth) = queue.removeFirst()
-            guard let names = try? fm.contentsOfDirectory(atPath: dir) else { continue }
-            for name in names.sorted() {
-                seen += 1
-                if seen > entryBudget { break }
-                let path = (dir as NSString).appendingPathComponent(name)
-                var isDir: ObjCBool = false
-                guard fm.fileExists(atPath: path, isDirectory: &isDir) else { continue }
-                if isDir.boolValue {
-                    // Symbolic links to folders are not followed: a loop stays bounded.
-                    let link = (try? fm.destinationOfSymbolicLink(atPath: path)) != nil
-                    if !link, depth < depthLimit, !skipped.contains(name) { queue.append((path, depth + 1)) }
-                } else if name.hasSuffix(".entitlements") {
-                    out.append(path)
-                }
-            }
-        }
-        return out.sorted()
+        let options = FolderWalk.Options(skipFolder: { skipped.contains($0) }, includeFile: { $0.hasSuffix(".entitlements") },
+                                         maxDepth: depthLimit, maxEntries: entryBudget, bestEffort: true)
+        return FolderWalk.walk(root, options: options).files
     }
 }

@@ -47,7 +47,7 @@ public enum CoreDataImport {
             + ".\n# The schema NSPersistentCloudKitContainer mirrors (docs/swiftdata.md); fields CloudKit creates\n"
             + "# only on demand (CD_<attribute>_ckAsset, CD_moveReceipt) are marked onDemand: true.\n"
         let notes = (schema.coreDataModel?.notes ?? []).compactMap { n in
-            SwiftRules.notes.first { $0.code == n.code }.map { Diagnostic(rule: $0, n.message, at: n.origin.location, fix: n.fix) }
+            (SwiftRules.notes + [InputRules.folderSkipped]).first { $0.code == n.code }.map { Diagnostic(rule: $0, n.message, at: n.origin.location, fix: n.fix) }
         }
         // The header is written into the emitter's text: `header + yaml` copied the whole text.
         return SwiftDataImport(schema: schema, yaml: SchemaEmitter.emit(schema, header: header), notes: notes.sortedByLocation())

@@ -36,7 +36,10 @@ public enum SchemaSource {
         if SwiftModelReader.isSwiftFile(path: path) { return true }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else { return false }
-        return yamlFiles(inFolder: path).isEmpty && !SwiftModelReader.sourceFiles(at: path).isEmpty
+        guard yamlFiles(inFolder: path).isEmpty else { return false }
+        // A folder whose sources cannot all be read is still Swift sources: its load says which (CK001).
+        let walk = SwiftModelReader.sourceWalk(at: path)
+        return !walk.files.isEmpty || !walk.errors.isEmpty
     }
 
     /// Reads SwiftData `@Model` sources and maps them as NSPersistentCloudKitContainer
@@ -97,16 +100,15 @@ public enum SchemaSource {
         (try? readableYAMLFiles(inFolder: path)) ?? []
     }
 
+    static let yamlWalk = FolderWalk.Options(recursive: false, includeFile: { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") })
+
     /// The YAML files a folder holds, in name order; throws CK001 when the folder cannot be
     /// read, rather than reporting it as holding no schema files.
     public static func readableYAMLFiles(inFolder path: String) throws(InputError) -> [String] {
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
-            throw InputError(Diagnostic(rule: InputRules.unreadable, "cannot read the folder '\(path)': \((error as NSError).localizedFailureReason ?? error.localizedDescription)",
-                                    at: SourceLocation(file: path, line: 1, column: 1), fix: "check the folder's permissions"))
-        }
-        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
-            .map { (path as NSString).appendingPathComponent($0) }
+        // The one folder walk (FolderWalk), over the folder's own entries.
+        let walk = FolderWalk.walk(path, options: yamlWalk)
+        if !walk.errors.isEmpty { throw InputError(walk.errors) }
+        return walk.files
     }
 
     /// Loads every YAML file of a folder and merges them into one schema.

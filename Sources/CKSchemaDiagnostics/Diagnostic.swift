@@ -22,8 +22,10 @@ public struct Diagnostic: Sendable, Hashable, Codable {
         self.code = code
         self.severity = severity
         self.location = location
-        self.message = message
-        self.fix = fix
+        // Every quoted text is clipped here, whoever quotes it (a YAML value, a record's value,
+        // a name, a path): a crafted input's megabyte-long value is not a megabyte-long line.
+        self.message = Self.clippingQuotes(message)
+        self.fix = fix.map { Self.clippingQuotes($0) }
         self.fixIt = fixIt
     }
 
@@ -138,6 +140,44 @@ extension Array where Element == Diagnostic {
 extension Diagnostic {
     /// At most this many characters of source text are quoted in a message.
     public static let quoteLimit = 200
+
+    /// At most this many characters (Unicode scalars) of each `'...'` quote in any message or
+    /// fix: every diagnostic passes through `clippingQuotes` (issue 35 point 10). Above
+    /// `quoteLimit`, so that a name at CloudKit's 255-character limit is quoted whole.
+    public static let messageQuoteLimit = 300
+
+    /// `text` with the inside of each single-quoted span longer than `messageQuoteLimit`
+    /// clipped, with an ellipsis. A quote opens at the start or after a space or one of
+    /// `(["=:,`, so an apostrophe in a word ("the file's") opens nothing; an unclosed quote
+    /// runs to the end. Short texts (nearly all) are returned at once.
+    public static func clippingQuotes(_ text: String) -> String {
+        let limit = messageQuoteLimit
+        guard text.utf8.count > limit + 2 else { return text }
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count > limit + 2 else { return text }
+        func opens(_ before: Unicode.Scalar) -> Bool { " ([\"=:,\t".unicodeScalars.contains(before) }
+        var out = String.UnicodeScalarView()
+        var clipped = false
+        var i = 0
+        while i < scalars.count {
+            let u = scalars[i]
+            out.append(u)
+            i += 1
+            guard u == "'", i == 1 || opens(scalars[i - 2]) else { continue }
+            var end = i
+            while end < scalars.count, scalars[end] != "'" { end += 1 }
+            if end - i > limit {
+                out.append(contentsOf: scalars[i..<(i + limit)])
+                out.append("…")
+                clipped = true
+            } else {
+                out.append(contentsOf: scalars[i..<end])
+            }
+            if end < scalars.count { out.append("'"); end += 1 }
+            i = end
+        }
+        return clipped ? String(out) : text
+    }
 
     /// Source text quoted in a message, clipped to `limit` characters (Unicode scalars)
     /// with an ellipsis, so a crafted input's 300,000-deep type is not a megabyte-long line.

@@ -1,6 +1,21 @@
 import Foundation
 import CKSchemaModel
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The system's `read(2)` (inside `InputFile`, `read` names its own function).
+private func readBytes(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(fd, buffer, count)
+    #else
+    Darwin.read(fd, buffer, count)
+    #endif
+}
+
 /// Reading an input file (a schema, a migration, a record file, a plan): every reader of
 /// every language reads through here, with the same limits and the same diagnostics.
 public enum InputFile {
@@ -8,25 +23,85 @@ public enum InputFile {
     /// refused before parsing: real schemas are kilobytes.
     public static let schemaLimit = 32 * 1024 * 1024
 
-    /// Reads a whole file, refusing one larger than `limit` bytes.
+    /// Reads a whole file, refusing one larger than `limit` bytes. Each way a read fails has
+    /// its own words (issue 35 point 10): a missing file, a folder, a FIFO, a device, a socket,
+    /// a file this user may not read, and an I/O error are told apart, and a FIFO or device is
+    /// never opened for a blocking read (a FIFO with no writer hung the read).
     public static func read(path: String, limit: Int = schemaLimit) throws(InputError) -> Data {
         let loc = SourceLocation(file: path, line: 1, column: 1)
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw InputError(Diagnostic(rule: InputRules.unreadable, "no such file '\(path)'", at: loc, fix: "check the path, or the paths in ckschema.yaml"))
+        let shown = ControlCharacters.escaped(path)
+        func refuse(_ message: String, fix: String) -> InputError {
+            InputError(Diagnostic(rule: InputRules.unreadable, message, at: loc, fix: fix))
         }
-        if isDir.boolValue {
-            throw InputError(Diagnostic(rule: InputRules.unreadable, "'\(path)' is a folder where a file was expected", at: loc))
+        // Non-blocking, so that opening a FIFO returns at once; the type is then checked on
+        // the open file itself (no window for the path to change between a check and the open).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR:
+                throw refuse("no such file '\(shown)'", fix: "check the path, or the paths in ckschema.yaml")
+            case EACCES, EPERM:
+                throw refuse("cannot read '\(shown)': this user may not read it (\(String(cString: strerror(code))))", fix: "check the file's permissions")
+            case ELOOP:
+                throw refuse("cannot read '\(shown)': its symbolic links loop", fix: "point the link at the file itself")
+            default:
+                throw refuse("cannot open '\(shown)': \(String(cString: strerror(code)))", fix: "check the path and the file system")
+            }
         }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limit {
-            throw InputError(Diagnostic(
-                rule: InputRules.unreadable,
-                "file is \(TextBytes.formatBytes(size)); the limit for this kind of file is \(TextBytes.formatBytes(limit))",
-                at: loc, fix: "split the schema into several files in one folder"))
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw refuse("cannot read '\(shown)': \(String(cString: strerror(errno)))", fix: "check the path and the file system")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(Diagnostic(rule: InputRules.unreadable, "cannot read '\(path)'", at: loc, fix: "check the file's permissions"))
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw refuse("'\(shown)' is a folder where a file was expected", fix: "give a file, or the folder's file itself")
+        case S_IFIFO: throw refuse("'\(shown)' is a FIFO (a named pipe), not a file; ckschema reads its inputs whole from files", fix: "save the input to a file and give its path")
+        case S_IFCHR, S_IFBLK: throw refuse("'\(shown)' is a device, not a file; ckschema reads its inputs from files", fix: "give the path of a file")
+        case S_IFSOCK: throw refuse("'\(shown)' is a socket, not a file; ckschema reads its inputs from files", fix: "give the path of a file")
+        default: throw refuse("'\(shown)' is not a regular file", fix: "give the path of a file")
         }
+        if let size = Int(exactly: info.st_size), size > limit {
+            throw refuse("file is \(TextBytes.formatBytes(size)); the limit for this kind of file is \(TextBytes.formatBytes(limit))", fix: "split the schema into several files in one folder")
+        }
+        // A regular file: blocking reads again (O_NONBLOCK means nothing for it on Linux and
+        // Darwin, but is cleared to be plain). Read to the end, never past `limit`.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        var data = Data(count: Swift.min(Swift.max(Int(exactly: info.st_size) ?? 0, 0), limit) + 1)
+        var count = 0
+        let failure: Int32 = data.withUnsafeMutableBytes { raw -> Int32 in
+            guard let base = raw.baseAddress else { return 0 }
+            while true {
+                if count == raw.count { return 0 }
+                let n = readBytes(fd, base + count, raw.count - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if n == 0 { return 0 }
+                count += n
+            }
+        }
+        if failure != 0 {
+            throw refuse("an I/O error while reading '\(shown)' (\(String(cString: strerror(failure))))", fix: "the disk or file system failed the read: check it, or copy the file to another disk")
+        }
+        // The file grew while read: read on to the limit, refusing past it.
+        if count == data.count {
+            while count <= limit {
+                var chunk = [UInt8](repeating: 0, count: 65_536)
+                let n = chunk.withUnsafeMutableBytes { readBytes(fd, $0.baseAddress, 65_536) }
+                if n < 0, errno == EINTR { continue }
+                if n < 0 { throw refuse("an I/O error while reading '\(shown)' (\(String(cString: strerror(errno))))", fix: "the disk or file system failed the read: check it, or copy the file to another disk") }
+                if n == 0 { break }
+                data.append(contentsOf: chunk[..<n])
+                count += n
+            }
+            if count > limit {
+                throw refuse("file is more than \(TextBytes.formatBytes(limit)), the limit for this kind of file", fix: "split the schema into several files in one folder")
+            }
+        }
+        data.count = count
         return data
     }
 

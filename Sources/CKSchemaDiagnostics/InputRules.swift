@@ -17,8 +17,10 @@ public enum InputRules {
     public static let duplicateDefinition = RuleInfo(code: "CK014", name: "duplicate-definition", summary: "A record type, zone or role is defined twice across the files of one schema source.", defaultSeverity: .error, source: "the schema format, docs/schema-format.md (not a CloudKit rule)")
     public static let config = RuleInfo(code: "CK015", name: "config", summary: "ckschema.yaml is missing or malformed.", defaultSeverity: .error, source: "the schema format, docs/schema-format.md (not a CloudKit rule)")
 
+    public static let folderSkipped = RuleInfo(code: "CK016", name: "folder-not-searched", summary: "A folder of the inputs was not searched: a link to a folder already searched, or to one outside the folder given.", defaultSeverity: .note, source: "the tool's own contract: each real folder is searched once, inside the folder given (issue 35 point 2; not a CloudKit rule)")
+
     public static let all: [RuleInfo] = [
-        unreadable, unwritable, yamlSyntax, notUTF8, duplicateKey, aliasBomb, tooDeep,
+        unreadable, folderSkipped, unwritable, yamlSyntax, notUTF8, duplicateKey, aliasBomb, tooDeep,
         wrongKind, unknownKey, invalidValue, missingKey, duplicateDefinition, config,
     ]
 }

@@ -59,6 +59,10 @@ public struct Linter: Sendable {
         let suppressions = Suppressions(schema.suppressions.items)
         out = suppressions.filter(out, keys: keys)
         if !configuration.disabled.contains(LintRules.suppressionWithoutReason.code) { out += suppressions.unreasoned }
+        // The folders the SwiftData reader's walk did not search (CK016), where it left them.
+        for n in schema.coreDataModel?.notes ?? [] where n.code == InputRules.folderSkipped.code {
+            out.append(Diagnostic(rule: InputRules.folderSkipped, n.message, at: n.origin.location, fix: n.fix))
+        }
         return out.sortedByLocation()
     }
 }

@@ -78,20 +78,16 @@ enum AppBundle {
         var isEntitlements: Bool
     }
 
-    /// The property list files under `paths` (folders only, recursive), sorted.
-    static func files(_ paths: [String]) -> [String] {
+    /// The property list files under `paths` (folders only, recursive), sorted per folder: the
+    /// scan's walk (`FolderWalk`), whose errors and notes the sources' walk already reported.
+    static func files(_ paths: [String], reader: any FolderWalk.Reader = FolderWalk.SystemReader()) -> [String] {
         var out: [String] = []
-        let fm = FileManager.default
+        let options = FolderWalk.Options(skipFolder: { CodeScan.skippedFolders.contains($0) },
+                                         includeFile: { $0.hasSuffix(".entitlements") || $0.hasSuffix("Info.plist") })
         for path in paths {
             var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue, let e = fm.enumerator(atPath: path) else { continue }
-            var found: [String] = []
-            while let rel = e.nextObject() as? String {
-                let last = (rel as NSString).lastPathComponent
-                if CodeScan.skippedFolders.contains(last) { e.skipDescendants(); continue }
-                if last.hasSuffix(".entitlements") || last.hasSuffix("Info.plist") { found.append((path as NSString).appendingPathComponent(rel)) }
-            }
-            out += found.sorted()
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else { continue }
+            out += FolderWalk.walk(path, options: options, reader: reader).files
         }
         return out
     }

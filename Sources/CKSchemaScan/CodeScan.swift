@@ -30,9 +30,20 @@ public enum CodeScan {
     /// Folders never descended into: build products and vendored code.
     public static let skippedFolders: Set<String> = [".build", "DerivedData", "Pods", ".git"]
 
-    /// The `.swift` files under `paths` (files or folders, recursive), sorted per folder.
+    /// How the scan walks a folder of sources (`FolderWalk`): each real folder once, inside the folder given.
+    static let walkOptions = FolderWalk.Options(skipFolder: { skippedFolders.contains($0) }, includeFile: { $0.hasSuffix(".swift") })
+
+    /// The `.swift` files under `paths` (files or folders, recursive), sorted per folder; a
+    /// folder that cannot be read is CK001 naming it, as a file that cannot be read is.
     public static func swiftFiles(_ paths: [String]) -> (files: [String], errors: [Diagnostic]) {
-        var files: [String] = [], errors: [Diagnostic] = []
+        let walked = walk(paths)
+        return (walked.files, walked.errors)
+    }
+
+    /// `swiftFiles`, with the walk's notes (CK016: a folder not searched, `--verbose`) and the
+    /// folder readers given (a test's).
+    public static func walk(_ paths: [String], reader: any FolderWalk.Reader = FolderWalk.SystemReader()) -> (files: [String], errors: [Diagnostic], notes: [Diagnostic]) {
+        var files: [String] = [], errors: [Diagnostic] = [], notes: [Diagnostic] = []
         let fm = FileManager.default
         for path in paths {
             var isDir: ObjCBool = false
@@ -41,20 +52,17 @@ public enum CodeScan {
                 continue
             }
             if !isDir.boolValue { files.append(path); continue }
-            var found: [String] = []
-            if let e = fm.enumerator(atPath: path) {
-                while let rel = e.nextObject() as? String {
-                    let last = (rel as NSString).lastPathComponent
-                    if skippedFolders.contains(last) { e.skipDescendants(); continue }
-                    if rel.hasSuffix(".swift") { found.append((path as NSString).appendingPathComponent(rel)) }
-                }
-            }
-            if found.isEmpty {
+            let walked = FolderWalk.walk(path, options: walkOptions, reader: reader)
+            notes += walked.notes
+            if !walked.errors.isEmpty {
+                // CK001, as for a file that cannot be read.
+                errors += walked.errors
+            } else if walked.files.isEmpty {
                 errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.escaped(path))' holds no Swift file", at: SourceLocation(file: path, line: 1, column: 1), fix: "give the folder of the app's Swift sources"))
             }
-            files += found.sorted()
+            files += walked.files
         }
-        return (files, errors)
+        return (files, errors, notes)
     }
 
     /// The codes a scan without a schema reports: what CloudKit refuses whatever the schema
@@ -74,13 +82,16 @@ public enum CodeScan {
     /// checks that need none run (`schemaFreeCodes`), and the surface is the code's alone.
     /// The `.entitlements` and `Info.plist` files under the folders are checked against the
     /// code and `container` (ckschema.yaml's `container:`), CK920-CK928.
-    public static func run(paths: [String], schema: Schema?, environment: Environment = .production, lint: RuleSettings = RuleSettings(), container: String? = nil) -> Result {
+    /// `reader` lists the folders (a test's, to make one fail).
+    public static func run(paths: [String], schema: Schema?, environment: Environment = .production, lint: RuleSettings = RuleSettings(), container: String? = nil,
+                           reader: any FolderWalk.Reader = FolderWalk.SystemReader()) -> Result {
         var result = Result()
-        let (files, errors) = swiftFiles(paths)
+        let (files, errors, walkNotes) = walk(paths, reader: reader)
         result.diagnostics += errors
+        result.notes += walkNotes
         result.failed = !errors.isEmpty
         var readErrors: [Diagnostic] = []
-        let bundle = AppBundle.read(AppBundle.files(paths), load: { try? InputFile.read(path: $0, limit: PropertyList.maxBytes) })
+        let bundle = AppBundle.read(AppBundle.files(paths, reader: reader), load: { try? InputFile.read(path: $0, limit: PropertyList.maxBytes) })
         scan(files, load: { read($0, &readErrors) }, schema: schema, environment: environment, lint: lint, bundle: bundle, container: container ?? schema?.container, into: &result)
         result.diagnostics = (result.diagnostics + readErrors).sortedByLocation()
         result.failed = result.failed || !readErrors.isEmpty
@@ -191,7 +202,7 @@ public enum CodeScan {
         }.filter { !lint.disabled.contains($0.code) })
         result.diagnostics += found + own
         result.diagnostics = result.diagnostics.sortedByLocation()
-        result.notes = (collector.unresolved + collector.unusedDeclared(schema)).sortedByLocation()
+        result.notes = (result.notes + collector.unresolved + collector.unusedDeclared(schema)).sortedByLocation()
         result.surface = collector.surface
         result.subscriptions = probe.subscriptions
         result.subscriptionDatabases = collector.subscriptionDatabases

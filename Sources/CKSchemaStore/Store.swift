@@ -189,6 +189,8 @@ public final class Store {
             if version < 1 {
                 throw InputError(Diagnostic(rule: StoreRules.notAStore, "the store '\(path)' has no format version; it is damaged", at: nil))
             }
+            // Every command opens the store here: one check of what a store holds, for all.
+            try checkInvariants()
         } catch let e as InputError {
             throw e
         } catch {

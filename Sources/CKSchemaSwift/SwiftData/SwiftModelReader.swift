@@ -19,26 +19,22 @@ public enum SwiftModelReader {
 
     /// The `.swift` files under a folder, searched recursively (skipping `skippedFolders`
     /// and hidden folders), in path order; a file path stands for itself.
-    public static func sourceFiles(at path: String) -> [String] {
+    public static func sourceFiles(at path: String) -> [String] { sourceWalk(at: path).files }
+
+    /// How `sourceFiles` walks a folder (`FolderWalk`): each real folder once, inside `path`.
+    static let walkOptions = FolderWalk.Options(skipFolder: { $0.hasPrefix(".") || skippedFolders.contains($0) }, includeFile: { isSwiftFile(path: $0) })
+
+    /// The `.swift` files under `path` with the walk's errors (a folder that cannot be read,
+    /// CK001) and notes (a folder not searched, CK016).
+    public static func sourceWalk(at path: String, reader: any FolderWalk.Reader = FolderWalk.SystemReader()) -> FolderWalk.Result {
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return [] }
-        guard isDir.boolValue else { return isSwiftFile(path: path) ? [path] : [] }
-        var out: [String] = []
-        var folders = [path]
-        while let folder = folders.popLast() {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
-            for name in names {
-                let full = (folder as NSString).appendingPathComponent(name)
-                var dir: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: full, isDirectory: &dir) else { continue }
-                if dir.boolValue {
-                    if !name.hasPrefix("."), !skippedFolders.contains(name) { folders.append(full) }
-                } else if isSwiftFile(path: name) {
-                    out.append(full)
-                }
-            }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return FolderWalk.Result() }
+        guard isDir.boolValue else {
+            var one = FolderWalk.Result()
+            if isSwiftFile(path: path) { one.files = [path] }
+            return one
         }
-        return out.sorted()
+        return FolderWalk.walk(path, options: walkOptions, reader: reader)
     }
 
     /// Reads the sources at `path` (a `.swift` file or a folder). `version` picks a
@@ -46,8 +42,13 @@ public enum SwiftModelReader {
     /// valid Swift, CK642 for an unknown version, CK645 when no model is found.
     /// `models` (ckschema.yaml's `swiftData.models`) names the classes that sync instead;
     /// CK646 for a name that is no `@Model` class of the sources.
-    public static func load(path: String, version: String? = nil, models: [ModelName]? = nil) throws(InputError) -> (model: CoreDataModel, suppressions: [Suppression]) {
-        let files = sourceFiles(at: path)
+    /// A folder that cannot be read is CK001; a folder not searched (a link to one already
+    /// searched, or out of `path`) is a CK016 note of the model.
+    public static func load(path: String, version: String? = nil, models: [ModelName]? = nil,
+                            reader: any FolderWalk.Reader = FolderWalk.SystemReader()) throws(InputError) -> (model: CoreDataModel, suppressions: [Suppression]) {
+        let walk = sourceWalk(at: path, reader: reader)
+        if !walk.errors.isEmpty { throw InputError(walk.errors) }
+        let files = walk.files
         // Files are independent until their names are resolved: each half is read on its own
         // core (each thread holds one file's tokens at a time, so memory stays flat), and the
         // results are taken in path order, so the output is the same as one thread's.
@@ -66,7 +67,9 @@ public enum SwiftModelReader {
             }
         }
         if !errors.isEmpty { throw InputError(errors) }
-        return (try model(decls, path: path, version: version, models: models), suppressions)
+        var built = try Self.model(decls, path: path, version: version, models: models)
+        built.notes += walk.notes.map { CoreDataModel.Note(code: $0.code, $0.message, fix: $0.fix, at: Origin($0.location ?? SourceLocation(file: path, line: 1, column: 1))) }
+        return (built, suppressions)
     }
 
     /// What one file gives: its declarations and suppressions, or its lexical problems.
