@@ -2,11 +2,17 @@
 # ckschema scan on a generated app (8,000 files, ~17 MB) side by side with
 # `swiftc -frontend -parse` on the same files (Benchmarks/RESULTS.md).
 #   Benchmarks/scan/run.sh [FILES]
+#   DENSE=1 Benchmarks/scan/run.sh [FILES] [FUNCTIONS]   (issue 36 point 4: generate_dense.py,
+#   every function saves, queries and subscribes; default 400 files of 40 functions)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${TMPDIR:-/tmp}/ckschema-scan-bench
 rm -rf "$work"
-python3 "$root/Benchmarks/scan/generate.py" "$work/App" "${1:-8000}"
+if [ -n "${DENSE:-}" ]; then
+  python3 "$root/Benchmarks/scan/generate_dense.py" "$work/App" "${1:-400}" "${2:-40}"
+else
+  python3 "$root/Benchmarks/scan/generate.py" "$work/App" "${1:-8000}"
+fi
 (cd "$root" && swift build -c release --product ckschema >/dev/null)
 bin="$root/.build/release/ckschema"
 cd "$work"

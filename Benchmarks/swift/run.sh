@@ -5,6 +5,8 @@
 # Target: at most half the parser's time, memory flat in the number of files.
 #
 #   bash Benchmarks/swift/run.sh [SIZE_MB]      (default 5)
+#   DENSE=1 bash Benchmarks/swift/run.sh [SIZE_MB]   (issue 36 point 4: generate_dense.py, every
+#   line of a model a stored property)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -15,8 +17,10 @@ rm -rf "$work/Models" "$work/Small"
 mkdir -p "$work"
 command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
 
-python3 "$here/generate.py" "$work/Models" "$size"
-python3 "$here/generate.py" "$work/Small" 0.5
+gen="$here/generate.py"
+[ -n "${DENSE:-}" ] && gen="$here/generate_dense.py"
+python3 "$gen" "$work/Models" "$size"
+python3 "$gen" "$work/Small" 0.5
 (cd "$root" && swift build -c release --product ckschema >/dev/null)
 bin="$root/.build/release/ckschema"
 echo "sources: $(ls "$work/Models" | wc -l) files, $(du -sb "$work/Models" | cut -f1) bytes"

@@ -159,6 +159,11 @@ public struct SchemaDiff: Sendable, Hashable, Codable {
         for name in Set(fromRoles.keys).union(toRoles.keys).sorted() {
             switch (fromRoles[name], toRoles[name]) {
             case let (nil, b?): out.append(SchemaChange(.addRole, role: name, origin: b.origin))
+            case (_?, nil) where to.isPartial:
+                // A partial source (a Core Data model, SwiftData sources) cannot declare roles:
+                // a role production has is not its business, as its other types are not (a
+                // public catalogue's `moderator` beside the mirrored CD_ types; robbiet480/Dispatch).
+                break
             case let (a?, nil): out.append(SchemaChange(.removeRole, role: name, origin: a.origin, fromOrigin: a.origin))
             default: break
             }

@@ -27,7 +27,8 @@ struct CreatorOnlyPublicQueryRule: LintRule {
 
     func check(_ context: LintContext, into findings: inout [LintFinding]) {
         let schema = context.schema
-        let fix = { (t: RecordType) in "add `createdBy: [queryable]` under `system:` of '\(t.name)'" }
+        // In the schema's own language: a `.ckdb`'s fix is the `"___createdBy"` line with QUERYABLE.
+        let fix = { (t: RecordType) in schema.notation.value == .ckdb ? schema.notation.value.addIndex(.queryable, to: .createdBy, of: t) : "add `createdBy: [queryable]` under `system:` of '\(t.name)'" }
         let refusal = "CloudKit filters every query on it by creator and refuses one with \"Field 'createdBy' is not marked queryable\""
         for t in schema.recordTypes where Self.isCreatorOnly(t) && !t.indexes(on: .createdBy).contains(.queryable) {
             // The schema puts the type in the public database: at the grant.

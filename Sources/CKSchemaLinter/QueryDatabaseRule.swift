@@ -19,7 +19,7 @@ struct QueryDatabaseRule: LintRule {
             // A private-database type can also be read through the shared database.
             if qdb == .shared && tdb == .private { continue }
             findings.append(LintFinding("query \(q.label) runs in the \(qdb.rawValue) database, but '\(t.name)' lives in the \(tdb.rawValue) database",
-                                        at: q.origin, fix: "set the query's database to \(tdb.rawValue)"))
+                                        at: q.origin, fix: q.spelling == .cloudKit ? "run the query in \(CodeFix.database(tdb))" : "set the query's database to \(tdb.rawValue)"))
         }
     }
 }

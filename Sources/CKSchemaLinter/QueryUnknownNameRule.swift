@@ -25,7 +25,7 @@ struct QueryUnknownNameRule: LintRule {
             }
             guard let t = types[q.recordType] else {
                 findings.append(finding("query \(q.label) names record type '\(q.recordType)', which the schema does not define", q.recordType,
-                                        at: q.places.recordType, among: schema.recordTypes.map(\.name), fix: "correct 'recordType:' or define the record type"))
+                                        at: q.places.recordType, among: schema.recordTypes.map(\.name), fix: q.spelling == .cloudKit ? "correct the record type the code names, or \(CodeFix.defineRecordType(q.recordType, schema.notation.value))" : "correct 'recordType:' or define the record type"))
                 continue
             }
             // A name is a field when `DeclaredQuery.shortfalls(on:)`, the one answer CK110 and

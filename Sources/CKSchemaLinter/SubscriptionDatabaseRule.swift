@@ -36,7 +36,7 @@ struct SubscriptionDatabaseRule: LintRule {
             case (.query, _):
                 if let t = s.recordType.flatMap({ types[$0] }), let db = schema.database(of: t), db != s.database {
                     findings.append(LintFinding("query subscription '\(s.id)' is in the \(s.database.rawValue) database, but '\(t.name)' lives in the \(db.rawValue) database",
-                                                at: s.origin, fix: "set the subscription's database to \(db.rawValue)"))
+                                                at: s.origin, fix: s.spelling == .cloudKit ? "save the subscription to \(CodeFix.database(db))" : "set the subscription's database to \(db.rawValue)"))
                 }
             default: break
             }

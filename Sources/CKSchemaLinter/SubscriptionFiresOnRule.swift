@@ -20,7 +20,8 @@ struct SubscriptionFiresOnRule: LintRule {
         let schema = context.schema
         for s in schema.subscriptions where s.kind == .query && s.firesOn.isEmpty {
             findings.append(LintFinding("query subscription '\(s.id)' fires on nothing", at: s.origin,
-                                        fix: "add 'firesOn: [create, update, delete]' (or the events the app needs)"))
+                                        fix: s.spelling == .cloudKit ? "pass options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion] (or the events the app needs) to CKQuerySubscription"
+                                            : "add 'firesOn: [create, update, delete]' (or the events the app needs)"))
         }
     }
 }

@@ -26,7 +26,7 @@ struct SubscriptionUnknownNameRule: LintRule {
                 type = types[name]
                 if type == nil {
                     findings.append(LintFinding("subscription '\(s.id)' names record type '\(name)', which the schema does not define\(Suggest.phrase(for: name, in: schema.recordTypes.map(\.name)))",
-                                                at: s.origin, fix: "correct 'recordType:' or define the record type"))
+                                                at: s.origin, fix: s.spelling == .cloudKit ? "correct the record type the code names, or \(CodeFix.defineRecordType(name, schema.notation.value))" : "correct 'recordType:' or define the record type"))
                 }
             } else if s.kind == .query {
                 findings.append(LintFinding("query subscription '\(s.id)' has no 'recordType' (CKQuerySubscription watches one record type)",
@@ -34,7 +34,7 @@ struct SubscriptionUnknownNameRule: LintRule {
             }
             if let z = s.zone, z != Zone.defaultZoneName, schema.zone(named: z) == nil {
                 findings.append(LintFinding("subscription '\(s.id)' names zone '\(z)', which the schema does not define\(Suggest.phrase(for: z, in: schema.zones.map(\.name)))",
-                                            at: s.origin, fix: "correct 'zone:' or declare the zone under 'zones:'"))
+                                            at: s.origin, fix: s.spelling == .cloudKit ? "correct the name in CKRecordZone.ID(zoneName:), or declare zone '\(z)' under 'zones:'" : "correct 'zone:' or declare the zone under 'zones:'"))
             }
             for key in s.desiredKeys {
                 let known: Bool

@@ -21,7 +21,7 @@ struct SubscriptionZoneRule: LintRule {
         for s in schema.subscriptions where s.kind == .zone {
             guard let z = s.zone, z != Zone.defaultZoneName else {
                 findings.append(LintFinding("zone subscription '\(s.id)' watches \(s.zone == nil ? "no zone" : "the default zone"); CloudKit's zone subscriptions need a custom zone",
-                                            at: s.origin, fix: "set 'zone:' to a custom zone with the fetchChanges capability"))
+                                            at: s.origin, fix: s.spelling == .cloudKit ? CodeFix.customZone(schema) : "set 'zone:' to a custom zone with the fetchChanges capability"))
                 continue
             }
             if let zone = schema.zone(named: z), !zone.capabilities.contains(.fetchChanges) {

@@ -46,7 +46,7 @@ public enum PredicateChecker {
                 if needIndexes, !type.fields.contains(where: { $0.indexes.contains(.searchable) && !$0.isEncrypted }) {
                     out.append(QueryPredicateError(PredicateRules.needsIndex, column: c.keyColumn,
                                               "self CONTAINS searches the searchable fields of '\(type.name)', and no field of '\(type.name)' is marked searchable",
-                                              fix: "add 'searchable' to the indexes of the string field to search"))
+                                              fix: notation == .ckdb ? "add SEARCHABLE to the string field to search in RECORD TYPE \(type.name)" : "add 'searchable' to the indexes of the string field to search"))
                 }
                 continue
             }

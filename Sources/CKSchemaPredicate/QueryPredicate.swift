@@ -48,6 +48,16 @@ public struct QueryPredicate: Sendable, Hashable {
         }
     }
 
+    /// The keys the predicate filters on as it writes them: CloudKit's keys in app code
+    /// (`creationDate`, never ckschema's `createdAt`), each once; `self` is left out.
+    public var filterKeys: [String] {
+        var seen = Set<String>()
+        return comparisons.compactMap { c -> String? in
+            if case .tokens = c.key { return nil }
+            return seen.insert(c.key.spelled).inserted ? c.key.spelled : nil
+        }
+    }
+
     /// True when the predicate runs a tokenized search (`self CONTAINS 'text'`).
     public var searchesTokens: Bool { comparisons.contains { $0.op == .tokenMatch } }
 }

@@ -12,11 +12,20 @@ struct ShipFacts {
     var silentPush: (what: String, at: SourceLocation)?
     var sharing: (what: String, at: SourceLocation)?
 
+    /// Every word the switches below name: any other name reaches only their `default`.
+    private static let names = ScanNames([
+        "CKContainer", "NSPersistentCloudKitContainer", "CKSyncEngine", "privateCloudDatabase", "publicCloudDatabase", "sharedCloudDatabase",
+        "cloudKitContainerOptions", "NSPersistentCloudKitContainerOptions", "CKQuerySubscription", "CKDatabaseSubscription",
+        "CKRecordZoneSubscription", "shouldSendContentAvailable", "UICloudSharingController", "CKShareTransferRepresentation",
+        "userDidAcceptCloudKitShareWith", "CKShare", "share",
+    ])
+
     /// The facts of one file.
     init(_ r: SwiftCallReader, _ g: ScanGlobals) {
         let s = r.s
-        for i in 0..<s.tokens.count where s.isName(i) {
-            let word = s.name(i)
+        for i in 0..<s.tokens.count {
+            guard let known = Self.names.index(s, i) else { continue }
+            let word = Self.names.words[known]
             switch word {
             case "CKContainer", "NSPersistentCloudKitContainer", "CKSyncEngine", "privateCloudDatabase", "publicCloudDatabase", "sharedCloudDatabase", "cloudKitContainerOptions":
                 if usesCloudKit == nil { usesCloudKit = s.location(i) }

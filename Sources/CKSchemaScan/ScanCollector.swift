@@ -79,6 +79,16 @@ struct ScanCollector {
 
     // MARK: Reading a file
 
+    /// The calls and members `read` switches over, found by their bytes (`ScanNames`).
+    private static let calls = ScanNames([
+        "CKRecord", "CKQuery", "CKQuerySubscription", "CKDatabaseSubscription", "CKRecordZoneSubscription",
+        "CKFetchRecordZoneChangesOperation", "CKModifyRecordZonesOperation",
+    ])
+    private static let members = ScanNames([
+        "setValue", "setObject", "sortDescriptors", "desiredKeys", "notificationInfo", "perform", "records", "fetch", "save",
+        "modifySubscriptions", "recordZoneChanges", "deleteRecordZone", "modifyRecordZones",
+    ])
+
     mutating func read(_ r: SwiftCallReader, _ g: ScanGlobals) {
         let s = r.s
         var querySites: [Int: [Int]] = [:], subscriptionSites: [Int: [Int]] = [:]
@@ -87,9 +97,11 @@ struct ScanCollector {
         var recordTypes: [Int: [String]] = [:]
         let n = s.tokens.count
         // Creations first, so that a later statement can name what a local holds.
-        for i in 0..<n where s.isName(i) && s.is(i + 1, .leftParen) && !s.is(i - 1, .period) {
+        for i in 0..<n where s.is(i + 1, .leftParen) && !s.is(i - 1, .period) {
+            // Only the names the cases name: any other call reaches only `default`.
+            guard let known = Self.calls.index(s, i) else { continue }
             let scope = r.body(at: i)
-            switch s.name(i) {
+            switch Self.calls.words[known] {
             case "CKRecord":
                 guard let t = r.argument(i + 1, "recordType") else { continue }
                 guard let names = strings(r.values(t, scope, g)) else { note(s, i, "the record type of CKRecord(recordType:)"); continue }
@@ -181,7 +193,9 @@ struct ScanCollector {
                 continue
             }
             guard s.is(k, .period), s.isName(k + 1) else { continue }
-            let member = s.name(k + 1)
+            // Only the members the cases name are made into a `String`: any other one reaches
+            // only `default`, which does not read it.
+            let member = Self.members.index(s, k + 1).map { Self.members.words[$0] } ?? ""
             let p = k + 2
             switch member {
             case "setValue", "setObject":
@@ -421,12 +435,14 @@ struct ScanCollector {
 
     // MARK: Helpers
 
-    /// The fields a predicate filters on, each distinct text parsed once (apps repeat theirs).
+    /// The keys a predicate filters on, each distinct text parsed once (apps repeat theirs):
+    /// the surface names a system field by the key the code wrote (`creationDate`), as
+    /// CloudKit does, not by ckschema's YAML name (`createdAt`, which in app code is a custom field).
     private var filtered: [String: [String]] = [:]
 
     private mutating func filterFields(_ text: String) -> [String] {
         if let known = filtered[text] { return known }
-        let fields = (try? PredicateParser.parse(text, spelling: .cloudKit))?.filterFields ?? []
+        let fields = (try? PredicateParser.parse(text, spelling: .cloudKit))?.filterKeys ?? []
         filtered[text] = fields
         return fields
     }

@@ -19,20 +19,30 @@ struct ShipCode {
 
     init() {}
 
+    /// Every word the switches below name: any other name reaches only their `default`.
+    private static let names = ScanNames([
+        "failedRecordSaves", "deletions", "perRecordSaveBlock", "perRecordCompletionBlock", "CKSyncEngine", "pendingRecordZoneChanges",
+        "modifyRecords", "CKModifyRecordsOperation", "saveRecord", "deleteRecord", "Configuration", "sentRecordZoneChanges",
+        "fetchedRecordZoneChanges", "try", "stateUpdate",
+    ])
+
     init(_ r: SwiftCallReader, _ g: ScanGlobals) {
         let s = r.s
         let n = s.tokens.count
+        // Each name token's word, once: the two passes switch over it.
+        var known: [(token: Int, word: String)] = []
+        for i in 0..<n { if let k = Self.names.index(s, i) { known.append((i, Self.names.words[k])) } }
         var words: Set<String> = []
-        for i in 0..<n where s.isName(i) {
-            switch s.name(i) {
-            case "failedRecordSaves", "deletions", "perRecordSaveBlock", "perRecordCompletionBlock", "CKSyncEngine", "pendingRecordZoneChanges": words.insert(s.name(i))
+        for (_, word) in known {
+            switch word {
+            case "failedRecordSaves", "deletions", "perRecordSaveBlock", "perRecordCompletionBlock", "CKSyncEngine", "pendingRecordZoneChanges": words.insert(word)
             default: break
             }
         }
         reads = words.intersection(["failedRecordSaves", "deletions"])
         let engine = words.contains("CKSyncEngine") || words.contains("pendingRecordZoneChanges")
-        for i in 0..<n where s.isName(i) {
-            switch s.name(i) {
+        for (i, word) in known {
+            switch word {
             case "modifyRecords" where s.is(i - 1, .period) && s.is(i + 1, .leftParen):
                 modifyRecords(r, i)
             case "CKModifyRecordsOperation" where s.is(i + 1, .leftParen) && !words.contains("perRecordSaveBlock") && !words.contains("perRecordCompletionBlock"):

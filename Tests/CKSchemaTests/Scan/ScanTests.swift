@@ -177,6 +177,20 @@ extension ScanTests {
         // 11: against a .ckdb, the fixes are .ckdb declarations.
         Case(file: "11-ckdb-fixes.swift", schema: "11-ckdb-fixes-bad.ckdb", expected: "11-ckdb-fixes-bad.expected", code: 1),
         Case(file: "11-ckdb-fixes.swift", schema: "11-ckdb-fixes-good.ckdb"),
+        // 11: what the code saves and queries is fixed in the code; against a .ckdb no fix says
+        // 'zone:', 'recordType:' or 'firesOn:' (a .ckdb has none), and a schema fix is its line.
+        Case(file: "11-code-fixes-bad.swift", schema: "11-code-fixes.ckdb", expected: "11-code-fixes-bad.expected", code: 1),
+        Case(file: "11-code-fixes-good.swift", schema: "11-code-fixes.ckdb"),
+        // The same code against YAML: the zone subscription's fix names 'zones:' as well.
+        Case(file: "11-code-fixes-bad.swift", schema: "11-code-fixes.yaml", expected: "11-code-fixes-bad.yaml.expected", code: 1),
+        // A script's `#!` first line is no stray '#' (CK640, exit 2); on a later line it still is.
+        Case(file: "12-shebang-bad.swift", expected: "12-shebang-bad.expected", code: 2),
+        Case(file: "12-shebang-good.swift"),
+        Case(file: "12-shebang-good.swift", options: ["--format", "json"], expected: "12-shebang-good.json.expected"),
+        // The JSON surface names a system field by the key the code wrote (`creationDate`),
+        // never by ckschema's YAML name (`createdAt`, which in app code is a custom field).
+        Case(file: "1-system-predicate-good.swift", schema: "1-system-predicate.yaml", options: ["--format", "json"], expected: "1-system-predicate-good.json.expected"),
+        Case(file: "1-system-sort-good.swift", options: ["--format", "json"], expected: "1-system-sort-good.json.expected"),
     ]
 
     /// 11: without a schema (none given, no ckschema.yaml above the folder) the checks that need

@@ -179,6 +179,23 @@ import Testing
         #expect(promote.code == 0, "\(promote.stdout)\(promote.stderr)")
     }
 
+    /// SwiftData sources cannot declare a security role: a role the export has (a public
+    /// catalogue's `moderator` beside the mirrored types, as robbiet480/Dispatch's) is no
+    /// removal (CK316), as its non-CD_ types are none; a full schema without it still is one.
+    @Test func promoteLeavesARoleOfProductionToTheSchemaThatHasIt() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let prod = try read(Paths.fixture("swift/apps/Journal/Journal.ckdb")).replacingOccurrences(of: "DEFINE SCHEMA\n", with: "DEFINE SCHEMA\n\n    CREATE ROLE moderator;\n")
+        #expect(prod.contains("CREATE ROLE moderator;"))
+        try prod.write(toFile: dir + "/prod.ckdb", atomically: true, encoding: .utf8)
+        let r = try runCLI(["promote", "--check", dir + "/prod.ckdb", "Tests/Fixtures/swift/apps/Journal"])
+        #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+        #expect(!r.stdout.contains("CK316"), "\(r.stdout)")
+        try "DEFINE SCHEMA\n".write(toFile: dir + "/dev.ckdb", atomically: true, encoding: .utf8)
+        let full = try runCLI(["promote", "--check", dir + "/prod.ckdb", dir + "/dev.ckdb"])
+        #expect(full.stdout.contains("security role 'moderator' is in production and is removed"), "\(full.stdout)")
+    }
+
     @Test func promoteRefusesARetypedPropertyWithTheModelVersionAdvice() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
