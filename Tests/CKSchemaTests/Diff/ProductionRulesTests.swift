@@ -310,4 +310,16 @@ import CKSchema
         for code in codes { #expect(RuleCatalog.info(code) != nil) }
         #expect(ProductionRules.all.allSatisfy { !$0.info.source.isEmpty })
     }
+
+    /// CK303's fix names the data step that works for the two types (`RetypeAdvice`): a
+    /// lossless retype is a copy, an int64 becomes a double by an expression, and a
+    /// conversion no step makes says so. End to end: ProductionLoopTests.theRetypeAdviceIsAMigrationLineThatApplies.
+    @Test func theRetypeFixNamesTheDataStepThatWorks() {
+        let f = { (t: FieldType) in Field(name: "count", type: t) }
+        #expect(RetypeAdvice.dataStep(recordType: "Note", from: "count", old: f(FieldType(.int64)), to: "countV2", new: f(FieldType(.string)))
+            == "- copy: { recordType: Note, from: count, to: countV2 }")
+        #expect(RetypeAdvice.dataStep(recordType: "Note", from: "count", old: f(FieldType(.int64)), to: "countV2", new: f(FieldType(.double)))
+            == #"- backfill: { recordType: Note, field: countV2, expression: "count * 1.0" }"#)
+        #expect(RetypeAdvice.dataStep(recordType: "Note", from: "count", old: f(FieldType(.string)), to: "countV2", new: f(FieldType(.int64))) == nil)
+    }
 }
