@@ -63,7 +63,7 @@ import CKSchema
         #expect(step.changeClass == .forbidden)
         #expect(step.code == "CK303")
         #expect(step.reason == "field 'Payload.count' is int64 in production and cannot change type to string")
-        #expect(step.fix == "add a new string field (for example 'countV2'), backfill it from 'count', and mark 'count' `deprecated: true` instead of changing its type")
+        #expect(step.fix == "keep 'count' as int64 and mark it `deprecated: true`, add a string field 'countV2' to the schema instead of changing the type; `ckschema migrate new` writes its addField, then add the data step that fills it to that migration: `- copy: { recordType: Payload, from: count, to: countV2 }`")
         // A change points at the development file's line.
         #expect(step.diagnostic.location == SourceLocation(file: "dev.yaml", line: 11, column: 5))
     }
