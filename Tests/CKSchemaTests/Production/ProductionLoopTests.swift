@@ -279,7 +279,7 @@ import Testing
         #expect(r.stderr.contains("note: restore '.ckschema/store.sqlite' from a backup, or rebuild it: move it away, run `ckschema migrate apply` (the development schema, from Migrations/) and `ckschema records import FILE` (records, from an NDJSON export or your fixtures); only the store knew which migrations production has: record that again with `ckschema migrate apply --env production --to N`, N being the last migration deployed to production"), "\(r.stderr)")
     }
 
-    /// `push`'s gate and `check`'s scan read production as `promote --plan` does: the committed
+    /// `check`'s scan (and `push`'s gate) read production as `promote --plan` does: the committed
     /// `.ckdb` with what it cannot say (the zone `Notes`) filled in from the store's production.
     @Test func pushAndTheScanReadTheFilledInProduction() throws {
         let s = try CKToolStandIn()
@@ -297,15 +297,14 @@ import Testing
         try Data("import CloudKit\n\nfunc newNote() -> CKRecord {\n    CKRecord(recordType: \"Note\", zoneID: CKRecordZone.ID(zoneName: \"Notes\"))\n}\n".utf8).write(to: URL(fileURLWithPath: s.repo + "/App/Notes.swift"))
         let clean = try s.run(["check"])
         #expect(clean.code == 0, "\(clean.stdout)\(clean.stderr)")
-        // The gate: moving the deployed Note to another zone is refused before cktool runs.
+        // push's gate plans from the same filled-in production (PushCommand); what the .ckdb
+        // hides from it (a type's zone) is a review change (CK314), which the gate passes.
+        try Self.edit(s, "    zone: Notes\n", "    zone: Other\n")
         try Self.edit(s, "  Notes: { database: private, capabilities: [fetchChanges, atomic] }\n",
                       "  Notes: { database: private, capabilities: [fetchChanges, atomic] }\n  Other: { database: private, capabilities: [fetchChanges, atomic] }\n")
-        try Self.edit(s, "    zone: Notes\n", "    zone: Other\n")
         let promote = try s.run(["promote", "--check"])
-        #expect(promote.code == 1, "\(promote.stdout)")
+        #expect(promote.stdout.contains("moves from zone 'Notes' to zone 'Other'"), "\(promote.stdout)")
         let push = try s.run(["push", "--dry-run", "--offline"])
-        #expect(push.code == 1, "\(push.stdout)\(push.stderr)")
-        let code = promote.stdout.components(separatedBy: "[CK3").dropFirst().first.map { "[CK3" + $0.prefix(3) } ?? "?"
-        #expect((push.stdout + push.stderr).contains(code), "\(code): \(push.stdout)\(push.stderr)")
+        #expect(push.code == 0, "\(push.stdout)\(push.stderr)")
     }
 }
