@@ -32,12 +32,6 @@ protocol Command: Sendable {
     static var subcommands: [any Subcommand.Type] { get }
     /// Parses and checks its arguments (the words after its name), then runs.
     static func execute(_ arguments: [String], _ io: inout Output) throws -> ExitCode
-    /// What its first positional names, when completions can offer it (`query TYPE`).
-    static var positionalNames: CompletedNames? { get }
-}
-
-extension Command {
-    static var positionalNames: CompletedNames? { nil }
 }
 
 /// Options declared once, as `@Opt`, `@Group` and `@Positionals` properties (Declared.swift):

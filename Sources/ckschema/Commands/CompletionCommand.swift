@@ -4,14 +4,11 @@ import CKSchema
 enum CompletionCommand: CommandGroup {
     static let name = "completion"
     static let summary = "Print a shell completion script (bash, zsh or fish)."
-    static let subcommandTypes: [any Subcommand.Type] = [BashCompletion.self, ZshCompletion.self, FishCompletion.self, CompletionNamesCommand.self]
+    static let subcommandTypes: [any Subcommand.Type] = [BashCompletion.self, ZshCompletion.self, FishCompletion.self]
     static let help = """
         The script completes every command, its options, and the values of options that take
         a fixed list (--format, --env, ...). It is derived from the options each command
-        declares, as --help and 'ckschema man' are. Names come from the repository when you
-        press Tab: the record types for --type and 'query TYPE', the zones for --zone, the
-        migration versions for 'migrate apply --to', read from ckschema.yaml's schemas by
-        'ckschema completion names types|zones|migrations'.
+        declares, as --help and 'ckschema man' are.
 
         examples:
           ckschema completion bash > /etc/bash_completion.d/ckschema

@@ -91,7 +91,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let groups = try Self.declaredSubcommands().filter { !$0.subcommands.isEmpty }
         #expect(Dictionary(uniqueKeysWithValues: groups.map { ($0.command, $0.subcommands) })
-                == ["migrate": ["new", "apply", "status", "hash", "baseline"], "records": ["import", "export", "delete"], "completion": ["bash", "zsh", "fish", "names"], "generate": ["swift"]])
+                == ["migrate": ["new", "apply", "status", "hash", "baseline"], "records": ["import", "export", "delete"], "completion": ["bash", "zsh", "fish"], "generate": ["swift"]])
         for (command, subcommands) in groups where command != "completion" {
             for sub in subcommands {
                 let r = try runCLI([command, sub, "--format", "bogus"], cwd: dir)

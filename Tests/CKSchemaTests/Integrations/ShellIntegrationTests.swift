@@ -45,59 +45,12 @@ import Testing
         #expect(try complete(["ckschema", "pu"]) == ["pull", "push"])
         #expect(try complete(["ckschema", "lint", "--format", ""]) == ["text", "json", "github", "sarif", "markdown"])
         #expect(try complete(["ckschema", "pull", "--env", ""]) == ["production", "development"])
-        #expect(try complete(["ckschema", "completion", ""]) == ["bash", "zsh", "fish", "names"])
+        #expect(try complete(["ckschema", "completion", ""]) == ["bash", "zsh", "fish"])
         #expect(try complete(["ckschema", "migrate", "st"]) == ["status"])
         for (command, options) in try Self.declared() {
             let offered = Set(try complete(["ckschema", command, "-"]))
             for o in options { #expect(offered.contains(o), "bash does not complete \(command) \(o)") }
         }
-    }
-
-    /// Issue 32 point 9: record types (`--type`, `query TYPE`), zones (`--zone`) and migration
-    /// versions (`migrate apply --to`) complete with the repository's names, which the scripts
-    /// read from ckschema.yaml's schemas through `ckschema completion names` when Tab is pressed.
-    @Test func completionsOfferTheRepositorysNames() throws {
-        let bash = try #require(Tool.find("bash"))
-        let root = try makeTempDir()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let dir = root + "/repo"
-        #expect(try runCLI(["init", dir, "--container", "iCloud.com.example.Notes"]).code == 0)
-        #expect(try runCLI(["migrate", "new", "initial"], cwd: dir).code == 0)
-        #expect(try runCLI(["completion", "names", "types"], cwd: dir).stdout == "Note\n")
-        #expect(try runCLI(["completion", "names", "zones"], cwd: dir).stdout == "Notes\n_defaultZone\n")
-        #expect(try runCLI(["completion", "names", "migrations"], cwd: dir).stdout == "1\t0001_initial.yaml\n")
-        let wrong = try runCLI(["completion", "names", "fields"], cwd: dir)
-        #expect(wrong.code == 2)
-        #expect(wrong.stderr.contains("completion names takes one of"), "\(wrong.stderr)")
-        // Outside a repository there is nothing to offer: exit 2, and the scripts discard it.
-        #expect(try runCLI(["completion", "names", "types"], cwd: root).code == 2)
-
-        try Data(try runCLI(["completion", "bash"]).stdout.utf8).write(to: URL(fileURLWithPath: root + "/ckschema.bash"))
-        let bin = (Paths.binary as NSString).deletingLastPathComponent
-        func complete(_ words: [String], in cwd: String) throws -> [String] {
-            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let r = try Tool.run(bash, ["-c", """
-                source '\(root)/ckschema.bash'
-                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
-                _ckschema
-                printf '%s\\n' "${COMPREPLY[@]}"
-                """], cwd: cwd, environment: ["PATH": bin + ":/usr/bin:/bin"])
-            #expect(r.code == 0, "\(r.stderr)")
-            return r.stdout.split(separator: "\n").map(String.init)
-        }
-        #expect(try complete(["ckschema", "query", ""], in: dir) == ["Note"])
-        #expect(try complete(["ckschema", "records", "export", "--type", ""], in: dir) == ["Note"])
-        #expect(try complete(["ckschema", "changes", "--zone", "N"], in: dir) == ["Notes"])
-        #expect(try complete(["ckschema", "query", "Note", "--zone", ""], in: dir) == ["Notes", "_defaultZone"])
-        #expect(try complete(["ckschema", "migrate", "apply", "--to", ""], in: dir) == ["1"])
-        #expect(try complete(["ckschema", "query", ""], in: root) == [])
-
-        let zsh = try runCLI(["completion", "zsh"]).stdout
-        #expect(zsh.contains("'--to[apply up to and including this version]:version:_ckschema_names migrations' \\\n"), "\(zsh)")
-        #expect(zsh.contains("'1:types:_ckschema_names types' \\\n"))
-        let fish = try runCLI(["completion", "fish"]).stdout
-        #expect(fish.contains("complete -c ckschema -n '__fish_seen_subcommand_from query' -a '(ckschema completion names types 2>/dev/null)'\n"), "\(fish)")
-        #expect(fish.contains(" -l zone -x -a '(ckschema completion names zones 2>/dev/null)' -d "))
     }
 
     @Test func zshAndFishScriptsNameEveryCommandAndOption() throws {
