@@ -189,7 +189,7 @@ import Testing
         let fix = "note: keep 'rating' as double and mark it `deprecated: true`, add a string field 'ratingV2' to the schema instead of changing the type; `ckschema migrate new` writes its addField, then add the data step that fills it to that migration: `\(step)`\n"
         let check = try s.run(["promote", "--check"])
         #expect(check.code == 1)
-        #expect(check.stdout == "Schemas/development.yaml:17:7: error: field 'Note.rating' is double in production and cannot change type to string [CK303]\nSchemas/development.yaml:17:7: \(fix)1 error\n", "\(check.stdout)")
+        #expect(check.stdout == "Schemas/development.yaml:17:7: error: field 'Note.rating' is double in production and cannot change type to string [CK303]\nSchemas/development.yaml:17:7: \(fix)ckschema promote: failed: 1 error, 0 warnings\n", "\(check.stdout)")
         let refused = try s.run(["migrate", "new", "retype"])
         #expect(refused.code == 2)
         #expect(refused.stderr.contains(fix), "\(refused.stderr)")
