@@ -90,6 +90,24 @@ public struct Configuration: Sendable, Equatable {
         environment == .production ? productionSchema : developmentSchema
     }
 
+    /// Where ckschema.yaml names each environment's schema (`schemas.development: ...`).
+    public var schemaLocations: [Environment: SourceLocation] = [:]
+
+    /// `diagnostics` with "no such schema file or folder" for a schema this file names
+    /// reported where it names it: at the line of ckschema.yaml, not at line 1 of a file that
+    /// does not exist (issue 32 point 8). Other diagnostics are returned as they are.
+    public func locatingMissingSchemas(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.map { d in
+            guard d.code == InputRules.unreadable.code, let file = d.location?.file, !FileManager.default.fileExists(atPath: file),
+                  let env = Environment.allCases.first(where: { schema(for: $0) == file }), let at = schemaLocations[env] else { return d }
+            var moved = d
+            moved.location = at
+            moved.message = "schemas.\(env.rawValue) names '\(file)', which does not exist"
+            moved.fix = "correct the path here (it is relative to the folder of ckschema.yaml), or create the schema there"
+            return moved
+        }
+    }
+
     mutating func setSchema(_ path: String, for environment: Environment) {
         if environment == .production { productionSchema = path } else { developmentSchema = path }
     }
@@ -142,6 +160,7 @@ public struct Configuration: Sendable, Equatable {
                 for q in s {
                     guard let v = d.string(q.value, what: "'schemas.\(q.name)'"), let env = Environment(rawValue: q.name) else { continue }
                     config.setSchema(resolve(v), for: env)
+                    config.schemaLocations[env] = d.location(q.value)
                 }
             case "migrations": if let v = d.string(p.value, what: "'migrations'") { config.migrations = resolve(v) }
             case "store": if let v = d.string(p.value, what: "'store'") { config.store = resolve(v) }

@@ -162,8 +162,12 @@ public enum ProductionRules {
     /// Start — after deploying you are limited to creating record types and adding fields.
     public static let fieldRetyped = ProductionRule(fieldRetypedInfo, .forbidden) { c, ctx in
         guard c.kind == .changeFieldType, let f = c.field else { return nil }
-        return ("field '\(c.fieldPath)' is \(c.before ?? "?") in production and cannot change type to \(c.after ?? "?")",
-                "add a new \(c.after ?? "") field (for example '\(f)V2'), backfill it from '\(f)', and \(ctx.retire("'\(f)'")) instead of changing its type")
+        let reason = "field '\(c.fieldPath)' is \(c.before ?? "?") in production and cannot change type to \(c.after ?? "?")"
+        // In YAML the fix is the migration line that fills the new field (RetypeAdvice).
+        if ctx.notation != .ckdb, let t = c.recordType, let old = ctx.fromTypes[t]?.field(named: f), let new = ctx.toTypes[t]?.field(named: f) {
+            return (reason, RetypeAdvice.fix(recordType: t, field: f, old: old, new: new))
+        }
+        return (reason, "add a new \(c.after ?? "") field (for example '\(f)V2'), backfill it from '\(f)', and \(ctx.retire("'\(f)'")) instead of changing its type")
     }
 
     /// Encrypting an existing field. Source: CKRecord.encryptedValues — “Only encrypt new

@@ -9,8 +9,14 @@ import CKSchemaYAML
 /// schema, refusing the changes production would refuse (with what to do instead).
 public enum MigrationGenerator {
     /// The steps from `old` to `new`, and the changes no allowed step can make.
-    public static func steps(from old: Schema, to new: Schema) -> (steps: [MigrationStep], refused: [Diagnostic]) {
+    ///
+    /// With `production` and the folder's `migrations`, a field or record type that is gone
+    /// from the development schema and that production never had is not "deprecate it": the
+    /// refusal names the migration that adds it, to take it out of (issue 32 point 8).
+    public static func steps(from old: Schema, to new: Schema, production: Production? = nil, migrations: [Migration] = []) -> (steps: [MigrationStep], refused: [Diagnostic]) {
         var g = Generation()
+        g.production = production
+        g.migrations = migrations
         g.zones(old, new)
         g.roles(old, new)
         for t in new.recordTypes {
@@ -18,6 +24,7 @@ public enum MigrationGenerator {
         }
         g.subscriptions(old, new)
         for t in old.recordTypes where new.recordType(named: t.name) == nil {
+            if g.neverInProduction(t.name, field: nil) { continue }
             g.refuse("record type '\(t.name)' is gone from the development schema; production never deletes a deployed record type",
                      "put it back with `deprecated: true`", .unknown)
         }
@@ -35,6 +42,38 @@ public enum MigrationGenerator {
     private struct Generation {
         var steps: [MigrationStep] = []
         var refused: [Diagnostic] = []
+        var production: Production?
+        var migrations: [Migration] = []
+
+        /// True, after refusing it with that advice, when production is known and never had
+        /// the record type (or its field) gone from the development schema: a migration not yet
+        /// in production adds it, and taking it out of that migration is what works, not a
+        /// deprecation of something production does not have.
+        mutating func neverInProduction(_ type: String, field: String?) -> Bool {
+            guard let production else { return false }
+            let deployed = production.schema.recordType(named: type)
+            if let field { if deployed?.field(named: field) != nil { return false } } else if deployed != nil { return false }
+            let what = field.map { "field '\(type).\($0)'" } ?? "record type '\(type)'"
+            // The last migration that adds it: its own addField, or the addRecordType that has it.
+            var adder: (Migration, MigrationStep)?
+            for m in migrations.reversed() {
+                if let step = m.steps.last(where: { s in
+                    s.recordTypeName == type && (field.map { s.kindName == "addField" && s.fieldName == $0 } ?? false || s.kindName == "addRecordType")
+                }) { adder = (m, step); break }
+            }
+            let rebuild = "then run `ckschema migrate hash`; if the development store has applied it, rebuild that store too (docs/migrations.md, \"When a migration is wrong\")"
+            if case let (m, step)? = adder {
+                let part = step.kindName == "addField" || field == nil ? "its `\(step.kindName)` step" : "'\(field ?? "")' from its `addRecordType` step"
+                refused.append(Diagnostic(rule: StoreRules.productionForbidden,
+                                          "\(what) is gone from the development schema, and production (\(production.source)) never had it: \(m.fileName) adds it and is not applied to production",
+                                          at: step.location, fix: "take \(part) out of \(m.fileName) instead of deprecating it, \(rebuild)"))
+            } else {
+                refused.append(Diagnostic(rule: StoreRules.productionForbidden,
+                                          "\(what) is gone from the development schema, and production (\(production.source)) never had it",
+                                          at: nil, fix: "take it out of the migration that adds it instead of deprecating it, \(rebuild)"))
+            }
+            return true
+        }
 
         mutating func add(_ kind: some MigrationStepKind) { steps.append(MigrationStep(kind)) }
 
@@ -79,6 +118,7 @@ public enum MigrationGenerator {
                 }
             }
             for f in ot.fields where t.field(named: f.name) == nil {
+                if neverInProduction(t.name, field: f.name) { continue }
                 refuse("field '\(t.name).\(f.name)' is gone from the development schema; production never deletes a deployed field",
                        "put it back with `deprecated: true`", t.origin)
             }
@@ -91,7 +131,7 @@ public enum MigrationGenerator {
         mutating func field(_ of: Field, _ f: Field, in t: RecordType) {
             if of.type != f.type {
                 refuse("field '\(t.name).\(f.name)' changed type (\(of.type) to \(f.type)); production never retypes a deployed field",
-                       "keep '\(f.name)' as \(of.type), add a new field of type \(f.type), and `copy` or `backfill` into it", f.origin)
+                       RetypeAdvice.fix(recordType: t.name, field: f.name, old: of, new: f), f.origin)
                 return
             }
             if of.isEncrypted != f.isEncrypted {
@@ -168,7 +208,7 @@ public enum MigrationGenerator {
             if !pending.isEmpty { throw InputError(pending) }
         }
         let replayed = try folder.replay()
-        var (steps, refused) = Self.steps(from: replayed, to: development)
+        var (steps, refused) = Self.steps(from: replayed, to: development, production: production, migrations: folder.migrations)
         if !refused.isEmpty { throw InputError(refused) }
         if steps.isEmpty { return nil }
         for rename in renames { steps = rename.withCopy(steps) }

@@ -68,6 +68,6 @@ public enum RecordExporter {
 
     private static func damaged(_ store: Store, _ name: String, _ type: String, _ what: String) -> InputError {
         InputError(Diagnostic(rule: StoreRules.notAStore, "the store '\(store.path)' is damaged: record '\(name)' of type '\(type)': \(what)", at: nil,
-                          fix: "restore the store from a backup, or rebuild it with `ckschema migrate apply` and `ckschema records import`"))
+                          fix: StoreRules.rebuildAdvice(store.path)))
     }
 }

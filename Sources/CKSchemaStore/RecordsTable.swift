@@ -66,7 +66,11 @@ package enum RecordsTable {
     static let byKey = "\(C.env) = ? AND \(C.zone) = ? AND \(C.recordName) = ?"
 
     // The statements of one record, each cached on the connection (`SQLiteConnection.cached`).
-    static let insert = CachedSQL("INSERT INTO \(name) (\(C.env), \(C.zone), \(C.recordType), \(C.recordName), \(C.changeTag), \(C.createdAt), \(C.modifiedAt), \(C.fields)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT (\(C.env), \(C.zone), \(C.recordName)) DO NOTHING")
+    /// The largest id a record has had: the largest now, or the newest one deleted (the
+    /// `records:high-water` trigger keeps it in `meta`), so ids never go backwards.
+    static let highestID = "max(coalesce((SELECT max(\(C.id)) FROM \(name)), 0), coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '\(Store.highWaterKey)'), 0))"
+    /// A new record is numbered above every id a record ever had (never reusing a deleted one's).
+    static let insert = CachedSQL("INSERT INTO \(name) (\(C.id), \(C.env), \(C.zone), \(C.recordType), \(C.recordName), \(C.changeTag), \(C.createdAt), \(C.modifiedAt), \(C.fields)) VALUES (\(highestID) + 1, ?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT (\(C.env), \(C.zone), \(C.recordName)) DO NOTHING")
     static let typeAndTag = CachedSQL("SELECT \(C.recordType), \(C.changeTag) FROM \(name) WHERE \(byKey)")
     static let replace = CachedSQL("UPDATE \(name) SET \(C.fields) = ?4, \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3")
     static let merge = CachedSQL("UPDATE \(name) SET \(C.fields) = json_patch(\(C.fields), ?4), \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3")
@@ -74,7 +78,7 @@ package enum RecordsTable {
     static let fieldsByKey = CachedSQL("SELECT \(C.fields) FROM \(name) WHERE \(byKey)")
     static let count = CachedSQL("SELECT count(*) FROM \(name) WHERE \(C.env) = ?")
     static let countOfType = CachedSQL("SELECT count(*) FROM \(name) WHERE \(C.env) = ? AND \(C.recordType) = ?")
-    static let maxID = CachedSQL("SELECT coalesce(max(\(C.id)), 0) FROM \(name)")
+    static let maxID = CachedSQL("SELECT \(highestID)")
     static let zonesOfType = CachedSQL("SELECT \(C.zone), count(*) FROM \(name) WHERE \(C.env) = ? AND \(C.recordType) = ? GROUP BY \(C.zone) ORDER BY \(C.zone)")
     static let keysOfType = CachedSQL("SELECT \(C.zone), \(C.recordName) FROM \(name) WHERE \(C.env) = ? AND \(C.recordType) = ? ORDER BY \(C.id)")
 }

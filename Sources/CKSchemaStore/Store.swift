@@ -187,7 +187,8 @@ public final class Store {
                                         at: nil, fix: "upgrade ckschema to the version that wrote the store"))
             }
             if version < 1 {
-                throw InputError(Diagnostic(rule: StoreRules.notAStore, "the store '\(path)' has no format version; it is damaged", at: nil))
+                throw InputError(Diagnostic(rule: StoreRules.notAStore, "the store '\(path)' has no format version; it is damaged", at: nil,
+                                            fix: StoreRules.rebuildAdvice(path)))
             }
             // Every command opens the store here: one check of what a store holds, for all.
             try checkInvariants()
@@ -238,7 +239,8 @@ public final class Store {
         try guarded("read the \(env.rawValue) schema") {
             let json = try self.db.scalar("SELECT schema_json FROM environments WHERE name = ?", [.text(env.rawValue)])?.text ?? ""
             do { return try StoreSchemaCodec.decode(json) } catch let e as StoreSchemaCodec.DecodeError {
-                throw InputError(Diagnostic(rule: StoreRules.notAStore, "the store's \(env.rawValue) schema is damaged: \(e.message)", at: nil))
+                throw InputError(Diagnostic(rule: StoreRules.notAStore, "the store's \(env.rawValue) schema is damaged: \(e.message)", at: nil,
+                                            fix: StoreRules.rebuildAdvice(self.path)))
             }
         }
     }
@@ -416,7 +418,7 @@ public final class Store {
             // Never a raw Swift error value: the JSON parser's error has its own words.
             if let p = error as? JSONValue.ParseError {
                 return InputError(Diagnostic(rule: StoreRules.notAStore, "could not \(doing): the store '\(path)' holds JSON that does not parse (\(p.message) at byte \(p.offset + 1)); it is damaged", at: nil,
-                                         fix: "restore the store from a backup, or rebuild it with `ckschema migrate apply`"))
+                                         fix: StoreRules.rebuildAdvice(path)))
             }
             return InputError(Diagnostic(rule: StoreRules.sqlite, "could not \(doing) in '\(path)': \(error)", at: nil))
         }
@@ -438,8 +440,8 @@ public final class Store {
                                      fix: "wait for the other ckschema command to finish, then run this one again"))
         }
         if e.isNotADatabase {
-            return InputError(Diagnostic(rule: StoreRules.notAStore, "'\(path)' is not a usable SQLite database (\(e.message))", at: nil,
-                                     fix: "point `store:` in ckschema.yaml at a ckschema store"))
+            return InputError(Diagnostic(rule: StoreRules.notAStore, "'\(path)' is not a usable SQLite database (\(e.message)): it is damaged", at: nil,
+                                     fix: StoreRules.rebuildAdvice(path) + "; or point `store:` in ckschema.yaml (or --store) at another store"))
         }
         return InputError(Diagnostic(rule: StoreRules.sqlite, "could not \(doing) in '\(path)': \(e)", at: nil))
     }

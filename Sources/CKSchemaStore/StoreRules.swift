@@ -69,6 +69,15 @@ public enum StoreRules {
         summary: "A record's deleteSelf reference names a record that neither exists in its zone nor is saved in the same request (CKError.referenceViolation).", defaultSeverity: .error,
         source: "Apple, CKRecord.Reference (CKReference.h: a reference with an action other than none to a record not on the server and not in the current save operation is an error); CKError.Code.referenceViolation (https://developer.apple.com/documentation/cloudkit/ckerror/code/referenceviolation)")
 
+    /// How to rebuild a damaged store (CK501), the one wording every such diagnostic uses:
+    /// what the repository restores (the schemas from Migrations/, the records from an
+    /// export or fixtures) and what only the store held (which migrations production has),
+    /// with the command that records it again (issue 32 point 8; docs/store.md, "A damaged store").
+    public static func rebuildAdvice(_ path: String) -> String {
+        "restore '\(path)' from a backup, or rebuild it: move it away, run `ckschema migrate apply` (the development schema, from Migrations/) and `ckschema records import FILE` (records, from an NDJSON export or your fixtures); "
+            + "only the store knew which migrations production has: record that again with `ckschema migrate apply --env production --to N`, N being the last migration deployed to production"
+    }
+
     public static let all: [RuleInfo] = [
         notAStore, newerFormat, readOnly, full, locked, sqlite,
         fileName, duplicateVersion, gap, unknownStep, invalidStep, badTarget, backfillType, lossyCopy, notAllowed,

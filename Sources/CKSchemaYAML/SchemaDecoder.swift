@@ -158,6 +158,11 @@ package struct SchemaDecoder {
             return field
         }
         guard spec.shape == .mapping else {
+            if let list = Self.bracketedType(spec) {
+                d.report(InputRules.wrongKind, "field '\(typeName).\(name)' must be a type or a mapping, found a list: `[\(list.written)]` is a YAML list; did you mean `\(name): list<\(list.element)>`?",
+                         at: spec, fix: Self.bracketFix(list.element))
+                return nil
+            }
             d.report(InputRules.wrongKind, "field '\(typeName).\(name)' must be a type or a mapping, found \(spec.kindName)", at: spec)
             return nil
         }
@@ -218,7 +223,26 @@ package struct SchemaDecoder {
 
     static let typeNames = PrimitiveType.allCases.filter { $0 != .number }.map(\.rawValue) + ["list<T>"]
 
+    /// The element type of a type written in brackets (`type: [asset]`, Swift's spelling of an
+    /// array), which YAML reads as a one-item list; nil for anything else.
+    static func bracketedType(_ node: YAMLNode) -> (written: String, element: String)? {
+        guard let items = node.sequence, items.count == 1, let s = items[0].scalar, !items[0].isNull else { return nil }
+        let t = FieldType(parsing: s) ?? FieldType.cloudKitSpelling(ofSwiftType: s).flatMap { FieldType(parsing: $0) }
+        guard let t, !t.isList else { return nil }
+        return (s, t.description)
+    }
+
+    /// What to write instead of a bracketed type.
+    static func bracketFix(_ element: String) -> String {
+        "in YAML brackets make a list, and CloudKit's list type is spelled list<T>: write `list<\(element)>` (quotes are not needed)"
+    }
+
     private mutating func fieldType(_ node: YAMLNode) -> FieldType? {
+        if let list = Self.bracketedType(node) {
+            d.report(InputRules.wrongKind, "a field type must be a string, found a list: `[\(list.written)]` is a YAML list; did you mean `list<\(list.element)>`?",
+                     at: node, fix: Self.bracketFix(list.element))
+            return nil
+        }
         guard let s = d.string(node, what: "a field type") else { return nil }
         if let t = FieldType(parsing: s) { return t }
         var candidates = PrimitiveType.allCases.map(\.rawValue)

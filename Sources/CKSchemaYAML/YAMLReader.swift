@@ -73,8 +73,78 @@ struct ParserFailure {
             message = "found a tab; YAML allows only spaces for indentation"
             fix = "replace the tab with spaces"
         }
+        if let worded = indentation(line: line, column: column, data: data) {
+            message = worded.message
+            fix = worded.fix
+            column = worded.column
+        }
         let rule = problem.contains("UTF-8") ? InputRules.notUTF8 : InputRules.yamlSyntax
         return .error(rule, message, at: SourceLocation(file: file, line: line, column: column), fix: fix)
+    }
+
+    /// libyaml's words for an indentation mistake, in the user's: a key indented to match no
+    /// mapping above it ("did not find expected key"), and a key indented under a line that
+    /// already has its value ("mapping values are not allowed"), or a value with `: ` in it.
+    /// Nil when the failure is not one of those. Source: YAML 1.2.2, 6.1 Indentation Spaces
+    /// (a mapping's keys share one indentation; tabs are not indentation).
+    private func indentation(line: Int, column: Int, data: Data) -> (message: String, fix: String, column: Int)? {
+        let lines = Self.lines(upTo: line, in: data)
+        guard line >= 1, line <= lines.count else { return nil }
+        let here = lines[line - 1]
+        let indent = Self.indent(here)
+        // The nearest line above with content (not blank, not a comment).
+        var prev = line - 1
+        while prev >= 1, Self.isBlankOrComment(lines[prev - 1]) { prev -= 1 }
+        let prevIndent = prev >= 1 ? Self.indent(lines[prev - 1]) : 0
+        if problem.contains("did not find expected key"), context?.contains("block mapping") == true, contextLine > 0,
+           column == indent + 1, indent != contextColumn - 1 {
+            let parent = contextColumn - 1
+            var message = "this line is indented \(indent) spaces, which matches no mapping above it: the keys of the one that starts at line \(contextLine) are indented \(parent)"
+            var choices = ["\(parent) spaces to be a key beside line \(contextLine)'s"]
+            if prev >= 1, prev != contextLine, prevIndent != parent, prevIndent != indent {
+                message += ", those of line \(prev) \(prevIndent)"
+                choices.insert("\(prevIndent) to go on from line \(prev)", at: 0)
+            }
+            return (message, "indent it with \(choices.joined(separator: ", or ")): every key of one YAML mapping starts in the same column", indent + 1)
+        }
+        if problem.contains("mapping values are not allowed") {
+            if prev >= 1, indent > prevIndent, column > indent + 1, Self.hasInlineValue(lines[prev - 1]) {
+                return ("this line is indented more than line \(prev) (\(indent) spaces, not \(prevIndent)), so YAML reads it as more of line \(prev)'s value, where a key cannot be",
+                        "indent it with \(prevIndent) spaces to be a key beside line \(prev)'s; or, if it belongs inside that key, put nothing after that key's ':' on line \(prev)", indent + 1)
+            }
+            if column > indent + 1, Self.hasInlineValue(Array(here[0..<min(here.count, column - 1)])) {
+                return ("a value on this line has ': ' in it, which YAML reads as the start of another key",
+                        "quote the value (`key: \"a: b\"`), or write it without ': '", column)
+            }
+        }
+        return nil
+    }
+
+    /// The first `count` lines of `data`, without their line breaks.
+    private static func lines(upTo count: Int, in data: Data) -> [[UInt8]] {
+        var out: [[UInt8]] = [], current: [UInt8] = []
+        for b in data {
+            if out.count >= count { break }
+            if b == 0x0A { out.append(current); current = [] } else if b != 0x0D { current.append(b) }
+        }
+        if out.count < count { out.append(current) }
+        return out
+    }
+
+    private static func indent(_ line: [UInt8]) -> Int { line.prefix { $0 == 0x20 }.count }
+
+    private static func isBlankOrComment(_ line: [UInt8]) -> Bool {
+        guard let first = line.first(where: { $0 != 0x20 && $0 != 0x09 }) else { return true }
+        return first == UInt8(ascii: "#")
+    }
+
+    /// True when the line is `key: value` with something after the `: ` (a plain scalar).
+    private static func hasInlineValue(_ line: [UInt8]) -> Bool {
+        guard let colon = line.indices.first(where: { line[$0] == UInt8(ascii: ":") && ($0 + 1 == line.count || line[$0 + 1] == 0x20) }) else { return false }
+        let rest = line[(colon + 1)...].drop { $0 == 0x20 }
+        guard let first = rest.first else { return false }
+        return first != UInt8(ascii: "#") && first != UInt8(ascii: "|") && first != UInt8(ascii: ">") && first != UInt8(ascii: "{") && first != UInt8(ascii: "[")
+            && first != UInt8(ascii: "&") && first != UInt8(ascii: "!")
     }
 
     private func byte(at line: Int, column: Int, in data: Data) -> UInt8? {

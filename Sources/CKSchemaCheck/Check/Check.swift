@@ -44,7 +44,7 @@ public enum Check {
     /// Runs every configured check.
     public static func run(_ config: Configuration) -> Report {
         var report = Report()
-        let schemas = SchemaCache(model: config.model ?? ModelSelection())
+        let schemas = SchemaCache(model: config.model ?? ModelSelection(), config: config)
         for check in config.checks ?? CheckName.allCases {
             guard let result = step(check, config, schemas) else { continue }
             let shown = check.shown
@@ -71,8 +71,13 @@ public enum Check {
         private var linted: [String: [Diagnostic]] = [:]
         /// The Core Data model version and configuration ckschema.yaml names.
         let model: ModelSelection
+        /// ckschema.yaml: a schema it names that does not exist is reported at the line naming it.
+        let config: Configuration?
 
-        init(model: ModelSelection) { self.model = model }
+        init(model: ModelSelection, config: Configuration? = nil) {
+            self.model = model
+            self.config = config
+        }
 
         /// The lint findings of the schema at `path`, computed once: the lint step reports
         /// them, and the promote step's plan waits on their errors.
@@ -95,7 +100,7 @@ public enum Check {
                 return schema
             } catch {
                 loaded[path] = .some(nil)
-                result.diagnostics += error.diagnostics
+                result.diagnostics += config?.locatingMissingSchemas(error.diagnostics) ?? error.diagnostics
                 result.failed = true
                 return nil
             }
@@ -120,16 +125,7 @@ public enum Check {
         var step = StepResult()
         let exported = schemas.schema(prod, &step), to = schemas.schema(dev, &step)
         guard let exported, let to else { return step }
-        // A `.ckdb` production's zones, `requires:` and queries, as `promote --plan` fills them in.
-        let from: Schema
-        do {
-            let store = FileManager.default.fileExists(atPath: config.store) ? try Store(path: config.store, access: .read) : nil
-            from = try ProductionRecord.planned(exported, development: to, store: store)
-        } catch {
-            step.diagnostics += error.diagnostics
-            step.failed = true
-            return step
-        }
+        guard let from = planned(exported, development: to, config, &step) else { return step }
         let result = Promoter.check(from: from, to: to, hashing: false, promote: config.promote, sharing: sharingReason(config)) { schemas.lint(dev, $0, config.lint) }
         let lintRuns = (config.checks ?? CheckName.allCases).contains(.lint)
         step.diagnostics += (lintRuns ? [] : result.lintErrors) + result.plan.diagnostics(minimum: .review) + result.sharing
@@ -148,11 +144,31 @@ public enum Check {
         return SharingRequirement.Reason(use.what, at: use.at)
     }
 
-    /// The app's Swift sources (`code:`) against production (else the development schema).
+    /// A `.ckdb` production with its zones, `requires:` and queries filled in, as `promote
+    /// --plan` fills them in (`ProductionRecord.planned`: from the store's production, else the
+    /// development schema); nil, with the diagnostics in `step`, when the store cannot be read.
+    static func planned(_ exported: Schema, development: Schema, _ config: Configuration, _ step: inout StepResult) -> Schema? {
+        do {
+            let store = FileManager.default.fileExists(atPath: config.store) ? try Store(path: config.store, access: .read) : nil
+            return try ProductionRecord.planned(exported, development: development, store: store)
+        } catch {
+            step.diagnostics += error.diagnostics
+            step.failed = true
+            return nil
+        }
+    }
+
+    /// The app's Swift sources (`code:`) against production (else the development schema). A
+    /// `.ckdb` production is filled in as the promote step fills it in: the zones and queries a
+    /// `.ckdb` cannot say are production's, not missing (issue 32).
     static func scanStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
         guard !config.code.isEmpty, let path = config.productionSchema ?? config.developmentSchema else { return nil }
         var step = StepResult()
-        guard let schema = schemas.schema(path, &step) else { return step }
+        guard var schema = schemas.schema(path, &step) else { return step }
+        if path == config.productionSchema, schema.notation.value == .ckdb, let dev = config.developmentSchema, let development = schemas.schema(dev, &step) {
+            guard let filled = planned(schema, development: development, config, &step) else { return step }
+            schema = filled
+        }
         let result = CodeScan.run(paths: config.code, schema: schema, environment: config.productionSchema != nil ? .production : .development, lint: config.lint, container: config.container)
         step.diagnostics = result.diagnostics
         step.failed = result.failed

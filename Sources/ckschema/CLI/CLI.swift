@@ -44,18 +44,33 @@ enum CLI {
             io.error("ckschema \(command.name): error: \(ControlCharacters.escaped(e.message))\nusage: \(e.usage ?? command.usage)\n")
             return .failure
         } catch let e as InputError {
-            io.error(DiagnosticRenderer(format: .text, command: command.name, showSource: Output.stderrIsTerminal, rules: RuleCatalog.info).render(e.diagnostics))
+            let diagnostics = locatingMissingSchemas(e.diagnostics, rest)
+            io.error(DiagnosticRenderer(format: .text, command: command.name, showSource: Output.stderrIsTerminal, rules: RuleCatalog.info).render(diagnostics))
             // A report a CI step parses is a report on failure too: with --format json or
             // sarif the input errors are also the command's document on standard output
             // (issue 35 point 6; `migrate status --format json` printed them as text alone).
             if let format = io.reportFormat, format == .json || format == .sarif, !io.stdoutUsed.isSet {
-                io.conclude(e.diagnostics, format: format, command: io.reportCommand ?? command.name, failed: true)
+                io.conclude(diagnostics, format: format, command: io.reportCommand ?? command.name, failed: true)
             }
             return .failure
         } catch {
             io.error("ckschema \(command.name): error: \(ControlCharacters.escaped(String(describing: error)))\n")
             return .failure
         }
+    }
+
+    /// A schema ckschema.yaml names that does not exist is reported at the line that names
+    /// it (`Configuration.locatingMissingSchemas`): the configuration is read again only then,
+    /// from `--config` when the arguments give it.
+    static func locatingMissingSchemas(_ diagnostics: [Diagnostic], _ args: [String]) -> [Diagnostic] {
+        guard diagnostics.contains(where: { $0.code == InputRules.unreadable.code }) else { return diagnostics }
+        var configPath: String?
+        for (i, a) in args.enumerated() {
+            if a == "--config", i + 1 < args.count { configPath = args[i + 1] }
+            if a.hasPrefix("--config=") { configPath = String(a.dropFirst("--config=".count)) }
+        }
+        guard let config = try? CommonOptions.configuration(configPath) else { return diagnostics }
+        return config.locatingMissingSchemas(diagnostics)
     }
 
     static func topHelp() -> String {

@@ -31,7 +31,12 @@ enum PushCommand: OptionsCommand {
         if !options.dryRun && !options.yes && !interactive {
             throw UsageError("push imports into development, and asks first; with no terminal (CI) pass --yes, or --dry-run to stop after validation")
         }
-        let (production, development) = try SchemaSource.loadPair(from: prodPath, to: devPath, model: options.deploy.model.selection(config))
+        let (exported, development) = try SchemaSource.loadPair(from: prodPath, to: devPath, model: options.deploy.model.selection(config))
+        // The gate plans from production as `promote --plan` does: a `.ckdb` with the zones,
+        // `requires:` and queries it cannot say filled in from the store's production.
+        let storePath = Configuration.storePath(nil, config: config)
+        let store = FileManager.default.fileExists(atPath: storePath) ? try Store(path: storePath, access: .read) : nil
+        let production = try ProductionRecord.planned(exported, development: development, store: store)
         let session = options.offline ? nil : try options.deploy.target.session(config: config)
         let request = SchemaPusher.Request(development: development, production: production, lint: config?.lint ?? RuleSettings(),
                                            promote: config?.promote ?? RuleSettings(), session: session, dryRun: options.dryRun)

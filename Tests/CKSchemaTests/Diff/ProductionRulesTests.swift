@@ -63,7 +63,7 @@ import CKSchema
         #expect(step.changeClass == .forbidden)
         #expect(step.code == "CK303")
         #expect(step.reason == "field 'Payload.count' is int64 in production and cannot change type to string")
-        #expect(step.fix == "add a new string field (for example 'countV2'), backfill it from 'count', and mark 'count' `deprecated: true` instead of changing its type")
+        #expect(step.fix == "keep 'count' as int64 and mark it `deprecated: true`, add a string field 'countV2' to the schema instead of changing the type; `ckschema migrate new` writes its addField, then add the data step that fills it to that migration: `- copy: { recordType: Payload, from: count, to: countV2 }`")
         // A change points at the development file's line.
         #expect(step.diagnostic.location == SourceLocation(file: "dev.yaml", line: 11, column: 5))
     }
@@ -309,5 +309,17 @@ import CKSchema
         #expect(codes.allSatisfy { $0.hasPrefix("CK3") || $0.hasPrefix("CK63") || $0 == "CK750" })
         for code in codes { #expect(RuleCatalog.info(code) != nil) }
         #expect(ProductionRules.all.allSatisfy { !$0.info.source.isEmpty })
+    }
+
+    /// CK303's fix names the data step that works for the two types (`RetypeAdvice`): a
+    /// lossless retype is a copy, an int64 becomes a double by an expression, and a
+    /// conversion no step makes says so. End to end: ProductionLoopTests.theRetypeAdviceIsAMigrationLineThatApplies.
+    @Test func theRetypeFixNamesTheDataStepThatWorks() {
+        let f = { (t: FieldType) in Field(name: "count", type: t) }
+        #expect(RetypeAdvice.dataStep(recordType: "Note", from: "count", old: f(FieldType(.int64)), to: "countV2", new: f(FieldType(.string)))
+            == "- copy: { recordType: Note, from: count, to: countV2 }")
+        #expect(RetypeAdvice.dataStep(recordType: "Note", from: "count", old: f(FieldType(.int64)), to: "countV2", new: f(FieldType(.double)))
+            == #"- backfill: { recordType: Note, field: countV2, expression: "count * 1.0" }"#)
+        #expect(RetypeAdvice.dataStep(recordType: "Note", from: "count", old: f(FieldType(.string)), to: "countV2", new: f(FieldType(.int64))) == nil)
     }
 }

@@ -68,7 +68,7 @@ enum PromoteCLI {
         let run = try PromoteCLI.run(["promote", "--check", "--format", "github"], in: dir)
         #expect(run.status == 1)
         let line = try PromoteCLI.line(of: "elevation: string", in: dir.appendingPathComponent("Schemas/development.yaml"))
-        #expect(run.stdout.contains("::error file=Schemas/development.yaml,line=\(line),col=7,title=CK303 field-type-changed::field 'Waypoint.elevation' is double in production and cannot change type to string%0Afix: add a new string field (for example 'elevationV2'), backfill it from 'elevation', and mark 'elevation' `deprecated: true` instead of changing its type\n"))
+        #expect(run.stdout.contains("::error file=Schemas/development.yaml,line=\(line),col=7,title=CK303 field-type-changed::field 'Waypoint.elevation' is double in production and cannot change type to string%0Afix: keep 'elevation' as double and mark it `deprecated: true`, add a string field 'elevationV2' to the schema instead of changing the type; `ckschema migrate new` writes its addField, then add the data step that fills it to that migration: `- backfill: { recordType: Waypoint, field: elevationV2, expression: \"'' || elevation\" }`\n"), "\(run.stdout)")
         // --check reports review and forbidden steps only; without it the plan includes safe notes.
         #expect(!run.stdout.contains("::notice"))
         // Without --check it prints every step, and still exits 1 when one is an error.

@@ -171,4 +171,140 @@ import Testing
             """, "\(baseline.stderr)")
         #expect(try s.snapshot() == before)
     }
+
+    /// Issue 32 point 8: CK303 (a retype) names the data step that works, as the migration line
+    /// to paste; pasted into the migration `migrate new` writes, it applies and fills the new field.
+    @Test func theRetypeAdviceIsAMigrationLineThatApplies() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let createdOn = "      createdOn: { type: timestamp, indexes: [queryable, sortable] }\n"
+        try Self.edit(s, createdOn, createdOn + "      rating: { type: double }\n")
+        try Self.round(s, "initial", round: 1)
+        try Data(#"{"recordName":"n1","recordType":"Note","zoneID":{"zoneName":"Notes"},"fields":{"title":{"value":"a","type":"STRING"},"rating":{"value":4.5,"type":"DOUBLE"}}}"#.utf8 + [10])
+            .write(to: URL(fileURLWithPath: s.repo + "/notes.ndjson"))
+        let imported = try s.run(["records", "import", "notes.ndjson"])
+        #expect(imported.code == 0, "\(imported.stdout)\(imported.stderr)")
+        try Self.edit(s, "      rating: { type: double }\n", "      rating: { type: string }\n")
+        let step = #"- backfill: { recordType: Note, field: ratingV2, expression: "'' || rating" }"#
+        let fix = "note: keep 'rating' as double and mark it `deprecated: true`, add a string field 'ratingV2' to the schema instead of changing the type; `ckschema migrate new` writes its addField, then add the data step that fills it to that migration: `\(step)`\n"
+        let check = try s.run(["promote", "--check"])
+        #expect(check.code == 1)
+        #expect(check.stdout == "Schemas/development.yaml:17:7: error: field 'Note.rating' is double in production and cannot change type to string [CK303]\nSchemas/development.yaml:17:7: \(fix)ckschema promote: failed: 1 error, 0 warnings\n", "\(check.stdout)")
+        let refused = try s.run(["migrate", "new", "retype"])
+        #expect(refused.code == 2)
+        #expect(refused.stderr.contains(fix), "\(refused.stderr)")
+        // Follow the advice word for word.
+        try Self.edit(s, "      rating: { type: string }\n", "      rating: { type: double, deprecated: true }\n      ratingV2: { type: string }\n")
+        let new = try s.run(["migrate", "new", "retype"])
+        #expect(new.code == 0, "\(new.stdout)\(new.stderr)")
+        let file = s.repo + "/Migrations/0002_retype.yaml"
+        try Data((try read(file) + "  \(step)\n").utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try s.run(["migrate", "hash"]).code == 0)
+        let apply = try s.run(["migrate", "apply"])
+        #expect(apply.code == 0, "\(apply.stdout)\(apply.stderr)")
+        let query = try s.run(["query", "Note", "--format", "text"])
+        #expect(query.code == 0, "\(query.stderr)")
+        #expect(query.stdout.contains(#"ratingV2="4.5""#), "\(query.stdout)")
+    }
+
+    /// Issue 32 point 8: `migrate new` for a field production never had says to take it out of
+    /// the migration that adds it (not "deprecate it"), at that migration's step; a deployed
+    /// field still says to deprecate it.
+    @Test func aFieldProductionNeverHadIsTakenOutOfItsMigration() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        try Self.round(s, "initial", round: 1)
+        let createdOn = "      createdOn: { type: timestamp, indexes: [queryable, sortable] }\n"
+        try Self.edit(s, createdOn, createdOn + "      pinned: { type: int64 }\n")
+        for args in [["migrate", "new", "add_pinned"], ["migrate", "apply"]] {
+            let r = try s.run(args)
+            #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+        }
+        try Self.edit(s, createdOn + "      pinned: { type: int64 }\n", createdOn)
+        let r = try s.run(["migrate", "new", "drop_pinned"])
+        #expect(r.code == 2)
+        #expect(r.stderr == """
+            Migrations/0002_add_pinned.yaml:2:5: error: field 'Note.pinned' is gone from the development schema, and production (.ckschema/store.sqlite) never had it: 0002_add_pinned.yaml adds it and is not applied to production [CK540]
+            Migrations/0002_add_pinned.yaml:2:5: note: take its `addField` step out of 0002_add_pinned.yaml instead of deprecating it, then run `ckschema migrate hash`; if the development store has applied it, rebuild that store too (docs/migrations.md, "When a migration is wrong")
+
+            """, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.repo + "/Migrations/0003_drop_pinned.yaml"))
+        // A field production has: deprecate it.
+        try Self.edit(s, createdOn, "")
+        let deployed = try s.run(["migrate", "new", "drop_created"])
+        #expect(deployed.code == 2)
+        #expect(deployed.stderr.contains("is in production and cannot be deleted [CK302]"), "\(deployed.stderr)")
+    }
+
+    /// Issue 32 point 8: a schema ckschema.yaml names that does not exist is reported at the line
+    /// of ckschema.yaml that names it, by every command that reads it.
+    @Test func aMissingSchemaIsReportedWhereCkschemaYamlNamesIt() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let path = s.repo + "/ckschema.yaml"
+        let text = try read(path)
+        #expect(text.contains("  development: Schemas/development.yaml\n"))
+        try Data(text.replacingOccurrences(of: "  development: Schemas/development.yaml\n", with: "  development: Schemas/develop.yaml\n").utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("  development:") }.map { $0 + 1 } ?? 0
+        for args in [["lint"], ["migrate", "status"], ["migrate", "new", "x"], ["export", "--format", "ckdb"], ["check"]] {
+            let r = try s.run(args)
+            #expect(r.code == 2, "\(args)")
+            // `check` reports in its report, on standard output; the others on standard error.
+            #expect((r.stdout + r.stderr).hasPrefix("""
+                ckschema.yaml:\(line):16: error: schemas.development names 'Schemas/develop.yaml', which does not exist [CK001]
+                ckschema.yaml:\(line):16: note: correct the path here (it is relative to the folder of ckschema.yaml), or create the schema there
+
+                """), "\(args): \(r.stderr)")
+        }
+    }
+
+    /// Issue 32 point 8: a damaged store says how to rebuild it: what `migrate apply` and
+    /// `records import` restore, and what only the store held (which migrations production has).
+    @Test func aDamagedStoreSaysHowToRebuildIt() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        for args in [["migrate", "new", "initial"], ["migrate", "apply"]] {
+            let r = try s.run(args)
+            #expect(r.code == 0, "\(r.stdout)\(r.stderr)")
+        }
+        // Page 1 after its file header (the tables' root page) overwritten: SQLite's "malformed".
+        let path = s.repo + "/.ckschema/store.sqlite"
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        for i in 100..<min(bytes.count, 4096) { bytes[i] = 0x5A }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let r = try s.run(["migrate", "status"])
+        #expect(r.code == 2)
+        #expect(r.stderr.contains("it is damaged [CK501]\n"), "\(r.stderr)")
+        #expect(r.stderr.contains("note: restore '.ckschema/store.sqlite' from a backup, or rebuild it: move it away, run `ckschema migrate apply` (the development schema, from Migrations/) and `ckschema records import FILE` (records, from an NDJSON export or your fixtures); only the store knew which migrations production has: record that again with `ckschema migrate apply --env production --to N`, N being the last migration deployed to production"), "\(r.stderr)")
+    }
+
+    /// `check`'s scan (and `push`'s gate) read production as `promote --plan` does: the committed
+    /// `.ckdb` with what it cannot say (the zone `Notes`) filled in from the store's production.
+    @Test func pushAndTheScanReadTheFilledInProduction() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        try Self.round(s, "initial", round: 1)
+        // The scan: a Note saved in the default zone is outside its type's zone, which only
+        // the store's production knows (the .ckdb names no zone).
+        try FileManager.default.createDirectory(atPath: s.repo + "/App", withIntermediateDirectories: true)
+        try Data("import CloudKit\n\nfunc newNote() -> CKRecord {\n    CKRecord(recordType: \"Note\")\n}\n".utf8).write(to: URL(fileURLWithPath: s.repo + "/App/Notes.swift"))
+        try Data((try read(s.repo + "/ckschema.yaml") + "code: [App]\n").utf8).write(to: URL(fileURLWithPath: s.repo + "/ckschema.yaml"))
+        let check = try s.run(["check"])
+        #expect(check.code == 1, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("App/Notes.swift:4:5: error: ") && check.stdout.contains("[CK904]"), "\(check.stdout)")
+        // Saved in its zone, the app is clean.
+        try Data("import CloudKit\n\nfunc newNote() -> CKRecord {\n    CKRecord(recordType: \"Note\", zoneID: CKRecordZone.ID(zoneName: \"Notes\"))\n}\n".utf8).write(to: URL(fileURLWithPath: s.repo + "/App/Notes.swift"))
+        let clean = try s.run(["check"])
+        #expect(clean.code == 0, "\(clean.stdout)\(clean.stderr)")
+        // push's gate plans from the same filled-in production (PushCommand); what the .ckdb
+        // hides from it (a type's zone) is a review change (CK314), which the gate passes.
+        try Self.edit(s, "    zone: Notes\n", "    zone: Other\n")
+        try Self.edit(s, "  Notes: { database: private, capabilities: [fetchChanges, atomic] }\n",
+                      "  Notes: { database: private, capabilities: [fetchChanges, atomic] }\n  Other: { database: private, capabilities: [fetchChanges, atomic] }\n")
+        let promote = try s.run(["promote", "--check"])
+        #expect(promote.stdout.contains("moves from zone 'Notes' to zone 'Other'"), "\(promote.stdout)")
+        let push = try s.run(["push", "--dry-run", "--offline"])
+        #expect(push.code == 0, "\(push.stdout)\(push.stderr)")
+    }
 }
