@@ -99,11 +99,11 @@ struct ParserFailure {
         if problem.contains("did not find expected key"), context?.contains("block mapping") == true, contextLine > 0,
            column == indent + 1, indent != contextColumn - 1 {
             let parent = contextColumn - 1
-            var message = "this line is indented \(indent) spaces, which matches no mapping above it: the keys of the one that starts at line \(contextLine) are indented \(parent)"
+            var message = "this line is indented \(indent) spaces, which matches no mapping above it: the keys of the mapping that starts at line \(contextLine) are indented \(parent) spaces"
             var choices = ["\(parent) spaces to be a key beside line \(contextLine)'s"]
             if prev >= 1, prev != contextLine, prevIndent != parent, prevIndent != indent {
-                message += ", those of line \(prev) \(prevIndent)"
-                choices.insert("\(prevIndent) to go on from line \(prev)", at: 0)
+                message += ", and line \(prev) above it is indented \(prevIndent)"
+                choices.insert("\(prevIndent) spaces to go on from line \(prev)", at: 0)
             }
             return (message, "indent it with \(choices.joined(separator: ", or ")): every key of one YAML mapping starts in the same column", indent + 1)
         }
