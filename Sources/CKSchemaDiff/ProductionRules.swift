@@ -85,6 +85,14 @@ struct PromotionContext: Sendable {
             : "keep \(what) in the schema and mark it `deprecated: true` instead of \(instead)"
     }
 
+    /// CK304's and CK305's fix for a YAML source: the field to declare and the data step
+    /// that fills it (`EncryptionAdvice`); nil for a `.ckdb` source, which has no migrations.
+    func encryptionFix(_ c: SchemaChange) -> String? {
+        guard notation != .ckdb, let t = c.recordType, let f = c.field,
+              let old = fromTypes[t]?.field(named: f), let new = toTypes[t]?.field(named: f) else { return nil }
+        return EncryptionAdvice.fix(recordType: t, field: f, old: old, new: new)
+    }
+
     func existedInProduction(_ recordType: String?) -> Bool {
         guard let recordType else { return false }
         return fromTypes[recordType] != nil
@@ -174,8 +182,10 @@ public enum ProductionRules {
     /// fields. CloudKit doesn’t allow encryption on fields that already exist.”
     public static let fieldEncrypted = ProductionRule(fieldEncryptedInfo, .forbidden) { c, ctx in
         guard c.kind == .encryptField, let f = c.field else { return nil }
-        return ("field '\(c.fieldPath)' already exists in production and cannot become encrypted; CloudKit encrypts only new fields",
-                "add a new encrypted field (for example '\(f)Encrypted'), backfill it from '\(f)', and \(ctx.retire("'\(f)'"))")
+        let reason = "field '\(c.fieldPath)' already exists in production and cannot become encrypted; CloudKit encrypts only new fields"
+        // In YAML the fix is the field to declare and the migration line that fills it (EncryptionAdvice).
+        if let fix = ctx.encryptionFix(c) { return (reason, fix) }
+        return (reason, "add a new encrypted field (for example '\(f)Encrypted'), backfill it from '\(f)', and \(ctx.retire("'\(f)'"))")
     }
 
     /// Decrypting an existing field: its values are stored encrypted and the type in
@@ -183,8 +193,10 @@ public enum ProductionRules {
     /// Workflow” (`ENCRYPTED` is part of the field's data type; changing it loses data).
     public static let fieldDecrypted = ProductionRule(fieldDecryptedInfo, .forbidden) { c, ctx in
         guard c.kind == .decryptField, let f = c.field else { return nil }
-        return ("field '\(c.fieldPath)' is encrypted in production and cannot stop being encrypted",
-                "add a new unencrypted field (for example '\(f)Plain'), backfill it from '\(f)', and \(ctx.retire("'\(f)'"))")
+        let reason = "field '\(c.fieldPath)' is encrypted in production and cannot stop being encrypted"
+        // In YAML the fix is the field to declare; no data step may copy it (EncryptionAdvice).
+        if let fix = ctx.encryptionFix(c) { return (reason, fix) }
+        return (reason, "add a new unencrypted field (for example '\(f)Plain'), have the app fill it from '\(f)', and \(ctx.retire("'\(f)'"))")
     }
 
     /// An encrypted field on a public-database record type. Source: CKRecord.encryptedValues

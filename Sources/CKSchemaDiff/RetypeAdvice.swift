@@ -54,3 +54,41 @@ public enum RetypeAdvice {
         return keep + "; no data step converts \(old.isEncrypted ? "encrypted " : "")\(old.type) to \(new.type) without loss, so the app fills '\(name)' from '\(field)'"
     }
 }
+
+/// What to do instead of encrypting a deployed field (CK304 in `promote`, and `migrate new`'s
+/// refusal) or decrypting one (CK305): keep the field, add a new one with the wanted
+/// encryption, and fill it with the data step that works, written as the lines to paste.
+///
+/// Sources: CKRecord.encryptedValues — “Only encrypt new fields. CloudKit doesn’t allow
+/// encryption on fields that already exist in your app’s schema”
+/// (https://developer.apple.com/documentation/cloudkit/ckrecord/encryptedvalues);
+/// “Integrating a Text-Based Schema into Your Workflow” (`ENCRYPTED` is part of a field's
+/// type, which production never changes). Which data step works is ckschema's migration
+/// language (docs/migrations.md, "copy"): `copy` takes a plaintext field into an encrypted one
+/// of the same type, and refuses an encrypted field into a plaintext one (CK517: it would
+/// expose the values), so a decrypted copy is the app's to write. The new encrypted field has
+/// no indexes: CloudKit indexes no encrypted field (CK105), nor encrypts a reference (CK106).
+/// Tested by `ProductionLoopTests.theEncryptionAdviceIsTheLinesThatApply`.
+public enum EncryptionAdvice {
+    /// The name suggested for the new field: `body` -> `bodyEncrypted` or `bodyPlain`.
+    public static func newName(_ field: String, encrypted: Bool) -> String { field + (encrypted ? "Encrypted" : "Plain") }
+
+    /// The schema line that declares the new field (YAML), as `fieldName: { type: T, encrypted: true }`.
+    public static func declaration(_ name: String, type: FieldType, encrypted: Bool) -> String {
+        "\(name): { type: \(type)\(encrypted ? ", encrypted: true" : "") }"
+    }
+
+    /// The whole fix, in YAML's terms, for `old` (as production has it) becoming `new` (with
+    /// the other encryption); nil when no new field can carry it (an encrypted reference).
+    public static func fix(recordType: String, field: String, old: Field, new: Field) -> String? {
+        let encrypt = new.isEncrypted
+        if encrypt, old.type.primitive == .reference { return nil }
+        let name = newName(field, encrypted: encrypt)
+        let keep = "keep '\(field)' \(encrypt ? "unencrypted" : "encrypted") and mark it `deprecated: true`, add the field `\(declaration(name, type: old.type, encrypted: encrypt))` "
+            + "to '\(recordType)' in the schema instead of \(encrypt ? "encrypting" : "decrypting") '\(field)'; `ckschema migrate new` writes its addField"
+        if encrypt {
+            return keep + ", then add the data step that fills it to that migration: `- copy: { recordType: \(recordType), from: \(field), to: \(name) }`"
+        }
+        return keep + "; no data step copies an encrypted field into a plaintext one (it would expose the values), so the app reads '\(field)' and writes '\(name)'"
+    }
+}

@@ -71,7 +71,7 @@ enum DataStepSQL {
         let src = "fields -> \(path)"
         if a.isEncrypted && !b.isEncrypted {
             throw DataStepError(rule: StoreRules.lossyCopy, message: "copying encrypted '\(a.name)' into plaintext '\(b.name)' would expose its values",
-                                fix: "make '\(b.name)' encrypted too")
+                                fix: "make '\(b.name)' encrypted too; a plaintext copy is the app's to write, on a device that reads the values decrypted")
         }
         let at = a.type, bt = b.type
         if at.primitive == bt.primitive, at.isList == bt.isList { return "json(\(src))" }

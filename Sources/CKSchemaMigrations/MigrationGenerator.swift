@@ -136,7 +136,8 @@ public enum MigrationGenerator {
             }
             if of.isEncrypted != f.isEncrypted {
                 refuse("field '\(t.name).\(f.name)' \(f.isEncrypted ? "became" : "stopped being") encrypted; CloudKit allows encryption only on new fields",
-                       "add a new \(f.isEncrypted ? "encrypted" : "plaintext") field and copy into it", f.origin)
+                       EncryptionAdvice.fix(recordType: t.name, field: f.name, old: of, new: f)
+                        ?? "keep '\(f.name)' as it is: CloudKit encrypts no reference", f.origin)
                 return
             }
             indexes(of.indexes, f.indexes, t.name, f.name)

@@ -79,7 +79,8 @@ import CKSchema
         #expect(step.changeClass == .forbidden)
         #expect(step.code == "CK304")
         #expect(step.reason == "field 'Payload.note' already exists in production and cannot become encrypted; CloudKit encrypts only new fields")
-        #expect(step.fix == "add a new encrypted field (for example 'noteEncrypted'), backfill it from 'note', and mark 'note' `deprecated: true`")
+        // Issue 32 point 8: the field to declare and the migration line that fills it, as pasted.
+        #expect(step.fix == "keep 'note' unencrypted and mark it `deprecated: true`, add the field `noteEncrypted: { type: string, encrypted: true }` to 'Payload' in the schema instead of encrypting 'note'; `ckschema migrate new` writes its addField, then add the data step that fills it to that migration: `- copy: { recordType: Payload, from: note, to: noteEncrypted }`")
         #expect(step.source.contains("Only encrypt new fields"))
     }
 
@@ -88,7 +89,8 @@ import CKSchema
         #expect(step.changeClass == .forbidden)
         #expect(step.code == "CK305")
         #expect(step.reason == "field 'Payload.body' is encrypted in production and cannot stop being encrypted")
-        #expect(step.fix == "add a new unencrypted field (for example 'bodyPlain'), backfill it from 'body', and mark 'body' `deprecated: true`")
+        // No data step copies an encrypted field into a plaintext one (CK517), so the app does.
+        #expect(step.fix == "keep 'body' encrypted and mark it `deprecated: true`, add the field `bodyPlain: { type: bytes }` to 'Payload' in the schema instead of decrypting 'body'; `ckschema migrate new` writes its addField; no data step copies an encrypted field into a plaintext one (it would expose the values), so the app reads 'body' and writes 'bodyPlain'")
     }
 
     @Test func addingAnEncryptedFieldToAPrivateTypeIsSafe() throws {

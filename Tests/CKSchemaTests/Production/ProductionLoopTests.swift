@@ -207,6 +207,61 @@ import Testing
         #expect(query.stdout.contains(#"ratingV2="4.5""#), "\(query.stdout)")
     }
 
+    /// Issue 32 point 8: CK304 (encrypting a deployed field) and CK305 (decrypting one) give the
+    /// field to declare and, where a data step can fill it, the migration line to paste; `migrate
+    /// new` refuses with the same fix. Followed word for word, the migration applies and the copy
+    /// is in the new encrypted field; the copy CK305's fix does not offer is refused (CK517).
+    @Test func theEncryptionAdviceIsTheLinesThatApply() throws {
+        let s = try CKToolStandIn()
+        defer { s.cleanup() }
+        let createdOn = "      createdOn: { type: timestamp, indexes: [queryable, sortable] }\n"
+        try Self.edit(s, createdOn, createdOn + "      summary: { type: string }\n")
+        try Self.round(s, "initial", round: 1)
+        try Data(#"{"recordName":"n1","recordType":"Note","zoneID":{"zoneName":"Notes"},"fields":{"title":{"value":"a","type":"STRING"},"summary":{"value":"s","type":"STRING"}}}"#.utf8 + [10])
+            .write(to: URL(fileURLWithPath: s.repo + "/notes.ndjson"))
+        let imported = try s.run(["records", "import", "notes.ndjson"])
+        #expect(imported.code == 0, "\(imported.stdout)\(imported.stderr)")
+        try Self.edit(s, "      summary: { type: string }\n", "      summary: { type: string, encrypted: true }\n")
+        try Self.edit(s, "      body: { type: string, encrypted: true }\n", "      body: { type: string }\n")
+        let encrypted = "summaryEncrypted: { type: string, encrypted: true }", plain = "bodyPlain: { type: string }"
+        let step = "- copy: { recordType: Note, from: summary, to: summaryEncrypted }"
+        let encryptFix = "note: keep 'summary' unencrypted and mark it `deprecated: true`, add the field `\(encrypted)` to 'Note' in the schema instead of encrypting 'summary'; `ckschema migrate new` writes its addField, then add the data step that fills it to that migration: `\(step)`\n"
+        let decryptFix = "note: keep 'body' encrypted and mark it `deprecated: true`, add the field `\(plain)` to 'Note' in the schema instead of decrypting 'body'; `ckschema migrate new` writes its addField; no data step copies an encrypted field into a plaintext one (it would expose the values), so the app reads 'body' and writes 'bodyPlain'\n"
+        let check = try s.run(["promote", "--check"])
+        #expect(check.code == 1)
+        #expect(check.stdout == """
+            Schemas/development.yaml:15:7: error: field 'Note.body' is encrypted in production and cannot stop being encrypted [CK305]
+            Schemas/development.yaml:15:7: \(decryptFix)Schemas/development.yaml:17:7: error: field 'Note.summary' already exists in production and cannot become encrypted; CloudKit encrypts only new fields [CK304]
+            Schemas/development.yaml:17:7: \(encryptFix)ckschema promote: failed: 2 errors, 0 warnings
+
+            """, "\(check.stdout)")
+        let refused = try s.run(["migrate", "new", "encryption"])
+        #expect(refused.code == 2)
+        #expect(refused.stderr.contains(encryptFix) && refused.stderr.contains(decryptFix), "\(refused.stderr)")
+        // Follow the advice word for word: the old fields kept and deprecated, the new ones declared.
+        try Self.edit(s, "      summary: { type: string, encrypted: true }\n", "      summary: { type: string, deprecated: true }\n      \(encrypted)\n")
+        try Self.edit(s, "      body: { type: string }\n", "      body: { type: string, encrypted: true, deprecated: true }\n      \(plain)\n")
+        let new = try s.run(["migrate", "new", "encryption"])
+        #expect(new.code == 0, "\(new.stdout)\(new.stderr)")
+        let file = s.repo + "/Migrations/0002_encryption.yaml"
+        let written = try read(file)
+        // The copy CK305's fix does not offer is refused: it would expose the encrypted values.
+        try Data((written + "  - copy: { recordType: Note, from: body, to: bodyPlain }\n").utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try s.run(["migrate", "hash"]).code == 0)
+        let exposed = try s.run(["migrate", "apply"])
+        #expect(exposed.code == 2 && exposed.stderr.contains("copying encrypted 'body' into plaintext 'bodyPlain' would expose its values [CK517]"), "\(exposed.stdout)\(exposed.stderr)")
+        try Data((written + "  \(step)\n").utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try s.run(["migrate", "hash"]).code == 0)
+        let apply = try s.run(["migrate", "apply"])
+        #expect(apply.code == 0, "\(apply.stdout)\(apply.stderr)")
+        let query = try s.run(["query", "Note", "--format", "text"])
+        #expect(query.code == 0, "\(query.stderr)")
+        // The copy is in the encrypted field (text output never shows an encrypted value).
+        #expect(query.stdout.hasPrefix(#"Note n1 (Notes) title="a" summary="s" summaryEncrypted=<encrypted>"#), "\(query.stdout)")
+        let after = try s.run(["promote", "--check"])
+        #expect(after.code == 0, "\(after.stdout)\(after.stderr)")
+    }
+
     /// Issue 32 point 8: `migrate new` for a field production never had says to take it out of
     /// the migration that adds it (not "deprecate it"), at that migration's step; a deployed
     /// field still says to deprecate it.
