@@ -17,6 +17,8 @@ struct OptionSpec: Sendable {
     var defaultValue: String?
     /// Its value is a path (completions offer files).
     var isPath = false
+    /// Its value is a name from ckschema.yaml's schemas (completions ask `ckschema completion names`).
+    var names: CompletedNames?
     /// The command refuses to run without it: usage shows it without brackets.
     var required = false
     /// The option it applies with (`--offline` with `--dry-run`): usage shows it inside that one's brackets.

@@ -32,6 +32,12 @@ protocol Command: Sendable {
     static var subcommands: [any Subcommand.Type] { get }
     /// Parses and checks its arguments (the words after its name), then runs.
     static func execute(_ arguments: [String], _ io: inout Output) throws -> ExitCode
+    /// What its first positional names, when completions can offer it (`query TYPE`).
+    static var positionalNames: CompletedNames? { get }
+}
+
+extension Command {
+    static var positionalNames: CompletedNames? { nil }
 }
 
 /// Options declared once, as `@Opt`, `@Group` and `@Positionals` properties (Declared.swift):
@@ -80,12 +86,17 @@ extension Output {
 /// struct, and is parsed against those alone.
 protocol CommandGroup: Command {
     static var subcommandTypes: [any Subcommand.Type] { get }
+    /// Subcommands it runs but does not list (help, usage, completions and the man page leave
+    /// them out): plumbing only its own scripts call (`completion names`). They take no options
+    /// (the group parses a command line against its listed subcommands' options), only words.
+    static var hiddenSubcommandTypes: [any Subcommand.Type] { get }
     /// The mistake of naming no subcommand, or an unknown one.
     static func missingSubcommand() -> UsageError
     static func unknownSubcommand(_ word: String) -> UsageError
 }
 
 extension CommandGroup {
+    static var hiddenSubcommandTypes: [any Subcommand.Type] { [] }
     /// Every subcommand's options, each name once (`Usage.merged`: each subcommand's order kept).
     static var options: [OptionSpec] { Usage.merged(subcommandTypes.map { $0.options }) }
     static var usage: String { Usage.group(name, subcommands: subcommandTypes) }
@@ -101,7 +112,7 @@ extension CommandGroup {
     /// option's value, as `execute` finds it), and where it stands; nil when there is none.
     static func subcommand(in arguments: [String]) -> (type: any Subcommand.Type, index: Int)? {
         guard let i = ParsedArguments.firstPositional(in: arguments, options: options) else { return nil }
-        return subcommandTypes.first { $0.name == arguments[i] }.map { ($0, i) }
+        return (subcommandTypes + hiddenSubcommandTypes).first { $0.name == arguments[i] }.map { ($0, i) }
     }
 
     /// `ckschema migrate hash [--config PATH] [--migrations PATH]`: the line of `sub` alone.

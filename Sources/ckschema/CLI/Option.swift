@@ -42,6 +42,8 @@ extension SpecMarkable {
     /// Shown in usage without brackets; the command's `validate()` refuses to run without it,
     /// in its own words.
     func required() -> Self { marked { $0.required = true } }
+    /// Completed with the names of the repository's record types, zones or migrations.
+    func completing(_ names: CompletedNames) -> Self { marked { $0.names = names } }
 }
 
 extension Flag: SpecMarkable {}

@@ -3,6 +3,7 @@ import CKSchema
 /// `ckschema query TYPE`: records of the store that match a predicate, as CloudKit would serve them.
 enum QueryCommand: OptionsCommand {
     static let name = "query"
+    static let positionalNames: CompletedNames? = .recordTypes
     static let summary = "Query the local store's records with a CloudKit predicate, refused where CloudKit refuses it."
     static let help = """
         Runs a CKQuery over the store: the predicate is CloudKit's NSPredicate subset (see

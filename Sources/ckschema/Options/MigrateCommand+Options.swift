@@ -53,8 +53,8 @@ extension MigrateApply {
     struct Options: ParsableOptions {
         @Opt(CommonOptions.config) var configPath: String?
         @Opt(CommonOptions.environment) var environment: Environment
-        @Opt(.number("to", help: "apply up to and including this version", valueName: "VERSION",
-                     valid: { (v: Int) in v >= 0 }, message: { _ in "--to takes a migration version number, like 3" })) var target: Int?
+        @Opt(Option.number("to", help: "apply up to and including this version", valueName: "VERSION",
+                           valid: { (v: Int) in v >= 0 }, message: { _ in "--to takes a migration version number, like 3" }).completing(.migrations)) var target: Int?
         @Opt(Flag("dry-run", help: "print what apply would do; change nothing")) var dryRun: Bool
         @Opt(Option.number("lock-timeout", help: "seconds to wait for another apply's lock", valueName: "S", default: "10",
                            valid: { (v: Double) in v >= 0 }, message: { _ in "--lock-timeout takes seconds, like 30" }).or(10.0)) var lockTimeout: Double

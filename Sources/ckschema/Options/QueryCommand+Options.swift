@@ -7,7 +7,7 @@ extension QueryCommand {
         @Opt(.text("predicate", help: "NSPredicate format text", valueName: "P", default: "TRUEPREDICATE, every record")) var predicate: String?
         @Opt(all: .text("sort", help: "a sort descriptor; repeat for more (ascending unless :desc)", valueName: "FIELD[:desc]",
                         repeatable: true)) var sort: [String]
-        @Opt(.text("zone", help: "the zone", valueName: "Z", default: "the zone the schema gives the record type")) var zone: String?
+        @Opt(Option.text("zone", help: "the zone", valueName: "Z", default: "the zone the schema gives the record type").completing(.zones)) var zone: String?
         @Opt(.number("limit", help: "at most N records (CKQueryOperation.resultsLimit)", valid: { (n: Int) in n > 0 },
                      message: { "--limit needs a whole number above 0, found '\($0)'" })) var limit: Int?
         @Group var runtime: RuntimeOptions

@@ -43,7 +43,7 @@ extension RecordsExport {
     struct Options: ParsableOptions {
         @Group var target: RecordsEnvironmentOptions
         @Opt(RecordsCommand.store) var storePath: String?
-        @Opt(.text("type", help: "export only records of this type", valueName: "T")) var recordType: String?
+        @Opt(Option.text("type", help: "export only records of this type", valueName: "T").completing(.recordTypes)) var recordType: String?
         @Opt(.path("output", short: "o", help: "export to FILE instead of standard output", valueName: "FILE")) var outputPath: String?
         @Positionals() var words: [String]
 
@@ -60,7 +60,7 @@ extension RecordsDelete {
         @Opt(CommonOptions.format) var format: OutputFormat
         @Group var target: RecordsEnvironmentOptions
         @Opt(RecordsCommand.store) var storePath: String?
-        @Opt(Option.text("zone", help: "delete: the zone of the records", valueName: "Z", default: "_defaultZone").or("_defaultZone")) var zone: String
+        @Opt(Option.text("zone", help: "delete: the zone of the records", valueName: "Z", default: "_defaultZone").completing(.zones).or("_defaultZone")) var zone: String
         @Opt(Flag("dry-run", help: "delete: list the records it would delete (those named, and those their deleteSelf references take with them); delete nothing")) var dryRun: Bool
 
         func validate() throws(UsageError) {

@@ -44,6 +44,8 @@ import Testing
         (["changes"], "changes needs --zone Z"),
         (["notifications", "--since", "-1"], "--since needs a notification sequence number (0 or more), found '-1'"),
         (["completion", "bash", "zsh"], "completion needs one shell: bash, zsh or fish"),
+        // Issue 32 point 9: the hidden subcommand the scripts call takes one of its kinds.
+        (["completion", "names", "fields"], "completion names takes one of types, zones or migrations"),
         (["man", "extra"], "man takes no arguments"),
     ]
 

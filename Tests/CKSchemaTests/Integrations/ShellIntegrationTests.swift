@@ -53,6 +53,198 @@ import Testing
         }
     }
 
+    /// A project made by `init` (type `Note` in zone `Notes`) with a second type, `Tag`, and
+    /// two migrations: what `completion names` and the scripts offer in it.
+    static func namedProject() throws -> (root: String, repo: String) {
+        let root = try makeTempDir()
+        let repo = root + "/repo"
+        #expect(try runCLI(["init", repo, "--container", "iCloud.com.example.Notes"]).code == 0)
+        let path = repo + "/Schemas/development.yaml"
+        let queries = "queries:\n"
+        let text = try read(path)
+        #expect(text.contains(queries))
+        try Data(text.replacingOccurrences(of: queries, with: "  Tag:\n    fields:\n      name: { type: string }\n" + queries).utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try runCLI(["migrate", "new", "initial"], cwd: repo).code == 0)
+        let more = try read(path).replacingOccurrences(of: "      name: { type: string }\n", with: "      name: { type: string }\n      color: { type: string }\n")
+        try Data(more.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try runCLI(["migrate", "new", "tag_color"], cwd: repo).code == 0)
+        return (root, repo)
+    }
+
+    /// Issue 32 point 9: record types (`--type`, `query TYPE`), zones (`--zone`) and migration
+    /// versions (`migrate apply --to`) complete with the project's names, which the scripts read
+    /// from ckschema.yaml's schemas through the hidden `ckschema completion names` when Tab is
+    /// pressed. Outside a project, or in a broken one, it prints nothing and exits 0.
+    @Test func completionNamesPrintsTheProjectsNames() throws {
+        let (root, repo) = try Self.namedProject()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for (kind, expected) in [("types", "Note\nTag\n"), ("zones", "Notes\n_defaultZone\n"), ("migrations", "1\t0001_initial.yaml\n2\t0002_tag_color.yaml\n")] {
+            let r = try runCLI(["completion", "names", kind], cwd: repo)
+            #expect(r.code == 0 && r.stderr.isEmpty, "\(kind): \(r.stderr)")
+            #expect(r.stdout == expected, "\(kind): \(r.stdout)")
+            // From a folder below the project too, as every command finds ckschema.yaml.
+            #expect(try runCLI(["completion", "names", kind], cwd: repo + "/Schemas").stdout == expected, "\(kind) below")
+            // Outside a project: nothing, exit 0.
+            let outside = try runCLI(["completion", "names", kind], cwd: root)
+            #expect(outside.code == 0 && outside.stdout.isEmpty && outside.stderr.isEmpty, "\(kind) outside: \(outside.stdout)\(outside.stderr)")
+        }
+        let wrong = try runCLI(["completion", "names", "fields"], cwd: repo)
+        #expect(wrong.code == 2)
+        #expect(wrong.stderr == "ckschema completion: error: completion names takes one of types, zones or migrations\nusage: ckschema completion names KIND\n", "\(wrong.stderr)")
+        // Hidden: the group's help, usage and the man page do not list it; its own help works.
+        #expect(!(try runCLI(["completion", "--help"]).stdout.contains("  names")))
+        #expect(!(try runCLI(["man"]).stdout.contains("completion names KIND")))
+        #expect(try runCLI(["completion", "names", "--help"]).stdout.hasPrefix("usage: ckschema completion names KIND\n"))
+
+        // A broken ckschema.yaml, then a schema that does not parse: nothing, exit 0.
+        let config = try read(repo + "/ckschema.yaml")
+        try Data((config + "schemas: [\n").utf8).write(to: URL(fileURLWithPath: repo + "/ckschema.yaml"))
+        let broken = try runCLI(["completion", "names", "types"], cwd: repo)
+        #expect(broken.code == 0 && broken.stdout.isEmpty && broken.stderr.isEmpty, "\(broken.stdout)\(broken.stderr)")
+        try Data(config.utf8).write(to: URL(fileURLWithPath: repo + "/ckschema.yaml"))
+        let schema = try read(repo + "/Schemas/development.yaml")
+        try Data((schema + "\tbad: [\n").utf8).write(to: URL(fileURLWithPath: repo + "/Schemas/development.yaml"))
+        let unparsed = try runCLI(["completion", "names", "zones"], cwd: repo)
+        #expect(unparsed.code == 0 && unparsed.stdout.isEmpty && unparsed.stderr.isEmpty, "\(unparsed.stdout)\(unparsed.stderr)")
+        // Migrations complete from their file names: a file that does not parse still does, a
+        // file not named NNNN_name.yaml or whose name a shell would expand does not.
+        try Data(schema.utf8).write(to: URL(fileURLWithPath: repo + "/Schemas/development.yaml"))
+        for name in ["0003_broken.yaml", "0004_$(touch pwned).yaml", "notes.yaml"] {
+            try Data("steps: [\n".utf8).write(to: URL(fileURLWithPath: repo + "/Migrations/" + name))
+        }
+        #expect(try runCLI(["completion", "names", "migrations"], cwd: repo).stdout == "1\t0001_initial.yaml\n2\t0002_tag_color.yaml\n3\t0003_broken.yaml\n")
+    }
+
+    /// A name a shell would run or split (`$(...)`, a space, a quote, a control character) never
+    /// comes out of `completion names`, and a bash completion in a project that has one runs nothing.
+    @Test func completionNamesNeverHandsTheShellAnExpansion() throws {
+        let bash = try #require(Tool.find("bash"))
+        let (root, repo) = try Self.namedProject()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let path = repo + "/Schemas/development.yaml"
+        let hostile = "  \"X$(touch pwned)\":\n    fields:\n      a: { type: string }\n  \"Y`touch pwned2` z\\u001B]0;t\\u0007\":\n    fields:\n      a: { type: string }\n"
+        try Data(try read(path).replacingOccurrences(of: "queries:\n", with: hostile + "queries:\n").utf8).write(to: URL(fileURLWithPath: path))
+        let r = try runCLI(["completion", "names", "types"], cwd: repo)
+        #expect(r.code == 0)
+        // The schema still loads (lint reports the two names, CK101); only the safe names come out.
+        #expect(r.stdout == "Note\nTag\n", "\(r.stdout)")
+        try Data(try runCLI(["completion", "bash"]).stdout.utf8).write(to: URL(fileURLWithPath: root + "/ckschema.bash"))
+        let bin = (Paths.binary as NSString).deletingLastPathComponent
+        let done = try Tool.run(bash, ["-c", "source '\(root)/ckschema.bash'; COMP_WORDS=(ckschema query ''); COMP_CWORD=2; _ckschema; printf '%s\\n' \"${COMPREPLY[@]}\""],
+                                cwd: repo, environment: ["PATH": bin + ":/usr/bin:/bin"])
+        #expect(done.code == 0, "\(done.stderr)")
+        #expect(done.stdout == "Note\nTag\n", "\(done.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: repo + "/pwned") && !FileManager.default.fileExists(atPath: repo + "/pwned2"))
+    }
+
+    /// Issue 32 point 9 through a real bash: the completion function `complete` registers
+    /// offers the project's names after `--type`, `--zone`, `--to` and `query`, and nothing
+    /// outside a project.
+    @Test func bashCompletesTheProjectsNames() throws {
+        let bash = try #require(Tool.find("bash"))
+        let (root, repo) = try Self.namedProject()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data(try runCLI(["completion", "bash"]).stdout.utf8).write(to: URL(fileURLWithPath: root + "/ckschema.bash"))
+        let bin = (Paths.binary as NSString).deletingLastPathComponent
+        /// What bash offers for `line` (the word being completed last), through the function
+        /// `complete -p ckschema` names, as bash calls it on Tab.
+        func complete(_ words: [String], in cwd: String) throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let r = try Tool.run(bash, ["-c", """
+                source '\(root)/ckschema.bash'
+                f=$(complete -p ckschema | sed -n 's/.*-F \\([^ ]*\\) .*/\\1/p')
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
+                COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
+                "$f" ckschema "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """], cwd: cwd, environment: ["PATH": bin + ":/usr/bin:/bin"])
+            #expect(r.code == 0, "\(r.stderr)")
+            return r.stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete(["ckschema", "records", "export", "--type", ""], in: repo) == ["Note", "Tag"])
+        #expect(try complete(["ckschema", "records", "export", "--type", "T"], in: repo) == ["Tag"])
+        #expect(try complete(["ckschema", "query", ""], in: repo) == ["Note", "Tag"])
+        #expect(try complete(["ckschema", "query", "Note", "--zone", ""], in: repo) == ["Notes", "_defaultZone"])
+        #expect(try complete(["ckschema", "changes", "--zone", "N"], in: repo) == ["Notes"])
+        #expect(try complete(["ckschema", "records", "delete", "--zone", "_"], in: repo) == ["_defaultZone"])
+        #expect(try complete(["ckschema", "migrate", "apply", "--to", ""], in: repo) == ["1", "2"])
+        // Before the subcommand's word too (the group offers every subcommand's options).
+        #expect(try complete(["ckschema", "migrate", "--to", ""], in: repo) == ["1", "2"])
+        #expect(try complete(["ckschema", "query", ""], in: root) == [])
+        #expect(try complete(["ckschema", "records", "export", "--type", ""], in: root) == [])
+    }
+
+    /// The same names in fish (`complete -C`), and zsh's script asks for them where bash does.
+    @Test(.enabled(if: Tool.find("fish") != nil, "fish is not installed; 'complete -C' on the fish completion needs it"))
+    func fishCompletesTheProjectsNames() throws {
+        let fish = try #require(Tool.find("fish"))
+        let (root, repo) = try Self.namedProject()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try Data(try runCLI(["completion", "fish"]).stdout.utf8).write(to: URL(fileURLWithPath: root + "/ckschema.fish"))
+        let bin = (Paths.binary as NSString).deletingLastPathComponent
+        func complete(_ line: String, in cwd: String) throws -> [String] {
+            let r = try Tool.run(fish, ["--no-config", "-c", "source '\(root)/ckschema.fish'; complete -C'\(line)'"], cwd: cwd,
+                                 environment: ["PATH": bin + ":/usr/bin:/bin"])
+            #expect(r.code == 0, "\(r.stderr)")
+            return r.stdout.split(separator: "\n").map(String.init)
+        }
+        // fish shows the option's help beside a name, and each version's file beside it.
+        #expect(try complete("ckschema records export --type ", in: repo) == ["Note\texport only records of this type", "Tag\texport only records of this type"])
+        #expect(try complete("ckschema changes --zone ", in: repo) == ["Notes\tthe custom zone (required)", "_defaultZone\tthe custom zone (required)"])
+        #expect(try complete("ckschema migrate apply --to ", in: repo) == ["1\t0001_initial.yaml", "2\t0002_tag_color.yaml"])
+        #expect(try complete("ckschema query N", in: repo) == ["Note"])
+        #expect(try complete("ckschema records export --type ", in: root) == [])
+    }
+
+    /// zsh's `_ckschema_names`, which the script's `_arguments` actions call, run in a real zsh
+    /// with `compadd` standing in (it prints what it is given): the project's names, the
+    /// versions without their files, and nothing outside a project.
+    @Test(.enabled(if: Tool.find("zsh") != nil, "zsh is not installed; running the zsh completion's name function needs it"))
+    func zshOffersTheProjectsNames() throws {
+        let zsh = try #require(Tool.find("zsh"))
+        let (root, repo) = try Self.namedProject()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let script = try runCLI(["completion", "zsh"]).stdout
+        let start = try #require(script.range(of: "_ckschema_names() {\n"))
+        let end = try #require(script[start.upperBound...].range(of: "\n}\n"))
+        let function = String(script[start.lowerBound..<end.upperBound])
+        let bin = (Paths.binary as NSString).deletingLastPathComponent
+        func names(_ kind: String, in cwd: String) throws -> String {
+            let r = try Tool.run(zsh, ["-f", "-c", "compadd() { local n; [[ $1 == -a ]] && for n in \"${(@P)2}\"; do print -r -- \"$n\"; done }\n" + function + "_ckschema_names \(kind)\n"],
+                                 cwd: cwd, environment: ["PATH": bin + ":/usr/bin:/bin"])
+            #expect(r.code == 0, "\(r.stderr)")
+            return r.stdout
+        }
+        #expect(try names("types", in: repo) == "Note\nTag\n")
+        #expect(try names("zones", in: repo) == "Notes\n_defaultZone\n")
+        #expect(try names("migrations", in: repo) == "1\n2\n")
+        // Not even an empty candidate.
+        #expect(try names("types", in: root) == "")
+    }
+
+    /// Every option that takes a project name asks for it in each script, and no other does.
+    @Test func everyNameOptionAsksForTheProjectsNamesInEachScript() throws {
+        let bash = try runCLI(["completion", "bash"]).stdout
+        let zsh = try runCLI(["completion", "zsh"]).stdout
+        let fish = try runCLI(["completion", "fish"]).stdout
+        // (the words before the option, the option, the names)
+        let named: [(String, String, String)] = [
+            ("records export", "--type", "types"), ("query", "--zone", "zones"), ("changes", "--zone", "zones"),
+            ("records delete", "--zone", "zones"), ("migrate apply", "--to", "migrations"),
+        ]
+        #expect(bash.components(separatedBy: ") _ckschema_names ").count - 1 == named.count + 3, "bash: each option in its subcommand's branch, and --type, --zone and --to again in their group's")
+        #expect(bash.contains("if [ \"$COMP_CWORD\" -eq 2 ]; then _ckschema_names types; return 0; fi\n"))
+        #expect(zsh.contains("'1:types:_ckschema_names types' \\\n"))
+        #expect(fish.contains("complete -c ckschema -n '__fish_seen_subcommand_from query' -a '(ckschema completion names types 2>/dev/null)'\n"), "\(fish)")
+        for (words, option, kind) in named {
+            let line = try #require(bash.components(separatedBy: "\n").first { $0.hasSuffix("\(option)) _ckschema_names \(kind); return 0 ;;") }, "bash: \(words) \(option)")
+            #expect(!line.isEmpty)
+            #expect(zsh.contains("'\(option)[") && zsh.contains(":_ckschema_names \(kind)' \\\n"), "zsh: \(words) \(option)")
+            let sub = words.split(separator: " ").last.map(String.init) ?? words
+            #expect(fish.split(separator: "\n").contains { $0.contains(sub) && $0.contains(" -l \(option.dropFirst(2)) -x -a '(ckschema completion names \(kind) 2>/dev/null)' -d ") }, "fish: \(words) \(option)")
+        }
+    }
+
     @Test func zshAndFishScriptsNameEveryCommandAndOption() throws {
         let zsh = try runCLI(["completion", "zsh"]).stdout
         let fish = try runCLI(["completion", "fish"]).stdout
