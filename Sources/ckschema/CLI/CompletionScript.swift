@@ -30,8 +30,8 @@ enum CompletionScript {
         #      or: source <(ckschema completion bash)
 
         # The project's record types, zones or migration versions ('ckschema completion names
-        # types|zones|migrations', from ckschema.yaml; nothing outside a project) that start
-        # with $cur, added to COMPREPLY as words: never through compgen -W, which would expand them.
+        # KIND', from ckschema.yaml; nothing outside a project) that start with $cur, added
+        # to COMPREPLY as words: never through compgen -W, which would expand them.
         _ckschema_names() {
             local name
             while IFS= read -r name; do
@@ -120,7 +120,7 @@ enum CompletionScript {
         # Install: ckschema completion zsh > "${fpath[1]}/_ckschema"
 
         # The project's record types, zones or migration versions ('ckschema completion names
-        # types|zones|migrations', from ckschema.yaml; nothing outside a project).
+        # KIND', from ckschema.yaml; nothing outside a project).
         _ckschema_names() {
             local -a names
             names=(${(f)"$(ckschema completion names $1 2>/dev/null)"})

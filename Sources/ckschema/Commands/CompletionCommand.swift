@@ -10,11 +10,11 @@ enum CompletionCommand: CommandGroup {
     static let help = """
         The script completes every command, its options, and the values of options that take
         a fixed list (--format, --env, ...). It is derived from the options each command
-        declares, as --help and 'ckschema man' are. Names come from the repository when you
+        declares, as --help and 'ckschema man' are. Names come from the project when you
         press Tab: the record types for --type and 'query TYPE', the zones for --zone, the
         migration versions for 'migrate apply --to', read from ckschema.yaml's schemas (the
-        one in this folder or above) by 'ckschema completion names types|zones|migrations',
-        which the scripts call; outside a project it offers nothing.
+        one in this folder or above) by the hidden 'ckschema completion names KIND', which
+        the scripts call; outside a project it offers nothing.
 
         examples:
           ckschema completion bash > /etc/bash_completion.d/ckschema

@@ -2,16 +2,17 @@ import CKSchema
 import Foundation
 
 /// What a completion offers for an option's value or a positional, read from the repository
-/// when the user presses Tab: the development schema's record types or zones, or the
+/// when the user presses Tab: the development schema's record types or zones (every zone, or
+/// the custom ones alone for `changes`, which the default zone cannot serve: CK730), or the
 /// migrations folder's versions.
 enum CompletedNames: String, CaseIterable, Sendable {
-    case recordTypes = "types", zones, migrations
+    case recordTypes = "types", zones, customZones = "custom-zones", migrations
 }
 
-/// `ckschema completion names types|zones|migrations`: the names the completion scripts offer
-/// for `--type`, `query TYPE`, `--zone` and `migrate apply --to`, one a line, from the
-/// ckschema.yaml found as every command finds it (this folder or one above): its development
-/// schema's record types or zones (`_defaultZone` last), or its migrations folder's versions
+/// `ckschema completion names types|zones|custom-zones|migrations`: the names the completion
+/// scripts offer for `--type`, `query TYPE`, `--zone` and `migrate apply --to`, one a line, from
+/// the ckschema.yaml found as every command finds it (this folder or one above): its development
+/// schema's record types or zones (`_defaultZone` last, but for `custom-zones`), or its migrations folder's versions
 /// (a migration as `VERSION<tab>FILE`, so fish shows the file beside the number; read from the
 /// file names alone, so a migration that does not parse still completes).
 ///
@@ -43,10 +44,14 @@ enum CompletionNamesCommand: Subcommand {
                 .filter { isSafe($0.file) }
                 .sorted { ($0.version, $0.file) < ($1.version, $1.file) }
                 .map { "\($0.version)\t\($0.file)" }
-        case .recordTypes, .zones:
+        case .recordTypes, .zones, .customZones:
             guard let path = config.developmentSchema,
                   let schema = try? SchemaSource.load(path: path, model: config.model ?? ModelSelection()) else { return [] }
-            let names = kind == .zones ? schema.zones.map(\.name) + [Zone.defaultZoneName] : schema.recordTypes.map(\.name)
+            let names = switch kind {
+            case .zones: schema.zones.map(\.name) + [Zone.defaultZoneName]
+            case .customZones: schema.zones.map(\.name)
+            default: schema.recordTypes.map(\.name)
+            }
             return names.filter(isSafe)
         }
     }

@@ -3,7 +3,7 @@ import CKSchema
 extension ChangesCommand {
     /// changes' options: the zone (required) and the token.
     struct Options: ParsableOptions {
-        @Opt(Option.text("zone", help: "the custom zone (required)", valueName: "Z").required().completing(.zones)) var zoneName: String?
+        @Opt(Option.text("zone", help: "the custom zone (required)", valueName: "Z").required().completing(.customZones)) var zoneName: String?
         @Opt(.text("since", help: "the serverChangeToken of an earlier run", valueName: "TOKEN")) var since: String?
         @Group var runtime: RuntimeOptions
         @Positionals() var words: [String]

@@ -45,7 +45,7 @@ import Testing
         (["notifications", "--since", "-1"], "--since needs a notification sequence number (0 or more), found '-1'"),
         (["completion", "bash", "zsh"], "completion needs one shell: bash, zsh or fish"),
         // Issue 32 point 9: the hidden subcommand the scripts call takes one of its kinds.
-        (["completion", "names", "fields"], "completion names takes one of types, zones or migrations"),
+        (["completion", "names", "fields"], "completion names takes one of types, zones, custom-zones or migrations"),
         (["man", "extra"], "man takes no arguments"),
     ]
 
