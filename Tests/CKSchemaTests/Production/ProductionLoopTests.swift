@@ -330,8 +330,13 @@ import Testing
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let r = try s.run(["migrate", "status"])
         #expect(r.code == 2)
-        #expect(r.stderr.contains("it is damaged [CK501]\n"), "\(r.stderr)")
-        #expect(r.stderr.contains("note: restore '.ckschema/store.sqlite' from a backup, or rebuild it: move it away, run `ckschema migrate apply` (the development schema, from Migrations/) and `ckschema records import FILE` (records, from an NDJSON export or your fixtures); only the store knew which migrations production has: record that again with `ckschema migrate apply --env production --to N`, N being the last migration deployed to production"), "\(r.stderr)")
+        // The exact output (issue 32's "Done when": every point with exact output).
+        #expect(r.stdout == "", "\(r.stdout)")
+        #expect(r.stderr == """
+            ckschema: error: '.ckschema/store.sqlite' is not a usable SQLite database (database disk image is malformed): it is damaged [CK501]
+            ckschema: note: restore '.ckschema/store.sqlite' from a backup, or rebuild it: move it away, run `ckschema migrate apply` (the development schema, from Migrations/) and `ckschema records import FILE` (records, from an NDJSON export or your fixtures); only the store knew which migrations production has: record that again with `ckschema migrate apply --env production --to N`, N being the last migration deployed to production; or point `store:` in ckschema.yaml (or --store) at another store
+
+            """, "\(r.stderr)")
     }
 
     /// `check`'s scan (and `push`'s gate) read production as `promote --plan` does: the committed
