@@ -136,6 +136,28 @@ import Testing
         #expect(out.contains("ROOT/in.ndjson:3:33: error: record #3 'a3': a 'Note' record is saved in the default zone, but the schema puts 'Note' in zone 'Notes' [CK904]"), "\(out)")
     }
 
+    /// `checksRecordZones` is the checker's input (issue 33, speed point 2): on, a record outside
+    /// its type's zone is CK904 as before; off (an in-memory CloudKit), the check does not run,
+    /// so the record is saved and nothing names CK904.
+    @Test func recordZonesCheckIsAnInputOfTheChecker() throws {
+        let line = #"{"recordName":"a3","recordType":"Note","fields":{"title":{"value":"in the default zone","type":"STRING"}}}"#
+        for checks in [true, false] {
+            let sb = try RuntimeSandbox(importRecords: false)
+            defer { sb.cleanup() }
+            var options = RecordImporter.Options()
+            options.checksRecordZones = checks
+            let r = try RecordImporter.importRecords(lines: [line], source: "mem", into: sb.store, options: options)
+            if checks {
+                #expect(r.saved == 0)
+                #expect(r.diagnostics.map(\.code) == ["CK904"])
+                #expect(r.diagnostics.first.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0)" } == "1:33")
+            } else {
+                #expect(r.saved == 1)
+                #expect(r.diagnostics.isEmpty, "\(r.diagnostics.map(\.message))")
+            }
+        }
+    }
+
     @Test func aRecordInAZoneTheSchemaDoesNotHaveIsRefused() throws {
         let (sb, store) = try Self.migrated()
         defer { sb.cleanup() }
