@@ -158,6 +158,35 @@ import Testing
         }
     }
 
+    /// A batch's new records are inserted together (`Store.insertNewRecords`, 64 a statement,
+    /// issue 33's speed) and its existing ones saved one by one: the ids still follow the lines
+    /// (an existing record keeps its id), each record's change tag is the n-th of the import in
+    /// line order, and the searchable field's FTS5 table finds every record.
+    @Test func aBatchOfNewAndExistingRecordsKeepsLineOrderIdsTagsAndSearch() throws {
+        let sb = try RuntimeSandbox(importRecords: false)
+        defer { sb.cleanup() }
+        func line(_ k: Int, _ title: String) -> String {
+            #"{"recordName":"n\#(k)","recordType":"Note","zoneID":{"zoneName":"Notes"},"fields":{"title":{"value":"\#(title) \#(k)","type":"STRING"}}}"#
+        }
+        var options = RecordImporter.Options(environment: .development, savePolicy: .allKeys)
+        let first = try RecordImporter.importRecords(lines: (40..<50).map { line($0, "early") }, source: "first", into: sb.store, options: options)
+        #expect(first.saved == 10 && first.failed == 0)
+        options.savePolicy = .allKeys
+        let r = try RecordImporter.importRecords(lines: (0..<150).map { line($0, "walk") }, source: "second", into: sb.store, options: options)
+        #expect(r.saved == 150 && r.failed == 0, "\(r.diagnostics.map(\.message))")
+        let rows = try sb.store.db.rows("SELECT record_name, id, change_tag FROM records WHERE env = 'development' ORDER BY id")
+        let names = rows.map { $0[0].text ?? "" }
+        #expect(names == (40..<50).map { "n\($0)" } + (0..<40).map { "n\($0)" } + (50..<150).map { "n\($0)" })
+        let ids = rows.map { $0[1].integer ?? 0 }
+        #expect(ids == Array(1...150).map(Int64.init))
+        let tags = Dictionary(uniqueKeysWithValues: rows.map { ($0[0].text ?? "", $0[2].text ?? "") })
+        let sequence = tags["n0"].map { String($0.split(separator: "-").dropLast().joined(separator: "-")) } ?? ""
+        for k in 0..<150 { #expect(tags["n\(k)"] == sequence + "-" + String(k + 1, radix: 36), "n\(k)") }
+        let found = try sb.store.strings(Store.searchQuery(env: .development, recordType: "Note", field: "title"), "walk")
+        #expect(found.count == 150)
+        #expect(try sb.store.strings(Store.searchQuery(env: .development, recordType: "Note", field: "title"), "early").isEmpty)
+    }
+
     @Test func aRecordInAZoneTheSchemaDoesNotHaveIsRefused() throws {
         let (sb, store) = try Self.migrated()
         defer { sb.cleanup() }
