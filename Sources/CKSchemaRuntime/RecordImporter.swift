@@ -227,7 +227,7 @@ public enum RecordImporter {
     /// Writes every record of the batch that has not failed and is not in a skipped zone; the
     /// number written. Each record gets its change tag in batch order (the counter), as when
     /// each was written in turn; the new ones are inserted together (`Store.insertNewRecords`:
-    /// the same ids, in one statement per 64), then each existing one is saved with the save
+    /// the same ids, in one statement per 100), then each existing one is saved with the save
     /// policy. A new record's insert and an existing one's save touch different rows, so the
     /// order between them changes nothing a later read sees.
     private static func writePass(_ batch: inout [Incoming], skip: Set<String>, writer: Writer, recorder: NotificationRecorder?,

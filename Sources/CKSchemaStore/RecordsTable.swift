@@ -73,8 +73,17 @@ package enum RecordsTable {
     static let insert = CachedSQL("INSERT INTO \(name) (\(C.id), \(C.env), \(C.zone), \(C.recordType), \(C.recordName), \(C.changeTag), \(C.createdAt), \(C.modifiedAt), \(C.fields)) VALUES (\(highestID) + 1, ?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT (\(C.env), \(C.zone), \(C.recordName)) DO NOTHING")
     /// `insertRows` rows at once, each with its id given (`Store.insertNewRecords`): ?1 the
     /// environment, ?2 the time, then per row its id, zone, type, name, change tag and fields.
-    static let insertRows = 64
+    /// 100 rows: 602 values, under SQLite's oldest limit of 999 bound values; four statements
+    /// for a batch of 400.
+    static let insertRows = 100
     static let insertMany = CachedSQL(insertValues(rows: insertRows))
+    /// Which of `keyRows` record names of one zone exist (`Store.existingRecordKeys`): ?1 the
+    /// environment, ?2 the zone, then the names.
+    static let keyRows = 100
+    static let existingMany = CachedSQL(existingNames(count: keyRows))
+    static func existingNames(count: Int) -> String {
+        "SELECT \(C.recordName) FROM \(name) WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) IN (" + (0..<count).map { "?\($0 + 3)" }.joined(separator: ", ") + ")"
+    }
     static func insertValues(rows: Int) -> String {
         let values = (0..<rows).map { k in
             let b = 3 + 6 * k

@@ -21,7 +21,8 @@ extension Store {
     }
 
     /// Which of `keys` (zone, record name) the environment already holds, as
-    /// "zone U+0001 name": one statement per zone and 500 names, every name bound.
+    /// "zone U+0001 name": one statement per zone and 100 names (the statement of 100 cached),
+    /// every name bound.
     package func existingRecordKeys(env: Environment, _ keys: [(zone: String, name: String)]) throws -> Set<String> {
         var byZone: [String: [String]] = [:]
         var zones: [String] = []
@@ -34,10 +35,9 @@ extension Store {
             let names = byZone[zone] ?? []
             var start = 0
             while start < names.count {
-                let chunk = names[start..<min(names.count, start + 500)]
-                start += 500
-                let marks = (0..<chunk.count).map { "?\($0 + 3)" }.joined(separator: ", ")
-                let s = try db.prepare("SELECT \(C.recordName) FROM \(T.name) WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) IN (\(marks))")
+                let chunk = names[start..<min(names.count, start + T.keyRows)]
+                start += chunk.count
+                let s = try chunk.count == T.keyRows ? db.cached(T.existingMany) : db.prepare(T.existingNames(count: chunk.count))
                 try s.bind(env.rawValue, at: 1); try s.bind(zone, at: 2)
                 for (i, n) in chunk.enumerated() { try s.bind(n, at: Int32(i + 3)) }
                 while try s.step() { out.insert(zone + "\u{1}" + s.string(at: 0)) }

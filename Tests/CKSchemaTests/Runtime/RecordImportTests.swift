@@ -158,7 +158,7 @@ import Testing
         }
     }
 
-    /// A batch's new records are inserted together (`Store.insertNewRecords`, 64 a statement,
+    /// A batch's new records are inserted together (`Store.insertNewRecords`, 100 a statement,
     /// issue 33's speed) and its existing ones saved one by one: the ids still follow the lines
     /// (an existing record keeps its id), each record's change tag is the n-th of the import in
     /// line order, and the searchable field's FTS5 table finds every record.
