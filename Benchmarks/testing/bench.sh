@@ -11,8 +11,15 @@ uptime
 swift build -c release --target CKSchemaTesting --scratch-path "$SCRATCH"
 REL="$SCRATCH/release"
 OUT="$(mktemp -d)"
-objects=$(find "$REL" -path '*/CKSchema*.build/*.o' ! -path '*CKSchemaTests*' ! -path '*/ckschema.build/*')
+# "$REL/" (a symlink to the triple's folder: find does not follow a starting symlink without
+# the slash); the -tool.build folders are the host copies built for the plugins (the same
+# symbols twice).
+objects=$(find "$REL/" -path '*/CKSchema*.build/*.o' ! -path '*-tool.build/*' ! -path '*CKSchemaTests*' ! -path '*/ckschema.build/*')
 swiftc -O -swift-version 5 -I "$REL/Modules" -I Sources/CSQLite -I Sources/CYAML \
     -module-name FakeCloudKitBench Benchmarks/testing/bench.swift $objects -lsqlite3 -lyaml -o "$OUT/bench" 2>&1 | grep -v '^$' || true
-for i in $(seq "${RUNS:-3}"); do "$OUT/bench" Schemas/development.yaml; done
+# Each run's CPU time (user + sys) and wall time beside its figures: the machine is shared.
+for i in $(seq "${RUNS:-3}"); do
+    TIMEFORMAT="run $i: wall %R s, user %U s, sys %S s"
+    time "$OUT/bench" Schemas/development.yaml
+done
 uptime

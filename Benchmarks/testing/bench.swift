@@ -46,5 +46,43 @@ for start in stride(from: 0, to: 10_000, by: 400) {
 }
 var fetched = 0
 let changes = try await seconds { fetched = try await db.recordZoneChanges(inZone: "Archive").modifications.count }
+// The peer issue 33 names that runs here: an app-local `MockCKDatabase`, a dictionary keyed by
+// record ID with a change-tag counter and no schema, rules or indexes (pointfreeco/sqlite-data's
+// MockCloudDatabase is the other peer; it is `#if canImport(CloudKit)` over CKRecord, so it does
+// not build on Linux). The same records, batches and fetch.
+final class DictionaryMock {
+    var records: [CloudRecord.ID: (record: CloudRecord, tag: Int)] = [:]
+    var tag = 0
+    func modifyRecords(saving: [CloudRecord]) -> [CloudRecord.ID: Result<CloudRecord, CloudKitError>] {
+        var out: [CloudRecord.ID: Result<CloudRecord, CloudKitError>] = [:]
+        for r in saving {
+            tag += 1
+            records[r.id] = (r, tag)
+            out[r.id] = .success(r)
+        }
+        return out
+    }
+    func zoneChanges(_ zone: String) -> [CloudRecord] {
+        records.values.filter { $0.record.id.zoneName == zone }.sorted { $0.tag < $1.tag }.map(\.record)
+    }
+}
+let mock = DictionaryMock()
+var mockFailures = 0
+let mockSave = await seconds {
+    for start in stride(from: 0, to: total, by: 400) {
+        let batch = (start..<min(total, start + 400)).map { trip($0) }
+        mockFailures += mock.modifyRecords(saving: batch).values.filter { if case .failure = $0 { true } else { false } }.count
+    }
+}
+for i in 0..<10_000 {
+    var r = trip(i)
+    r.id.zoneName = "Archive"
+    _ = mock.modifyRecords(saving: [r])
+}
+var mockFetched = 0
+let mockChanges = await seconds { mockFetched = mock.zoneChanges("Archive").count }
+
 print(String(format: "FakeCloudKit: create from Trailmark %.2f ms; save %d records in batches of 400: %.2f s (%.0f records/s, %d failed); zone changes of %d records: %.3f s",
              created / 50 * 1000, total, save, Double(total) / save, failures, fetched, changes))
+print(String(format: "dictionary mock: save %d records in batches of 400: %.3f s (%.0f records/s, %d failed); zone changes of %d records: %.4f s",
+             total, mockSave, Double(total) / mockSave, mockFailures, mockFetched, mockChanges))

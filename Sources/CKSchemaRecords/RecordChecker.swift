@@ -19,6 +19,11 @@ package struct RecordChecker {
     /// Leave a record in a zone the schema does not declare to the caller (`records import`
     /// reports it as CK556) rather than report CK904 for it.
     let undeclaredZonesElsewhere: Bool
+    /// Whether a record saved outside the zone its type's schema names is reported (CK904).
+    /// That is ckschema's rule (the YAML `zone:`), not CloudKit's, so an in-memory CloudKit
+    /// (CKSchemaTesting, through `RecordImporter.Options.checksRecordZones`) turns it off: the
+    /// check is then not run, rather than run and its finding dropped.
+    let checksRecordZones: Bool
     private var tape = JSONTape()
     private let cursor = LineCursor()
 
@@ -27,9 +32,10 @@ package struct RecordChecker {
     static let maxRecordBytes = 1_048_576
     static let zoneDefault = Array(Zone.defaultZoneName.utf8)
 
-    package init(schema: CompiledSchema, production: Bool, collectBatch: Bool, undeclaredZonesElsewhere: Bool = false) {
+    package init(schema: CompiledSchema, production: Bool, collectBatch: Bool, undeclaredZonesElsewhere: Bool = false, checksRecordZones: Bool = true) {
         self.schema = schema
         self.undeclaredZonesElsewhere = undeclaredZonesElsewhere
+        self.checksRecordZones = checksRecordZones
         self.production = production
         self.collectBatch = collectBatch
     }
@@ -192,7 +198,7 @@ package struct RecordChecker {
         guard ctx.typeIndex >= 0 else { return unknownType(tt, &ctx, &r) }
         let type = schema.types[ctx.typeIndex]
         ctx.type = type
-        if schema.namesZones, !inZone(ctx, type) { wrongZone(tt, type, ctx, &r) }
+        if checksRecordZones, schema.namesZones, !inZone(ctx, type) { wrongZone(tt, type, ctx, &r) }
         if type.isDeprecated {
             report(&r, ctx, RecordsRules.deprecatedWritten, at: Self.at(tt), field: nil,
                    "record type '\(type.name)' is deprecated", fix: "stop writing records of this type")

@@ -42,7 +42,10 @@ final class ImportRun {
         recorder = try NotificationRecorder(store: store, env: options.environment, schema: schema)
         // The validate command's checks run first on every record (names, value types,
         // encryption, references, size; CK4xx); the importer's own checks follow.
-        checker = RecordChecker(schema: CompiledSchema(schema), production: options.environment == .production, collectBatch: false, undeclaredZonesElsewhere: true)
+        // A rule the options turn off (CK904: `checksRecordZones`) is the checker's input, so
+        // it is not run at all.
+        checker = RecordChecker(schema: CompiledSchema(schema), production: options.environment == .production, collectBatch: false,
+                                undeclaredZonesElsewhere: true, checksRecordZones: options.checksRecordZones)
         batch.reserveCapacity(options.batchSize)
         self.store = store
     }
@@ -160,7 +163,7 @@ final class ImportRun {
         }
         var checked = ChunkResult()
         if checker.check(base, bytes.count, index: 0, position: .bytes(line: 0, column: 1), into: &checked) { out.tokens = checker.tokens }
-        for d in checked.diagnostics where d.severity != .note && (options.checksRecordZones || d.code != ZoneRules.wrongZone.code) {
+        for d in checked.diagnostics where d.severity != .note {
             // Named as validate names them: record number, name and field.
             let message = d.recordIndex < 0 ? d.message : ValidationRun.compose(number: number, d.recordName, d.field, d.message)
             let diag = Diagnostic(code: d.code, severity: d.severity, location: SourceLocation(file: file, line: line + d.line, column: d.column),

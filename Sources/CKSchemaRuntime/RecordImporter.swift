@@ -35,7 +35,10 @@ public enum RecordImporter {
 
         /// Whether a record saved outside the zone its type's schema names is refused (CK904).
         /// That is ckschema's rule (the YAML `zone:`), not CloudKit's: CloudKit saves any type
-        /// in any zone, so an in-memory CloudKit (CKSchemaTesting) switches it off.
+        /// in any zone, so an in-memory CloudKit (CKSchemaTesting) switches it off. It is an
+        /// input of the validate command's checker (`RecordChecker`), so when off the check is
+        /// not run at all. The two switches below are the importer's own rules, run per batch
+        /// against the store (which the checker cannot see), and are skipped when off.
         public var checksRecordZones = true
 
         /// Whether a record whose `deleteSelf` reference names a record that neither exists in
@@ -171,10 +174,8 @@ public enum RecordImporter {
         var skip = Set<String>()
         var written = 0
         while true {
-            written = 0
-            for i in batch.indices where batch[i].error == nil && !skip.contains(batch[i].zone) {
-                if try write(&batch[i], writer: writer, recorder: recorder, before: &before, options: options, seq: seq, counter: &counter, now: now) { written += 1 }
-            }
+            written = try writePass(&batch, skip: skip, writer: writer, recorder: recorder, before: &before, options: options, seq: seq,
+                                    counter: &counter, now: now)
             // A deleteSelf reference to a record that is neither stored nor in this batch fails
             // its record: the batch is written again without it (which may leave another's
             // target missing; each pass refuses at least one record, so it ends).
@@ -223,13 +224,41 @@ public enum RecordImporter {
         return refused
     }
 
-    /// Saves one record with the save policy; false (and `r.error` set) on a conflict.
-    private static func write(_ r: inout Incoming, writer: Writer, recorder: NotificationRecorder?, before: inout [NotificationRecorder.Key: NotificationRecorder.State],
-                              options: Options, seq: String, counter: inout Int, now: Int64) throws -> Bool {
-        counter += 1
-        let tag = seq + "-" + String(counter, radix: 36)
+    /// Writes every record of the batch that has not failed and is not in a skipped zone; the
+    /// number written. Each record gets its change tag in batch order (the counter), as when
+    /// each was written in turn; the new ones are inserted together (`Store.insertNewRecords`:
+    /// the same ids, in one statement per 100), then each existing one is saved with the save
+    /// policy. A new record's insert and an existing one's save touch different rows, so the
+    /// order between them changes nothing a later read sees.
+    private static func writePass(_ batch: inout [Incoming], skip: Set<String>, writer: Writer, recorder: NotificationRecorder?,
+                                  before: inout [NotificationRecorder.Key: NotificationRecorder.State], options: Options, seq: String,
+                                  counter: inout Int, now: Int64) throws -> Int {
+        var pending: [(index: Int, tag: String)] = []
+        for i in batch.indices where batch[i].error == nil && !skip.contains(batch[i].zone) {
+            counter += 1
+            pending.append((i, seq + "-" + String(counter, radix: 36)))
+        }
+        guard !pending.isEmpty else { return 0 }
+        let existing = try writer.store.existingRecordKeys(env: writer.env, pending.map { (batch[$0.index].zone, batch[$0.index].name) })
+        var fresh: [(zone: String, type: String, name: String, changeTag: String, fields: String)] = []
+        var stored: [(index: Int, tag: String)] = []
+        fresh.reserveCapacity(pending.count)
+        for p in pending {
+            let r = batch[p.index]
+            if existing.contains(r.zone + "\u{1}" + r.name) { stored.append(p) } else { fresh.append((r.zone, r.type, r.name, p.tag, r.storedFields)) }
+        }
+        try writer.store.insertNewRecords(env: writer.env, fresh, now: now)
+        var written = fresh.count
+        for p in stored {
+            if try write(&batch[p.index], tag: p.tag, writer: writer, recorder: recorder, before: &before, options: options, now: now) { written += 1 }
+        }
+        return written
+    }
+
+    /// Saves one record that exists with the save policy; false (and `r.error` set) on a conflict.
+    private static func write(_ r: inout Incoming, tag: String, writer: Writer, recorder: NotificationRecorder?,
+                              before: inout [NotificationRecorder.Key: NotificationRecorder.State], options: Options, now: Int64) throws -> Bool {
         let store = writer.store
-        if try store.insertRecord(env: writer.env, zone: r.zone, type: r.type, name: r.name, changeTag: tag, now: now, fields: r.storedFields) { return true }
         // The record exists: the save policy decides.
         guard let (type, current) = try store.recordTypeAndChangeTag(env: writer.env, zone: r.zone, name: r.name) else { return false }
         let at = SourceLocation(file: r.file, line: r.line, column: 1)

@@ -71,6 +71,27 @@ package enum RecordsTable {
     static let highestID = "max(coalesce((SELECT max(\(C.id)) FROM \(name)), 0), coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '\(Store.highWaterKey)'), 0))"
     /// A new record is numbered above every id a record ever had (never reusing a deleted one's).
     static let insert = CachedSQL("INSERT INTO \(name) (\(C.id), \(C.env), \(C.zone), \(C.recordType), \(C.recordName), \(C.changeTag), \(C.createdAt), \(C.modifiedAt), \(C.fields)) VALUES (\(highestID) + 1, ?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7) ON CONFLICT (\(C.env), \(C.zone), \(C.recordName)) DO NOTHING")
+    /// `insertRows` rows at once, each with its id given (`Store.insertNewRecords`): ?1 the
+    /// environment, ?2 the time, then per row its id, zone, type, name, change tag and fields.
+    /// 100 rows: 602 values, under SQLite's oldest limit of 999 bound values; four statements
+    /// for a batch of 400.
+    static let insertRows = 100
+    static let insertMany = CachedSQL(insertValues(rows: insertRows))
+    /// Which of `keyRows` record names of one zone exist (`Store.existingRecordKeys`): ?1 the
+    /// environment, ?2 the zone, then the names.
+    static let keyRows = 100
+    static let existingMany = CachedSQL(existingNames(count: keyRows))
+    static func existingNames(count: Int) -> String {
+        "SELECT \(C.recordName) FROM \(name) WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) IN (" + (0..<count).map { "?\($0 + 3)" }.joined(separator: ", ") + ")"
+    }
+    static func insertValues(rows: Int) -> String {
+        let values = (0..<rows).map { k in
+            let b = 3 + 6 * k
+            return "(?\(b), ?1, ?\(b + 1), ?\(b + 2), ?\(b + 3), ?\(b + 4), ?2, ?2, ?\(b + 5))"
+        }
+        return "INSERT INTO \(name) (\(C.id), \(C.env), \(C.zone), \(C.recordType), \(C.recordName), \(C.changeTag), \(C.createdAt), \(C.modifiedAt), \(C.fields)) VALUES "
+            + values.joined(separator: ", ")
+    }
     static let typeAndTag = CachedSQL("SELECT \(C.recordType), \(C.changeTag) FROM \(name) WHERE \(byKey)")
     static let replace = CachedSQL("UPDATE \(name) SET \(C.fields) = ?4, \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3")
     static let merge = CachedSQL("UPDATE \(name) SET \(C.fields) = json_patch(\(C.fields), ?4), \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3")

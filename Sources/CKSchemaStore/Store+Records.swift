@@ -20,6 +20,59 @@ extension Store {
         return db.changes == 1
     }
 
+    /// Which of `keys` (zone, record name) the environment already holds, as
+    /// "zone U+0001 name": one statement per zone and 100 names (the statement of 100 cached),
+    /// every name bound.
+    package func existingRecordKeys(env: Environment, _ keys: [(zone: String, name: String)]) throws -> Set<String> {
+        var byZone: [String: [String]] = [:]
+        var zones: [String] = []
+        for k in keys {
+            if byZone[k.zone] == nil { zones.append(k.zone) }
+            byZone[k.zone, default: []].append(k.name)
+        }
+        var out = Set<String>()
+        for zone in zones {
+            let names = byZone[zone] ?? []
+            var start = 0
+            while start < names.count {
+                let chunk = names[start..<min(names.count, start + T.keyRows)]
+                start += chunk.count
+                let s = try chunk.count == T.keyRows ? db.cached(T.existingMany) : db.prepare(T.existingNames(count: chunk.count))
+                try s.bind(env.rawValue, at: 1); try s.bind(zone, at: 2)
+                for (i, n) in chunk.enumerated() { try s.bind(n, at: Int32(i + 3)) }
+                while try s.step() { out.insert(zone + "\u{1}" + s.string(at: 0)) }
+            }
+        }
+        return out
+    }
+
+    /// Inserts records the environment does not hold yet (the caller checked, with
+    /// `existingRecordKeys`), numbered in order above every id a record ever had, as
+    /// `insertRecord` numbers them one at a time: the same ids, change tags and fields, in
+    /// one statement per `RecordsTable.insertRows` records. One statement for many rows
+    /// matters to a searchable field: SQLite opens a statement savepoint on every write
+    /// statement whose triggers write, and FTS5 writes its pending terms out as a new segment
+    /// at each savepoint, so one record per statement was one FTS5 segment (and its merges)
+    /// per record. Throws SQLITE_CONSTRAINT if one of them exists after all.
+    package func insertNewRecords(env: Environment, _ rows: [(zone: String, type: String, name: String, changeTag: String, fields: String)], now: Int64) throws {
+        guard !rows.isEmpty else { return }
+        var next = try lastRecordID()
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(rows.count, start + T.insertRows)]
+            start += chunk.count
+            let s = try chunk.count == T.insertRows ? db.cached(T.insertMany) : db.prepare(T.insertValues(rows: chunk.count))
+            try s.bind(env.rawValue, at: 1); try s.bind(now, at: 2)
+            for (k, r) in chunk.enumerated() {
+                next += 1
+                let b = Int32(3 + 6 * k)
+                try s.bind(next, at: b); try s.bind(r.zone, at: b + 1); try s.bind(r.type, at: b + 2); try s.bind(r.name, at: b + 3)
+                try s.bind(r.changeTag, at: b + 4); try s.bind(r.fields, at: b + 5)
+            }
+            try s.step()
+        }
+    }
+
     /// An existing record's type and change tag, or nil when there is none.
     package func recordTypeAndChangeTag(env: Environment, zone: String, name: String) throws -> (type: String, changeTag: String)? {
         let s = try db.cached(T.typeAndTag)

@@ -136,6 +136,57 @@ import Testing
         #expect(out.contains("ROOT/in.ndjson:3:33: error: record #3 'a3': a 'Note' record is saved in the default zone, but the schema puts 'Note' in zone 'Notes' [CK904]"), "\(out)")
     }
 
+    /// `checksRecordZones` is the checker's input (issue 33, speed point 2): on, a record outside
+    /// its type's zone is CK904 as before; off (an in-memory CloudKit), the check does not run,
+    /// so the record is saved and nothing names CK904.
+    @Test func recordZonesCheckIsAnInputOfTheChecker() throws {
+        let line = #"{"recordName":"a3","recordType":"Note","fields":{"title":{"value":"in the default zone","type":"STRING"}}}"#
+        for checks in [true, false] {
+            let sb = try RuntimeSandbox(importRecords: false)
+            defer { sb.cleanup() }
+            var options = RecordImporter.Options()
+            options.checksRecordZones = checks
+            let r = try RecordImporter.importRecords(lines: [line], source: "mem", into: sb.store, options: options)
+            if checks {
+                #expect(r.saved == 0)
+                #expect(r.diagnostics.map(\.code) == ["CK904"])
+                #expect(r.diagnostics.first.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0)" } == "1:33")
+            } else {
+                #expect(r.saved == 1)
+                #expect(r.diagnostics.isEmpty, "\(r.diagnostics.map(\.message))")
+            }
+        }
+    }
+
+    /// A batch's new records are inserted together (`Store.insertNewRecords`, 100 a statement,
+    /// issue 33's speed) and its existing ones saved one by one: the ids still follow the lines
+    /// (an existing record keeps its id), each record's change tag is the n-th of the import in
+    /// line order, and the searchable field's FTS5 table finds every record.
+    @Test func aBatchOfNewAndExistingRecordsKeepsLineOrderIdsTagsAndSearch() throws {
+        let sb = try RuntimeSandbox(importRecords: false)
+        defer { sb.cleanup() }
+        func line(_ k: Int, _ title: String) -> String {
+            #"{"recordName":"n\#(k)","recordType":"Note","zoneID":{"zoneName":"Notes"},"fields":{"title":{"value":"\#(title) \#(k)","type":"STRING"}}}"#
+        }
+        var options = RecordImporter.Options(environment: .development, savePolicy: .allKeys)
+        let first = try RecordImporter.importRecords(lines: (40..<50).map { line($0, "early") }, source: "first", into: sb.store, options: options)
+        #expect(first.saved == 10 && first.failed == 0)
+        options.savePolicy = .allKeys
+        let r = try RecordImporter.importRecords(lines: (0..<150).map { line($0, "walk") }, source: "second", into: sb.store, options: options)
+        #expect(r.saved == 150 && r.failed == 0, "\(r.diagnostics.map(\.message))")
+        let rows = try sb.store.db.rows("SELECT record_name, id, change_tag FROM records WHERE env = 'development' ORDER BY id")
+        let names = rows.map { $0[0].text ?? "" }
+        #expect(names == (40..<50).map { "n\($0)" } + (0..<40).map { "n\($0)" } + (50..<150).map { "n\($0)" })
+        let ids = rows.map { $0[1].integer ?? 0 }
+        #expect(ids == Array(1...150).map(Int64.init))
+        let tags = Dictionary(uniqueKeysWithValues: rows.map { ($0[0].text ?? "", $0[2].text ?? "") })
+        let sequence = tags["n0"].map { String($0.split(separator: "-").dropLast().joined(separator: "-")) } ?? ""
+        for k in 0..<150 { #expect(tags["n\(k)"] == sequence + "-" + String(k + 1, radix: 36), "n\(k)") }
+        let found = try sb.store.strings(Store.searchQuery(env: .development, recordType: "Note", field: "title"), "walk")
+        #expect(found.count == 150)
+        #expect(try sb.store.strings(Store.searchQuery(env: .development, recordType: "Note", field: "title"), "early").isEmpty)
+    }
+
     @Test func aRecordInAZoneTheSchemaDoesNotHaveIsRefused() throws {
         let (sb, store) = try Self.migrated()
         defer { sb.cleanup() }
