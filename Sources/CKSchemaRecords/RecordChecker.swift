@@ -850,29 +850,10 @@ package struct RecordChecker {
                 let k = UnsafeRawPointer(nl).assumingMemoryBound(to: UInt8.self) - p
                 lines += 1; lastNL = k; col = 1; i = k + 1
             }
-            col += Self.characterCount(p + i, off - i)
+            col += UTF8Counting.scalars(p + i, off - i)
             c.offset = off; c.lines = lines; c.lastNL = lastNL; c.column = col
             return (line + lines, lastNL < 0 ? column + col - 1 : col, false)
         }
-    }
-
-    /// The UTF-8 sequences that start in `p[0..<n]`: the bytes that are not continuation bytes
-    /// (10xxxxxx), counted eight at a time.
-    @inline(__always) static func characterCount(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
-        let raw = UnsafeRawPointer(p)
-        var continuation = 0
-        var k = 0
-        while k + 8 <= n {
-            let v = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
-            // The high bit of each byte whose top bits are 10: bit 7 set and bit 6 clear.
-            continuation += (v & ~(v << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
-            k += 8
-        }
-        while k < n {
-            if p[k] & 0xC0 == 0x80 { continuation += 1 }
-            k += 1
-        }
-        return n - continuation
     }
 
     /// Where `locate` stopped in the current record (line count, last newline, column).
