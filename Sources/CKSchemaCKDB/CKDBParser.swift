@@ -34,7 +34,8 @@ public enum CKDBParser {
     /// Parses `.ckdb` bytes; input that is not UTF-8 text (binary data) is refused with one diagnostic.
     /// - Parameter file: the name diagnostics and origins carry.
     public static func parse(_ data: Data, file: String) throws(InputError) -> Schema {
-        if !isASCII(data), let bad = TextBytes.firstInvalidUTF8(data) {
+        let ascii = isASCII(data)
+        if !ascii, let bad = TextBytes.firstInvalidUTF8(data) {
             let (line, col) = TextBytes.lineColumn(ofByte: bad, in: data)
             let byte = String(data[data.startIndex + bad], radix: 16, uppercase: true)
             throw InputError(Diagnostic(
@@ -44,7 +45,7 @@ public enum CKDBParser {
                 fix: "check that this is the schema cktool export-schema wrote, saved as UTF-8"))
         }
         let (schema, diagnostics) = data.withUnsafeBytes { raw in
-            run(raw.bindMemory(to: UInt8.self), file: file)
+            run(raw.bindMemory(to: UInt8.self), file: file, isASCII: ascii)
         }
         if !diagnostics.isEmpty { throw InputError(diagnostics) }
         return schema
@@ -87,8 +88,8 @@ public enum CKDBParser {
         }
     }
 
-    private static func run(_ bytes: UnsafeBufferPointer<UInt8>, file: String) -> (Schema, [Diagnostic]) {
-        var engine = Engine(lexer: CKDBLexer(bytes: bytes, file: file))
+    private static func run(_ bytes: UnsafeBufferPointer<UInt8>, file: String, isASCII: Bool = false) -> (Schema, [Diagnostic]) {
+        var engine = Engine(lexer: CKDBLexer(bytes: bytes, file: file, isASCII: isASCII))
         var schema = engine.parseSchema()
         markDeprecated(&schema, engine.lexer.deprecationComments)
         var all = engine.diagnostics + engine.lexer.diagnostics

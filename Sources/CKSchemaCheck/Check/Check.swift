@@ -88,6 +88,23 @@ public enum Check {
             return found
         }
 
+        private var filled: [String: Schema?] = [:]
+
+        /// The production at `production` filled in from the store (`Check.planned`), computed
+        /// once: the promote and scan steps both read it, and the store is opened once. Nil when
+        /// the store could not be read (its errors go into `result` the first time).
+        func planned(_ exported: Schema, production: String, development: Schema, at developmentPath: String,
+                     _ config: Configuration, _ result: inout StepResult) -> Schema? {
+            let key = production + "\u{0}" + developmentPath
+            if let known = filled[key] {
+                if known == nil { result.failed = true }
+                return known
+            }
+            let schema = Check.planned(exported, development: development, config, &result)
+            filled[key] = .some(schema)
+            return schema
+        }
+
         /// The schema, or nil when it failed (its errors go into `result` the first time).
         func schema(_ path: String, _ result: inout StepResult) -> Schema? {
             if let known = loaded[path] {
@@ -125,7 +142,7 @@ public enum Check {
         var step = StepResult()
         let exported = schemas.schema(prod, &step), to = schemas.schema(dev, &step)
         guard let exported, let to else { return step }
-        guard let from = planned(exported, development: to, config, &step) else { return step }
+        guard let from = schemas.planned(exported, production: prod, development: to, at: dev, config, &step) else { return step }
         let result = Promoter.check(from: from, to: to, hashing: false, promote: config.promote, sharing: sharingReason(config)) { schemas.lint(dev, $0, config.lint) }
         let lintRuns = (config.checks ?? CheckName.allCases).contains(.lint)
         step.diagnostics += (lintRuns ? [] : result.lintErrors) + result.plan.diagnostics(minimum: .review) + result.sharing
@@ -166,7 +183,7 @@ public enum Check {
         var step = StepResult()
         guard var schema = schemas.schema(path, &step) else { return step }
         if path == config.productionSchema, schema.notation.value == .ckdb, let dev = config.developmentSchema, let development = schemas.schema(dev, &step) {
-            guard let filled = planned(schema, development: development, config, &step) else { return step }
+            guard let filled = schemas.planned(schema, production: path, development: development, at: dev, config, &step) else { return step }
             schema = filled
         }
         let result = CodeScan.run(paths: config.code, schema: schema, environment: config.productionSchema != nil ? .production : .development, lint: config.lint, container: config.container)

@@ -114,4 +114,24 @@ import Testing
         #expect(counter.add([ref], from: "Z\u{1}s").count == 1)
         #expect(counter.add([ref, ref], from: "Z\u{1}old").isEmpty)  // 749 -> 2: 3 in all
     }
+
+    /// CloudKit replaces a record saved again whole: a record that now points at another target
+    /// no longer counts against its old one (the counter kept the old count before issue 36).
+    @Test func aRecordSavedAgainWithAnotherTargetLeavesItsOldOne() {
+        func ref(_ target: String) -> DeleteSelfReference {
+            DeleteSelfReference(target: "Z\u{1}" + target, targetName: target,
+                                place: RecordPlace(recordIndex: 0, line: 0, column: 1, absoluteLine: false, recordName: "r", field: "f"))
+        }
+        var counter = RecordLimits.DeleteSelfCounter()
+        counter.preload(target: "Z\u{1}t", referrer: "Z\u{1}others", count: 749)
+        #expect(counter.add([ref("t")], from: "Z\u{1}r").isEmpty)        // t: 750
+        #expect(counter.add([ref("u")], from: "Z\u{1}r").isEmpty)        // r moves to u: t 749
+        #expect(counter.add([ref("t")], from: "Z\u{1}s").isEmpty)        // t: 750 again
+        let over = counter.add([ref("u"), ref("t"), ref("t")], from: "Z\u{1}q")
+        #expect(over.map(\.targetName) == ["t"])                          // t would be 752
+        // Records without a name are never saved again: each counts, none replaces another.
+        var anonymous = RecordLimits.DeleteSelfCounter()
+        for _ in 0..<750 { #expect(anonymous.add([ref("t")], from: "", named: false).isEmpty) }
+        #expect(anonymous.add([ref("t")], from: "", named: false).map(\.targetName) == ["t"])
+    }
 }
