@@ -268,6 +268,13 @@ extension PromotionPlan: Codable {
     /// not a ckschema plan, from another format version, or malformed.
     public static func decode(_ data: Data, file: String) throws(InputError) -> PromotionPlan {
         let at = SourceLocation(file: file, line: 1, column: 1)
+        if let n = PlanNumber.firstOutOfRange(in: [UInt8](data)) {
+            let place = n.path.isEmpty ? "the plan" : "\"\(ControlCharacters.escaped(Diagnostic.clipped(n.path)))\""
+            throw InputError(Diagnostic(rule: PromotionRules.planUnreadable,
+                                        "'\(file)' has a number out of range at \(place): \(Diagnostic.clipped(n.text)) (a plan's numbers are integers that fit in 64 bits)",
+                                        at: SourceLocation(file: file, line: n.line, column: n.column),
+                                        fix: "compute the plan again: `ckschema promote --plan \(file)`"))
+        }
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)

@@ -29,6 +29,18 @@ public enum Baseline {
         public var replaced: [String]
     }
 
+    /// `production` with the development schema's `Users` when the export has none: every
+    /// container has one (`CKDBImporter` adds cktool's default to the development schema, as
+    /// `cktool import-schema` keeps it), so the baseline builds the same type, or the first
+    /// `check` fails with CK533 (issue 35 point 9). `init --from-production` and `migrate
+    /// baseline` both take it from here.
+    public static func agreeingOnUsers(_ production: Schema, development: Schema?) -> Schema {
+        guard production.recordType(named: "Users") == nil, let users = development?.recordType(named: "Users") else { return production }
+        var out = production
+        out.recordTypes.insert(users, at: out.recordTypes.firstIndex { $0.name > users.name } ?? out.recordTypes.count)
+        return out
+    }
+
     /// Writes `0001_baseline.yaml` for `production` into `folder`, updates the sum file, and
     /// records the baseline in `store` as applied to production and development.
     ///

@@ -39,6 +39,13 @@ public enum StoreDeployer {
     ///   production is not `from` (CK534); the store's own errors.
     public static func apply(planAt path: String, from: Schema, to: Schema, settings: RuleSettings = RuleSettings(),
                              store: Store, migrations: MigrationFolder?) throws(InputError) -> Result {
+        try apply(planAt: path, from: from, to: to, settings: settings, opening: { () throws(InputError) -> Store in store }, migrations: migrations)
+    }
+
+    /// `promote --apply PLAN` that opens the store only once the plan is bound and has no
+    /// forbidden step: a refused plan creates no store (issue 35).
+    public static func apply(planAt path: String, from: Schema, to: Schema, settings: RuleSettings = RuleSettings(),
+                             opening openStore: () throws(InputError) -> Store, migrations: MigrationFolder?) throws(InputError) -> Result {
         let bound = try PromotionPlan.bind(planAt: path, from: from, to: to, settings: settings)
         let plan = bound.plan
         if !bound.refused.isEmpty { return Result(fromHash: plan.fromHash, toHash: plan.toHash, refused: bound.refused) }
@@ -48,7 +55,7 @@ public enum StoreDeployer {
                 "the plan '\(path)' has \(plan.count(.forbidden)) forbidden change(s); production would refuse it, so nothing was deployed",
                 at: nil, fix: "apply the fixes the plan gives, compute the plan again, then apply it")])
         }
-        var result = try deploy(expectedProduction: from, development: to, store: store, migrations: migrations, settings: settings)
+        var result = try deploy(expectedProduction: from, development: to, store: try openStore(), migrations: migrations, settings: settings)
         result.steps = plan.steps
         return result
     }

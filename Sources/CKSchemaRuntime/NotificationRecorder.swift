@@ -78,6 +78,8 @@ package final class NotificationRecorder {
             guard let t = s.recordType.flatMap({ schema.recordType(named: $0) }),
                   let p = try? PredicateParser.parse(s.predicate ?? "TRUEPREDICATE") else { continue }
             let search = Dictionary(indexes.filter { $0.recordType == t.name && $0.kind == .fts }.map { ($0.field, $0.sqlName) }, uniquingKeysWith: { a, _ in a })
+            // The condition reads the type's FTS tables: they exist before any record of it does.
+            if !search.isEmpty { try store.materializeIndexes(of: t, env: env) }
             guard let c = StoreQuery.condition(p, type: t, env: env, searchTables: search) else { continue }
             if groups.isEmpty || groups[groups.count - 1].columns.count >= Self.groupColumns
                 || groups[groups.count - 1].bindings.count + c.bindings.count + 1 > Self.groupBindings {

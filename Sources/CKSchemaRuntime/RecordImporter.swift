@@ -170,6 +170,12 @@ public enum RecordImporter {
         // The subscriptions' view of each record before it is overwritten; a new record has none.
         var before: [NotificationRecorder.Key: NotificationRecorder.State] = [:]
         let lastRowID = try recorder?.lastRowID()
+        // A type's first record brings its SQLite indexes (`StoreIndexer.sync` creates them only
+        // for types that hold records); before the savepoint, so a batch written again keeps them.
+        var types = Set<String>()
+        for r in batch where r.error == nil && types.insert(r.type).inserted {
+            if let t = schema.recordType(named: r.type) { try writer.store.materializeIndexes(of: t, env: writer.env) }
+        }
         try writer.store.db.execute("SAVEPOINT batch")
         var skip = Set<String>()
         var written = 0

@@ -239,6 +239,9 @@ public enum StoreQuery {
         case .failure(let r): return .refused(r.diagnostics)
         case .success(let c): compiled = c
         }
+        // A type that holds no records may not have its SQLite indexes yet (`StoreIndexer.sync`
+        // creates them with its first record): it answers nothing, refusals checked above.
+        guard try store.holdsRecords(env: q.environment, recordType: q.recordType) else { return .records(0) }
         let fields = Dictionary((schema.recordType(named: q.recordType)?.fields ?? []).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         return try store.guarded("run a query") {
             let rows: RecordRows

@@ -62,10 +62,7 @@ enum InitCommand: OptionsCommand {
             // The development schema has cktool's default Users when the export has none (every
             // container has one; CKDBImporter adds it, as `cktool import-schema` keeps it): the
             // baseline builds the same, or the first `check` fails with CK533 (issue 35 point 9).
-            var production = try SchemaSource.load(path: source)
-            if production.recordType(named: "Users") == nil, let users = adopted.schema.recordType(named: "Users") {
-                production.recordTypes.insert(users, at: production.recordTypes.firstIndex { $0.name > users.name } ?? production.recordTypes.count)
-            }
+            let production = Baseline.agreeingOnUsers(try SchemaSource.load(path: source), development: adopted.schema)
             let r = try Baseline.write(production: production, source: source,
                                        folder: try MigrationFolder.load(path: (root as NSString).appendingPathComponent("Migrations")),
                                        storePath: (root as NSString).appendingPathComponent(".ckschema/store.sqlite"), force: options.force)

@@ -19,7 +19,8 @@ enum MigrateBaseline: Subcommand {
 
     /// Loads `source` and baselines it (`init --from-production` writes its baseline with `Baseline.write` too, cktool's default Users added when its export has none).
     static func baseline(source: String, development: Schema? = nil, migrations: String, store: String, force: Bool, model: ModelSelection) throws(InputError) -> Baseline.Result {
-        let production = try SchemaSource.load(path: source, model: model)
+        // The development schema's Users when the export has none, as `init --from-production` does.
+        let production = Baseline.agreeingOnUsers(try SchemaSource.load(path: source, model: model), development: development)
         let folder = try MigrationFolder.load(path: migrations)
         return try Baseline.write(production: production, development: development, source: source, folder: folder, storePath: store, force: force)
     }

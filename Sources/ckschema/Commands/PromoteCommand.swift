@@ -45,16 +45,43 @@ enum PromoteCommand: OptionsCommand {
         }
         if let planPath = options.apply {
             let migrations = try MigrationFolder.load(path: Configuration.migrationsPath(nil, config: config))
-            let r = try StoreDeployer.apply(planAt: planPath, from: try from(plan: planPath), to: to, settings: settings, store: try Store(path: storePath), migrations: migrations)
+            // The store is opened (created when absent) only for a plan that can deploy, and a
+            // store this run created is taken away again when the deploy then fails: a refused
+            // command writes no file (issue 35).
+            let created = existing == nil
+            let storeFolder = (storePath as NSString).deletingLastPathComponent
+            let folderExisted = storeFolder.isEmpty || FileManager.default.fileExists(atPath: storeFolder)
+            let r: StoreDeployer.Result
+            do {
+                r = try StoreDeployer.apply(planAt: planPath, from: try from(plan: planPath), to: to, settings: settings,
+                                            opening: { () throws(InputError) -> Store in try Store(path: storePath) }, migrations: migrations)
+            } catch {
+                if created { Self.removeCreatedStore(storePath, folder: folderExisted ? nil : storeFolder) }
+                throw error
+            }
             if !r.refused.isEmpty {
                 io.conclude(r.refused, format: options.format, command: name, failed: true)
                 return .findings
             }
-            guard r.changes > 0 else {
-                io.write("production in \(ControlCharacters.escaped(storePath)) already has the development schema: nothing deployed; production schema \(r.fromHash.prefix(12)) (unchanged)\n")
+            if created, !r.refused.isEmpty { Self.removeCreatedStore(storePath, folder: folderExisted ? nil : storeFolder) }
+            let message = r.changes > 0
+                ? "deployed the development schema to production in \(ControlCharacters.escaped(storePath)) (\(r.changes) change\(r.changes == 1 ? "" : "s"), schema only; records untouched)"
+                : "production in \(ControlCharacters.escaped(storePath)) already has the development schema: nothing deployed; production schema \(r.fromHash.prefix(12)) (unchanged)"
+            // With --format json or sarif standard output is one document, as push and verify
+            // write it (docs/output.md): what the text lines say is its `apply` member.
+            if options.format == .json || options.format == .sarif {
+                io.conclude([], format: options.format, command: name, failed: false, properties: [("apply", .object([
+                    ("plan", .string(planPath)),
+                    ("store", .string(storePath)),
+                    ("changes", .array(r.steps.map { .string($0.change.description) })),
+                    ("fromHash", .string(r.fromHash)),
+                    ("toHash", .string(r.changes > 0 ? r.toHash : r.fromHash)),
+                    ("message", .string(message)),
+                ]))])
                 return .success
             }
-            io.write("deployed the development schema to production in \(ControlCharacters.escaped(storePath)) (\(r.changes) change\(r.changes == 1 ? "" : "s"), schema only; records untouched)\n")
+            io.write(message + "\n")
+            guard r.changes > 0 else { return .success }
             for step in r.steps { io.write("  \(ControlCharacters.escaped(step.change.description))\n") }
             io.write("production schema \(r.fromHash.prefix(12)) -> \(r.toHash.prefix(12))\n")
             return .success
@@ -85,5 +112,13 @@ enum PromoteCommand: OptionsCommand {
         // The steps that fail the gate are shown: the safe ones too with --fail-on note.
         io.conclude(result.diagnostics(minimum: min(failOn, .review)), format: options.format, command: name, failed: code != .success)
         return code
+    }
+
+    /// Removes the store file (and its journal) a refused `promote --apply` created, and its
+    /// folder when this run created that too and it is empty.
+    private static func removeCreatedStore(_ path: String, folder: String?) {
+        let fm = FileManager.default
+        for p in [path, path + "-journal", path + "-wal", path + "-shm"] where fm.fileExists(atPath: p) { try? fm.removeItem(atPath: p) }
+        if let folder, (try? fm.contentsOfDirectory(atPath: folder))?.isEmpty == true { try? fm.removeItem(atPath: folder) }
     }
 }
