@@ -5,7 +5,7 @@ import Foundation
 /// once (a link back up is not followed again), never out of the folder given (a link that
 /// leads outside it is not followed), with a bound on entries and depth, iteratively. A plugin
 /// cannot import the package's targets, so each plugin holds this same file;
-/// `PluginInputsTests` checks the copies are the same and runs it on a folder that loops.
+/// `FolderWalkTests.thePluginsWalkByTheSameRules` checks the copies are the same and runs it on a folder that loops.
 /// A folder it cannot read is left out here: the `ckschema` run the plugin starts reads the
 /// same folder and reports it (CK001).
 enum PluginInputs {

@@ -161,16 +161,9 @@ public enum GeneratedFolder {
         return kill(pid, 0) == 0 || errno == EPERM
     }
 
-    static func isLink(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && info.st_mode & 0o170000 == 0o120000
-    }
+    static func isLink(_ path: String) -> Bool { FolderWalk.SystemReader.isLink(path) }
 
-    static func realPath(_ path: String) -> String? {
-        guard let p = realpath(path, nil) else { return nil }
-        defer { free(p) }
-        return String(cString: p)
-    }
+    static func realPath(_ path: String) -> String? { FolderWalk.SystemReader().realPath(path) }
 
     static func linkDestination(_ path: String) -> String? { try? FileManager.default.destinationOfSymbolicLink(atPath: path) }
 

@@ -100,7 +100,7 @@ public enum FolderWalk {
             }
         }
 
-        static func isLink(_ path: String) -> Bool {
+        public static func isLink(_ path: String) -> Bool {
             var info = stat()
             return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
         }

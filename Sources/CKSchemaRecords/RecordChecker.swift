@@ -891,17 +891,6 @@ package struct RecordChecker {
         return true
     }
 
-    /// Whether the object at `obj` has a key not in `known`.
-    private func hasStrayKey(_ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ obj: Int, _ known: [String]) -> Bool {
-        var i = obj + 1
-        let end = Int(tk[obj].end)
-        while i < end {
-            if !known.contains(fieldName(i, tk, p)) { return true }
-            i = Self.skip(tk, i + 1)
-        }
-        return false
-    }
-
     /// The value token of `key` in the object at `obj`, or nil.
     static func memberIndex(_ tk: UnsafeBufferPointer<JSONToken>, _ p: UnsafePointer<UInt8>, _ obj: Int, _ key: StaticString) -> Int? {
         var i = obj + 1

@@ -29,7 +29,12 @@ extension Store {
     /// for a whole store. Reads the schema catalogue only (fixed SQL, no name spliced in).
     package func damage() throws -> [String] {
         var columns: [String: Set<String>] = [:]
-        for row in try db.rows("SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p WHERE m.type = 'table'") {
+        // Only the tables checked (bound, not spliced): a store of 8,000 types holds thousands
+        // of FTS5 tables and their shadow tables, and this runs at every open.
+        let checked = (Self.requiredTables + Self.runtimeTables).map(\.table)
+        let marks = Array(repeating: "?", count: checked.count).joined(separator: ", ")
+        for row in try db.rows("SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p WHERE m.type = 'table' AND m.name IN (\(marks))",
+                               checked.map { .text($0) }) {
             guard row.count == 2, let table = row[0].text, let column = row[1].text else { continue }
             columns[table, default: []].insert(column)
         }

@@ -56,7 +56,8 @@ extension Store {
     /// it without being rebuilt), so SQLite would give a new record the id of the newest one
     /// deleted: a change token holding that id would stop seeing new records, and a token
     /// taken before the delete would be "newer than the store". The trigger keeps the largest
-    /// deleted id in `meta`; `RecordsTable.insert` numbers new records above it and
+    /// deleted id in `meta`; `insertNewRecords` (and `RecordsTable.insert`, which only the
+    /// tests still call) numbers new records above it and
     /// `lastRecordID()` counts it, so ids and tokens only go forwards, as CloudKit's
     /// CKServerChangeToken does (CKFetchRecordZoneChangesOperation). Fixed text, no input.
     static let highWaterTrigger = """

@@ -63,7 +63,6 @@ enum PromoteCommand: OptionsCommand {
                 io.conclude(r.refused, format: options.format, command: name, failed: true)
                 return .findings
             }
-            if created, !r.refused.isEmpty { Self.removeCreatedStore(storePath, folder: folderExisted ? nil : storeFolder) }
             let message = r.changes > 0
                 ? "deployed the development schema to production in \(ControlCharacters.escaped(storePath)) (\(r.changes) change\(r.changes == 1 ? "" : "s"), schema only; records untouched)"
                 : "production in \(ControlCharacters.escaped(storePath)) already has the development schema: nothing deployed; production schema \(r.fromHash.prefix(12)) (unchanged)"
