@@ -65,8 +65,8 @@ public enum TokenRedaction {
             lineOf[i] = line
             if c == "\n" { line += 1 }
         }
-        var out: [Int] = []
-        for r in found { for i in r where !out.contains(lineOf[i]) { out.append(lineOf[i]) } }
+        var out = Set<Int>()
+        for r in found { for i in r { out.insert(lineOf[i]) } }
         return out.sorted()
     }
 

@@ -212,8 +212,8 @@ extension PromotionPlan: Codable {
         init(steps: JSONValue?, summary: JSONValue?) {
             // Keys sorted here, so that two steps compare member for member whatever order
             // the file or the encoder wrote them in.
-            self.steps = (steps?.arrayValue ?? []).map { Self.sorted(Self.locationless($0)) }
-            self.summary = Self.sorted(summary ?? .null)
+            self.steps = (steps?.arrayValue ?? []).map { Self.locationless($0).sortedKeys() }
+            self.summary = (summary ?? .null).sortedKeys()
         }
 
         /// SHA-256 (lower-case hex) of the compact, key-sorted `{"steps":...,"summary":...}`.
@@ -227,15 +227,6 @@ extension PromotionPlan: Codable {
 
         public static func == (a: BoundForm, b: BoundForm) -> Bool { a.hash == b.hash }
         public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-
-        /// The value with every object's keys in code-point order (as `prettyData` writes a plan).
-        private static func sorted(_ v: JSONValue) -> JSONValue {
-            switch v {
-            case .array(let items): .array(items.map(sorted))
-            case .object(let pairs): .object(pairs.sorted { $0.0.unicodeScalars.lexicographicallyPrecedes($1.0.unicodeScalars) }.map { ($0.0, sorted($0.1)) })
-            default: v
-            }
-        }
 
         /// A step without its change's `location` and `fromLocation`.
         private static func locationless(_ step: JSONValue) -> JSONValue {

@@ -40,7 +40,8 @@ public enum SchemaPusher {
     }
 
     /// Where a push stopped.
-    public enum Stage: Sendable, Equatable {
+    /// The raw value is the stage's name in `push`'s JSON and SARIF reports (docs/output.md).
+    public enum Stage: String, Sendable, Equatable {
         /// Lint or the production gate refused the schema; cktool was not run.
         case gateRefused
         /// cktool validate-schema or import-schema refused the schema.

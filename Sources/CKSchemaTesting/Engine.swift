@@ -272,7 +272,8 @@ final class Engine {
     private func permissionDenied(_ r: CloudRecord, type: RecordType, _ scope: CloudDatabaseScope) throws(CloudKitError) -> CloudKitError? {
         guard !type.grants.isEmpty else { return nil }
         let exists: Bool
-        do { exists = try store(scope).withRecordFields(env: env, zone: r.id.zoneName, name: r.id.recordName, { _ in () }) != nil } catch {
+        // The row's type and tag only, not its fields: whether it exists is the question.
+        do { exists = try store(scope).recordTypeAndChangeTag(env: env, zone: r.id.zoneName, name: r.id.recordName) != nil } catch {
             throw Self.error(from: error, doing: "read a record")
         }
         return Self.permissionDenied(type, exists ? .write : .create)

@@ -426,7 +426,7 @@ extension JSONValue {
     }
 
     /// The same value with every object's keys in code-point order.
-    func sortedKeys() -> JSONValue {
+    package func sortedKeys() -> JSONValue {
         switch self {
         case .array(let items): .array(items.map { $0.sortedKeys() })
         case .object(let pairs): .object(pairs.sorted { $0.0.unicodeScalars.lexicographicallyPrecedes($1.0.unicodeScalars) }.map { ($0.0, $0.1.sortedKeys()) })

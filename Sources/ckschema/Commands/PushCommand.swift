@@ -69,7 +69,7 @@ enum PushCommand: OptionsCommand {
         let properties: [(String, JSONValue)] = [("push", .object([
             ("environment", .string(Environment.development.rawValue)),
             ("container", .optional(session?.container)),
-            ("stage", .string(stageName(result.stage))),
+            ("stage", .string(result.stage.rawValue)),
             ("bytes", .int(result.bytes)),
             ("changes", .array((result.changes?.changes ?? []).map { .string($0.description) })),
             ("exportNotes", .int(result.exportNotes.count)),
@@ -83,18 +83,5 @@ enum PushCommand: OptionsCommand {
             io.write(line + "\n")
         }
         return code
-    }
-
-    /// The stage's name in the JSON and SARIF reports (docs/output.md).
-    static func stageName(_ stage: SchemaPusher.Stage) -> String {
-        switch stage {
-        case .gateRefused: "gateRefused"
-        case .serverRefused: "serverRefused"
-        case .checkedOffline: "checkedOffline"
-        case .validated: "validated"
-        case .upToDate: "upToDate"
-        case .declined: "declined"
-        case .imported: "imported"
-        }
     }
 }
