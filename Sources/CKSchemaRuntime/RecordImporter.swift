@@ -58,6 +58,11 @@ public enum RecordImporter {
         /// https://developer.apple.com/documentation/cloudkit/ckmodifyrecordsoperation/isatomic).
         public var isAtomic = true
 
+        /// Whether the result lists each record saved (`Result.savedRecords`), so that an
+        /// in-memory CloudKit answers a request with the records as stored without reading them
+        /// back. Off for `records import`, whose runs may save millions of records.
+        package var reportsSaved = false
+
         public init(environment: Environment = .development, savePolicy: SavePolicy = .ifServerRecordUnchanged, batchSize: Int = 400) {
             self.environment = environment
             self.savePolicy = savePolicy
@@ -71,6 +76,24 @@ public enum RecordImporter {
         public var batches = 0
         /// Every record that failed (with its line), and notes for fields added in development.
         public var diagnostics: [Diagnostic] = []
+        /// Each record saved, in line order, when `Options.reportsSaved` asks for them.
+        package var savedRecords: [SavedRecord] = []
+    }
+
+    /// One record as the import stored it: its system fields and, unless the save merged its
+    /// keys into a stored record's (save policy changedKeys: `json_patch` in SQLite), the very
+    /// fields written to the store's `fields` column.
+    package struct SavedRecord: Sendable {
+        package var line: Int
+        package var recordType: String
+        package var recordName: String
+        package var zone: String
+        package var changeTag: String
+        /// Milliseconds since 1970.
+        package var createdAt: Int64
+        package var modifiedAt: Int64
+        /// nil when the stored fields are a merge the caller must read.
+        package var fields: [(String, JSONValue)]?
     }
 
     /// One record of a batch, read from its line.
@@ -88,6 +111,9 @@ public enum RecordImporter {
         var storedFields: String = "{}"
         /// The records its `deleteSelf` references name, in its zone (CK558's check).
         var deleteSelfTargets: [String] = []
+        /// What the last write pass gave it: its change tag, creation time, and whether its
+        /// keys were merged into the stored record's.
+        var written: (changeTag: String, createdAt: Int64, merged: Bool)?
     }
 
     /// Imports the files in order. Throws `InputError` for an unreadable file or store; records
@@ -153,10 +179,10 @@ public enum RecordImporter {
     static func saveBatch(_ batch: inout [Incoming], schema: Schema, writer: Writer, recorder: NotificationRecorder?, options: Options,
                                   seq: String, counter: inout Int, result: inout Result) throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        var inBatch = Set<String>()
+        var inBatch = Set<NotificationRecorder.Key>(minimumCapacity: batch.count)
         for i in batch.indices where batch[i].error == nil {
-            let r = batch[i]
-            if !inBatch.insert(r.zone + "\u{1}" + r.name).inserted {
+            if !inBatch.insert(NotificationRecorder.Key(zone: batch[i].zone, name: batch[i].name)).inserted {
+                let r = batch[i]
                 batch[i].error = Diagnostic(rule: StoreRules.recordConflict, ValidationRun.compose(number: r.number, r.name, nil, "appears twice in one batch of \(options.batchSize)"),
                                         at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "save each record once per request")
             }
@@ -173,8 +199,8 @@ public enum RecordImporter {
         // A type's first record brings its SQLite indexes (`StoreIndexer.sync` creates them only
         // for types that hold records); before the savepoint, so a batch written again keeps them.
         var types = Set<String>()
-        for r in batch where r.error == nil && types.insert(r.type).inserted {
-            if let t = schema.recordType(named: r.type) { try writer.store.materializeIndexes(of: t, env: writer.env) }
+        for i in batch.indices where batch[i].error == nil && types.insert(batch[i].type).inserted {
+            if let t = schema.recordType(named: batch[i].type) { try writer.store.materializeIndexes(of: t, env: writer.env) }
         }
         try writer.store.db.execute("SAVEPOINT batch")
         var skip = Set<String>()
@@ -200,8 +226,9 @@ public enum RecordImporter {
             let keys = batch.filter { $0.error == nil && !skip.contains($0.zone) }.map { NotificationRecorder.Key(zone: $0.zone, name: $0.name) }
             try recorder.record(before: before, keys: keys, createdAfter: lastRowID)
         }
-        for r in batch {
-            if let e = r.error { result.diagnostics.append(e); result.failed += 1 } else if skip.contains(r.zone) {
+        for i in batch.indices {
+            if let e = batch[i].error { result.diagnostics.append(e); result.failed += 1 } else if !skip.isEmpty, skip.contains(batch[i].zone) {
+                let r = batch[i]
                 result.diagnostics.append(Diagnostic(rule: StoreRules.recordBatchFailed,
                                                  ValidationRun.compose(number: r.number, r.name, nil, "not saved: another record of its batch failed in atomic zone '\(r.zone)'"),
                                                  at: SourceLocation(file: r.file, line: r.line, column: 1), fix: "fix the failing record; the batch is saved all or nothing"))
@@ -209,6 +236,14 @@ public enum RecordImporter {
             }
         }
         result.saved += written
+        if options.reportsSaved {
+            result.savedRecords.reserveCapacity(result.savedRecords.count + batch.count)
+            for i in batch.indices where batch[i].error == nil && (skip.isEmpty || !skip.contains(batch[i].zone)) {
+                guard let w = batch[i].written else { continue }
+                result.savedRecords.append(SavedRecord(line: batch[i].line, recordType: batch[i].type, recordName: batch[i].name, zone: batch[i].zone,
+                                                       changeTag: w.changeTag, createdAt: w.createdAt, modifiedAt: now, fields: w.merged ? nil : batch[i].fields))
+            }
+        }
     }
 
     /// CK558 on each written record whose deleteSelf reference names a record its zone does
@@ -254,8 +289,12 @@ public enum RecordImporter {
         var stored: [(index: Int, tag: String)] = []
         fresh.reserveCapacity(pending.count)
         for p in pending {
-            let r = batch[p.index]
-            if existing.contains(r.zone + "\u{1}" + r.name) { stored.append(p) } else { fresh.append((r.zone, r.type, r.name, p.tag, r.storedFields)) }
+            if !existing.isEmpty, existing.contains(batch[p.index].zone + "\u{1}" + batch[p.index].name) {
+                stored.append(p)
+            } else {
+                fresh.append((batch[p.index].zone, batch[p.index].type, batch[p.index].name, p.tag, batch[p.index].storedFields))
+                batch[p.index].written = (p.tag, now, false)
+            }
         }
         try writer.store.insertNewRecords(env: writer.env, fresh, now: now)
         var written = fresh.count
@@ -270,7 +309,7 @@ public enum RecordImporter {
                               before: inout [NotificationRecorder.Key: NotificationRecorder.State], options: Options, now: Int64) throws -> Bool {
         let store = writer.store
         // The record exists: the save policy decides.
-        guard let (type, current) = try store.recordTypeAndChangeTag(env: writer.env, zone: r.zone, name: r.name) else { return false }
+        guard let (type, current, createdAt) = try store.recordTypeAndChangeTag(env: writer.env, zone: r.zone, name: r.name) else { return false }
         let at = SourceLocation(file: r.file, line: r.line, column: 1)
         if type != r.type {
             r.error = Diagnostic(rule: StoreRules.recordConflict, ValidationRun.compose(number: r.number, r.name, nil, "already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'"), at: at,
@@ -288,8 +327,9 @@ public enum RecordImporter {
             let key = NotificationRecorder.Key(zone: r.zone, name: r.name)
             if before[key] == nil, let state = try recorder.states([key])[key] { before[key] = state }
         }
-        try store.saveRecordFields(env: writer.env, zone: r.zone, name: r.name, fields: r.storedFields,
-                                   merging: options.savePolicy == .changedKeys, changeTag: tag, now: now)
+        let merging = options.savePolicy == .changedKeys
+        try store.saveRecordFields(env: writer.env, zone: r.zone, name: r.name, fields: r.storedFields, merging: merging, changeTag: tag, now: now)
+        r.written = (tag, createdAt, merging)
         return true
     }
 }

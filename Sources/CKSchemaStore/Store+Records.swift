@@ -73,12 +73,13 @@ extension Store {
         }
     }
 
-    /// An existing record's type and change tag, or nil when there is none.
-    package func recordTypeAndChangeTag(env: Environment, zone: String, name: String) throws -> (type: String, changeTag: String)? {
+    /// An existing record's type, change tag and creation time (milliseconds since 1970), or
+    /// nil when there is none.
+    package func recordTypeAndChangeTag(env: Environment, zone: String, name: String) throws -> (type: String, changeTag: String, createdAt: Int64)? {
         let s = try db.cached(T.typeAndTag)
         try bindKey(s, env, zone, name)
         guard try s.step() else { return nil }
-        return (s.string(at: 0), s.string(at: 1))
+        return (s.string(at: 0), s.string(at: 1), s.int64(at: 2))
     }
 
     /// Saves an existing record's fields: all of them replaced (`merging: false`, save policy

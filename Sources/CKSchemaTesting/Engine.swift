@@ -156,13 +156,18 @@ final class Engine {
         }
     }
 
+    /// The scope's record types by name.
+    private func recordTypesByName(_ scope: CloudDatabaseScope) throws(CloudKitError) -> [String: RecordType] {
+        var types: [String: RecordType] = [:]
+        for t in try schema(scope).recordTypes { types[t.name] = t }
+        return types
+    }
+
     /// Many records of one zone, by name: one statement per 500 names (every name bound).
     private func read(_ scope: CloudDatabaseScope, zone: String, names: [String]) throws(CloudKitError) -> [String: CloudRecord] {
         let store = try store(scope)
-        let schema = try schema(scope)
         var out: [String: CloudRecord] = [:]
-        var types: [String: RecordType] = [:]
-        for t in schema.recordTypes { types[t.name] = t }
+        let types = try recordTypesByName(scope)
         var start = 0
         while start < names.count {
             let chunk = names[start..<min(names.count, start + 500)]
@@ -299,6 +304,8 @@ final class Engine {
         // request (CK558, referenceViolation), and `atomically` is CKModifyRecordsOperation.isAtomic.
         options.checksReferenceTargets = true
         options.isAtomic = atomically
+        // The saved records come back with the result, as stored (a merge is read back).
+        options.reportsSaved = true
         let result: RecordImporter.Result
         do {
             result = try RecordImporter.importRecords(lines: lines, source: "<request>", into: store, options: options)
@@ -312,15 +319,30 @@ final class Engine {
             errors[line - 1, default: []].append(d)
         }
         if env == .development { try refreshTypes(from: scope) }
-        var byZone: [String: [String]] = [:]
-        for (i, r) in records.enumerated() where errors[i] == nil { byZone[r.id.zoneName, default: []].append(r.id.recordName) }
-        var savedRecords: [String: [String: CloudRecord]] = [:]
-        for (zone, names) in byZone { savedRecords[zone] = try read(scope, zone: zone, names: names) }
+        // Each saved record as the importer wrote it (typed by the schema development may have
+        // grown); one whose keys were merged into the stored record's is read back, by zone.
+        var saved: [CloudRecord?] = Array(repeating: nil, count: records.count)
+        var merged: [String: [String]] = [:]
+        let types = try recordTypesByName(scope)
+        for s in result.savedRecords where s.line >= 1 && s.line <= records.count {
+            if let fields = s.fields {
+                let r = RecordCoding.record(s, fields: fields, type: types[s.recordType])
+                versions[s.changeTag] = r
+                saved[s.line - 1] = r
+            } else {
+                merged[s.zone, default: []].append(s.recordName)
+            }
+        }
+        for (zone, names) in merged {
+            let read = try read(scope, zone: zone, names: names)
+            for (i, r) in records.enumerated() where saved[i] == nil && r.id.zoneName == zone { saved[i] = read[r.id.recordName] }
+        }
         var out: SaveResults = [:]
+        out.reserveCapacity(records.count)
         for (i, r) in records.enumerated() {
             if let ds = errors[i] {
                 out[r.id] = .failure(try cloudError(ds, record: r, number: i + 1, scope))
-            } else if let saved = savedRecords[r.id.zoneName]?[r.id.recordName] {
+            } else if let saved = saved[i] {
                 out[r.id] = .success(saved)
             } else {
                 out[r.id] = .failure(CloudKitError(.internalError, "the record was saved but cannot be read back"))
@@ -616,8 +638,7 @@ final class Engine {
         let more = taken.count < rest.count
         var modifications: [CloudRecord] = []
         var deletions: [CloudRecord.ID] = []
-        var types: [String: RecordType] = [:]
-        for t in schema.recordTypes { types[t.name] = t }
+        let types = try recordTypesByName(scope)
         modifications.reserveCapacity(taken.count)
         for item in taken {
             switch item {

@@ -1,5 +1,6 @@
 import Foundation
 import CKSchemaModel
+import CKSchemaRuntime
 import CKSchemaStore
 
 /// A `CloudRecord` as the records importer reads it (the CloudKit Web Services shape, one
@@ -52,25 +53,63 @@ enum RecordCoding {
         }
     }
 
-    /// The record as one NDJSON line for `RecordImporter`.
+    /// The record as one NDJSON line for `RecordImporter`: the envelope written straight into
+    /// bytes (each request renders up to 400 of them), every value by `json(_:zone:)` and
+    /// every string by the one JSON escaper.
     static func line(_ r: CloudRecord) -> String {
-        func group(_ values: [String: CloudValue]) -> JSONValue {
-            .object(values.keys.sorted().map { key in
-                let v = values[key]!
-                var pair: [(String, JSONValue)] = [("value", json(v, zone: r.id.zoneName))]
-                if let t = tag(v) { pair.append(("type", .string(t))) }
-                return (key, .object(pair))
-            })
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        func key(_ k: StaticString) {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
+            out.append(contentsOf: "\":".utf8)
         }
-        var members: [(String, JSONValue)] = [
-            ("recordName", .string(r.id.recordName)),
-            ("recordType", .string(r.recordType)),
-            ("zoneID", .object([("zoneName", .string(r.id.zoneName))])),
-        ]
-        if let tag = r.recordChangeTag { members.append(("recordChangeTag", .string(tag))) }
-        members.append(("fields", group(r.values)))
-        if !r.encrypted.values.isEmpty { members.append(("encryptedValues", group(r.encrypted.values))) }
-        return JSONValue.object(members).text
+        func group(_ values: [String: CloudValue]) {
+            out.append(UInt8(ascii: "{"))
+            for (i, name) in values.keys.sorted().enumerated() {
+                let v = values[name]!
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.quote(name, into: &out)
+                out.append(UInt8(ascii: ":"))
+                out.append(UInt8(ascii: "{"))
+                key("value")
+                json(v, zone: r.id.zoneName).write(to: &out)
+                if let t = tag(v) {
+                    out.append(UInt8(ascii: ","))
+                    key("type")
+                    JSONValue.quote(t, into: &out)
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "{"))
+        key("recordName")
+        JSONValue.quote(r.id.recordName, into: &out)
+        out.append(UInt8(ascii: ","))
+        key("recordType")
+        JSONValue.quote(r.recordType, into: &out)
+        out.append(UInt8(ascii: ","))
+        key("zoneID")
+        out.append(UInt8(ascii: "{"))
+        key("zoneName")
+        JSONValue.quote(r.id.zoneName, into: &out)
+        out.append(UInt8(ascii: "}"))
+        if let tag = r.recordChangeTag {
+            out.append(UInt8(ascii: ","))
+            key("recordChangeTag")
+            JSONValue.quote(tag, into: &out)
+        }
+        out.append(UInt8(ascii: ","))
+        key("fields")
+        group(r.values)
+        if !r.encrypted.values.isEmpty {
+            out.append(UInt8(ascii: ","))
+            key("encryptedValues")
+            group(r.encrypted.values)
+        }
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A stored value (the store's form: `docs/store.md`) as a `CloudValue` of the field's type.
@@ -112,14 +151,30 @@ enum RecordCoding {
 
     /// A stored row as a `CloudRecord`, its values typed by the schema's record type.
     static func record(_ row: RecordRows.Row, stored: JSONValue, type: RecordType?) -> CloudRecord {
-        var r = CloudRecord(recordType: row.recordType, recordName: row.recordName, zoneName: row.zone)
-        for (key, v) in stored.objectValue ?? [] {
+        record(recordType: row.recordType, recordName: row.recordName, zone: row.zone, changeTag: row.changeTag, createdAt: row.createdAt,
+               modifiedAt: row.modifiedAt, fields: stored.objectValue ?? [], type: type)
+    }
+
+    /// A record the importer just saved, from the fields it wrote (`RecordImporter.SavedRecord`,
+    /// the same values a read of its row gives).
+    static func record(_ saved: RecordImporter.SavedRecord, fields: [(String, JSONValue)], type: RecordType?) -> CloudRecord {
+        record(recordType: saved.recordType, recordName: saved.recordName, zone: saved.zone, changeTag: saved.changeTag, createdAt: saved.createdAt,
+               modifiedAt: saved.modifiedAt, fields: fields, type: type)
+    }
+
+    /// A record from its system fields and its stored fields (the store's form), each value
+    /// typed by the schema's field of that name.
+    private static func record(recordType: String, recordName: String, zone: String, changeTag: String, createdAt: Int64, modifiedAt: Int64,
+                               fields: [(String, JSONValue)], type: RecordType?) -> CloudRecord {
+        var r = CloudRecord(recordType: recordType, recordName: recordName, zoneName: zone)
+        r.values.reserveCapacity(fields.count)
+        for (key, v) in fields {
             let field = type?.field(named: key)
             guard let value = value(v, type: field?.type) else { continue }
             if field?.isEncrypted == true { r.encrypted[key] = value } else { r[key] = value }
         }
-        r.setSystemFields(changeTag: row.changeTag, created: Date(timeIntervalSince1970: Double(row.createdAt) / 1000),
-                          modified: Date(timeIntervalSince1970: Double(row.modifiedAt) / 1000))
+        r.setSystemFields(changeTag: changeTag, created: Date(timeIntervalSince1970: Double(createdAt) / 1000),
+                          modified: Date(timeIntervalSince1970: Double(modifiedAt) / 1000))
         return r
     }
 }

@@ -161,7 +161,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// output never holds `##[` and still decodes to the original (issue 35). A `::` needs
     /// nothing: a runner reads it only at the start of a line, and every JSON string begins
     /// with its quote.
-    static func quote(_ s: String, into out: inout [UInt8]) {
+    package static func quote(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Fast path: printable ASCII without quote, backslash or `#` needs no escape (most text).
         if isPlain(s) {

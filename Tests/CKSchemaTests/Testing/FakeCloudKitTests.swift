@@ -503,3 +503,82 @@ import CKSchemaTesting
         #expect(outcomes.filter { $0 == .serverRecordChanged }.count == 1)
     }
 }
+
+/// A save answers with the record as stored, without reading it back (the importer reports
+/// the fields it wrote; a changedKeys merge is read). The answer must be the record a fetch
+/// reads, for every kind of value, text that needs escaping and every save policy.
+@Suite struct FakeCloudKitSavedRecordTests {
+    static let schema = """
+        ckschema: 1
+        recordTypes:
+          Place:
+            fields:
+              name: { type: string, indexes: [queryable, searchable] }
+              count: int64
+              ratio: double
+              seenAt: timestamp
+              photo: bytes
+              spot: location
+              parent: { type: reference, to: Place }
+              cover: asset
+              tags: list<string>
+              scores: list<int64>
+              secret: { type: string, encrypted: true }
+        zones:
+          Atlas: { capabilities: [fetchChanges] }
+        """
+
+    static func place(_ name: String, text: String) -> CloudRecord {
+        var r = CloudRecord(recordType: "Place", recordName: name, zoneName: "Atlas")
+        r["name"] = .string(text)
+        r["count"] = .int64(-42)
+        r["ratio"] = .double(0.1 + 0.2)
+        // Sub-millisecond precision: CloudKit keeps whole milliseconds, and so must the answer.
+        r["seenAt"] = .timestamp(Date(timeIntervalSince1970: 1_700_000_000.123456))
+        r["photo"] = .bytes(Data([0, 1, 2, 0xFF]))
+        r["spot"] = .location(latitude: 46.5, longitude: -7.25)
+        r["parent"] = .reference(recordName: "root", action: .none)
+        r["cover"] = .asset(URL(string: "https://example.com/a%20b.jpg")!)
+        r["tags"] = ["alpine", "é\u{1}"]
+        r["scores"] = [1, 2, 3]
+        r.encrypted["secret"] = .string("s\"3\\")
+        return r
+    }
+
+    @Test(arguments: [FakeCloudKit.Environment.production, .development])
+    func eachSaveAnswersWithTheRecordAFetchReads(env: FakeCloudKit.Environment) async throws {
+        let cloud = try FakeCloudKit(schema: Self.schema, environment: env)
+        let db = cloud.database(.private)
+        _ = try await db.modifyRecordZones(saving: [CloudZone(name: "Atlas")], deleting: [])
+        let texts = ["plain", "a \"quote\", a \\ and ##[stop-commands]", "tab\tnew\nline \u{7F} \u{2028} 🏔", ""]
+        var saved: [CloudRecord] = []
+        for (i, text) in texts.enumerated() {
+            let r = Self.place("p\(i)", text: text)
+            saved.append(try #require(try await db.modifyRecords(saving: [r], deleting: []).saveResults[r.id]).get())
+        }
+        // An update under each policy: the stored record's tag, a replace, a merge of one key.
+        var update = saved[0]
+        update["count"] = .int64(7)
+        let unchanged = try await db.modifyRecords(saving: [update], deleting: [], savePolicy: .ifServerRecordUnchanged).saveResults[update.id]!.get()
+        var partial = CloudRecord(recordType: "Place", recordName: "p1", zoneName: "Atlas")
+        partial["ratio"] = .double(2.5)
+        let merged = try await db.modifyRecords(saving: [partial], deleting: [], savePolicy: .changedKeys).saveResults[partial.id]!.get()
+        var replacement = CloudRecord(recordType: "Place", recordName: "p2", zoneName: "Atlas")
+        replacement["name"] = "new"
+        let replaced = try await db.modifyRecords(saving: [replacement], deleting: [], savePolicy: .allKeys).saveResults[replacement.id]!.get()
+        for answer in [unchanged, merged, replaced, saved[3]] {
+            let fetched = try await db.record(for: answer.id)
+            #expect(answer == fetched)
+            #expect(answer.creationDate != nil && answer.modificationDate != nil)
+        }
+        #expect(unchanged["count"] == .int64(7))
+        #expect(unchanged.recordChangeTag != saved[0].recordChangeTag)
+        #expect(unchanged.creationDate == saved[0].creationDate)
+        #expect(merged["ratio"] == .double(2.5) && merged["name"] == .string(texts[1]))
+        #expect(replaced["name"] == "new" && replaced["count"] == nil)
+        #expect(saved[1]["name"] == .string(texts[1]))
+        #expect(saved[2]["name"] == .string(texts[2]))
+        #expect(saved[0]["seenAt"] == .timestamp(Date(timeIntervalSince1970: 1_700_000_000.123)))
+        #expect(saved[0].encrypted["secret"] == .string("s\"3\\"))
+    }
+}
