@@ -174,8 +174,9 @@ struct IncomingReader {
     /// The schema's field named `key`, or the one a record already added; in development a
     /// new field is added with the declared (or inferred) type. Production refuses it.
     private mutating func schemaField(_ key: String, typeIndex: Int, declared: FieldType?, encrypted: Bool) throws(Refusal) -> Field {
+        // The type is read in place (a copy of it retains every field's strings, per field).
+        if let f = schema.recordTypes[typeIndex].field(named: key) ?? additionIndex[key].map({ additions[$0] }) { return f }
         let type = schema.recordTypes[typeIndex]
-        if let f = type.field(named: key) ?? additionIndex[key].map({ additions[$0] }) { return f }
         guard env == .development else {
             throw Refusal(StoreRules.recordUnknownField, field: key, "'\(type.name)' does not have it in production\(Suggest.phrase(for: key, in: type.fields.map(\.name)))",
                           fix: "deploy the field to production first (a migration, then promote), or remove it from the record")

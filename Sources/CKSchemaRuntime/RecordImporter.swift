@@ -94,6 +94,9 @@ public enum RecordImporter {
         package var modifiedAt: Int64
         /// nil when the stored fields are a merge the caller must read.
         package var fields: [(String, JSONValue)]?
+        /// The stored record this save replaced (nil for a new record): its change tag, times
+        /// and fields JSON, as they were before the save.
+        package var replaced: (changeTag: String, createdAt: Int64, modifiedAt: Int64, fields: String)?
     }
 
     /// One record of a batch, read from its line.
@@ -114,6 +117,8 @@ public enum RecordImporter {
         /// What the last write pass gave it: its change tag, creation time, and whether its
         /// keys were merged into the stored record's.
         var written: (changeTag: String, createdAt: Int64, merged: Bool)?
+        /// The stored record a save over it replaced (`SavedRecord.replaced`).
+        var replaced: (changeTag: String, createdAt: Int64, modifiedAt: Int64, fields: String)?
     }
 
     /// Imports the files in order. Throws `InputError` for an unreadable file or store; records
@@ -241,7 +246,8 @@ public enum RecordImporter {
             for i in batch.indices where batch[i].error == nil && (skip.isEmpty || !skip.contains(batch[i].zone)) {
                 guard let w = batch[i].written else { continue }
                 result.savedRecords.append(SavedRecord(line: batch[i].line, recordType: batch[i].type, recordName: batch[i].name, zone: batch[i].zone,
-                                                       changeTag: w.changeTag, createdAt: w.createdAt, modifiedAt: now, fields: w.merged ? nil : batch[i].fields))
+                                                       changeTag: w.changeTag, createdAt: w.createdAt, modifiedAt: now, fields: w.merged ? nil : batch[i].fields,
+                                                       replaced: batch[i].replaced))
             }
         }
     }
@@ -294,6 +300,7 @@ public enum RecordImporter {
             } else {
                 fresh.append((batch[p.index].zone, batch[p.index].type, batch[p.index].name, p.tag, batch[p.index].storedFields))
                 batch[p.index].written = (p.tag, now, false)
+                batch[p.index].replaced = nil
             }
         }
         try writer.store.insertNewRecords(env: writer.env, fresh, now: now)
@@ -309,7 +316,7 @@ public enum RecordImporter {
                               before: inout [NotificationRecorder.Key: NotificationRecorder.State], options: Options, now: Int64) throws -> Bool {
         let store = writer.store
         // The record exists: the save policy decides.
-        guard let (type, current, createdAt) = try store.recordTypeAndChangeTag(env: writer.env, zone: r.zone, name: r.name) else { return false }
+        guard let (type, current, createdAt, modifiedAt) = try store.recordTypeAndChangeTag(env: writer.env, zone: r.zone, name: r.name) else { return false }
         let at = SourceLocation(file: r.file, line: r.line, column: 1)
         if type != r.type {
             r.error = Diagnostic(rule: StoreRules.recordConflict, ValidationRun.compose(number: r.number, r.name, nil, "already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'"), at: at,
@@ -328,6 +335,10 @@ public enum RecordImporter {
             if before[key] == nil, let state = try recorder.states([key])[key] { before[key] = state }
         }
         let merging = options.savePolicy == .changedKeys
+        if options.reportsSaved {
+            let fields = try store.withRecordFields(env: writer.env, zone: r.zone, name: r.name) { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            r.replaced = (current, createdAt, modifiedAt, fields)
+        }
         try store.saveRecordFields(env: writer.env, zone: r.zone, name: r.name, fields: r.storedFields, merging: merging, changeTag: tag, now: now)
         r.written = (tag, createdAt, merging)
         return true

@@ -92,7 +92,7 @@ package enum RecordsTable {
         return "INSERT INTO \(name) (\(C.id), \(C.env), \(C.zone), \(C.recordType), \(C.recordName), \(C.changeTag), \(C.createdAt), \(C.modifiedAt), \(C.fields)) VALUES "
             + values.joined(separator: ", ")
     }
-    static let typeAndTag = CachedSQL("SELECT \(C.recordType), \(C.changeTag), \(C.createdAt) FROM \(name) WHERE \(byKey)")
+    static let typeAndTag = CachedSQL("SELECT \(C.recordType), \(C.changeTag), \(C.createdAt), \(C.modifiedAt) FROM \(name) WHERE \(byKey)")
     static let replace = CachedSQL("UPDATE \(name) SET \(C.fields) = ?4, \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3")
     static let merge = CachedSQL("UPDATE \(name) SET \(C.fields) = json_patch(\(C.fields), ?4), \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3")
     static let delete = CachedSQL("DELETE FROM \(name) WHERE \(byKey)")

@@ -73,13 +73,14 @@ extension Store {
         }
     }
 
-    /// An existing record's type, change tag and creation time (milliseconds since 1970), or
-    /// nil when there is none.
-    package func recordTypeAndChangeTag(env: Environment, zone: String, name: String) throws -> (type: String, changeTag: String, createdAt: Int64)? {
+    /// An existing record's type, change tag, creation and modification times (milliseconds
+    /// since 1970), or nil when there is none.
+    package func recordTypeAndChangeTag(env: Environment, zone: String, name: String)
+        throws -> (type: String, changeTag: String, createdAt: Int64, modifiedAt: Int64)? {
         let s = try db.cached(T.typeAndTag)
         try bindKey(s, env, zone, name)
         guard try s.step() else { return nil }
-        return (s.string(at: 0), s.string(at: 1), s.int64(at: 2))
+        return (s.string(at: 0), s.string(at: 1), s.int64(at: 2), s.int64(at: 3))
     }
 
     /// Saves an existing record's fields: all of them replaced (`merging: false`, save policy

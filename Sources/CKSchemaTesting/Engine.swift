@@ -22,7 +22,10 @@ final class Engine {
     /// A zone's incarnation ("scope/zone"): deleting the zone expires the tokens it gave.
     private var epochs: [String: Int] = [:]
     var faults: [CloudOperation: [CloudFault]] = [:]
-    /// Every record version a save or fetch returned, by change tag (bounded by the test).
+    /// Each record version a save or delete replaced, by change tag: a client holds either the
+    /// current version's tag (no conflict) or one of these, whose record is the conflict's
+    /// ancestor (`CKError.ancestorRecord`). Kept as each is replaced, not as each is answered:
+    /// a store of new records costs nothing here (bounded by the test's updates and deletes).
     private var versions: [String: CloudRecord] = [:]
 
     /// CloudKit's limits of one modify request (CloudKit Web Services Reference, "Data Size
@@ -148,9 +151,7 @@ final class Engine {
                                            [.text(env.rawValue), .text(zone), .text(name)])
             guard let row = try rows.next() else { return nil }
             let stored = try rows.withFields { try JSONValue.parse($0) }
-            let r = RecordCoding.record(row, stored: stored, type: schema.recordType(named: row.recordType))
-            if let tag = r.recordChangeTag { versions[tag] = r }
-            return r
+            return RecordCoding.record(row, stored: stored, type: schema.recordType(named: row.recordType))
         } catch {
             throw Self.error(from: error, doing: "read a record")
         }
@@ -178,9 +179,7 @@ final class Engine {
                                                [.text(env.rawValue), .text(zone)] + chunk.map { .text($0) })
                 while let row = try rows.next() {
                     let stored = try rows.withFields { try JSONValue.parse($0) }
-                    let r = RecordCoding.record(row, stored: stored, type: types[row.recordType])
-                    if let tag = r.recordChangeTag { versions[tag] = r }
-                    out[row.recordName] = r
+                    out[row.recordName] = RecordCoding.record(row, stored: stored, type: types[row.recordType])
                 }
             } catch {
                 throw Self.error(from: error, doing: "read records")
@@ -240,8 +239,8 @@ final class Engine {
     /// just in time (CloudKit's development schema) under a name CloudKit accepts.
     private func precheck(_ r: CloudRecord, _ scope: CloudDatabaseScope) throws(CloudKitError) -> CloudKitError? {
         var schema = try schema(scope)
-        let type = schema.recordType(named: r.recordType) ?? RecordType(name: r.recordType)
         if scope == .public {
+            let type = schema.recordType(named: r.recordType) ?? RecordType(name: r.recordType)
             for key in r.encrypted.keys {
                 let f = type.field(named: key) ?? Field(name: key, type: FieldType(.string), isEncrypted: true)
                 var encrypted = f
@@ -251,9 +250,9 @@ final class Engine {
                     return CloudKitError(.invalidArguments, v.message, rule: v.rule.info.code)
                 }
             }
+            if let denied = try permissionDenied(r, type: type, scope) { return denied }
         }
-        if scope == .public, let denied = try permissionDenied(r, type: type, scope) { return denied }
-        if env == .development, schema.recordType(named: r.recordType) == nil {
+        if env == .development, !schema.recordTypes.contains(where: { $0.name == r.recordType }) {
             if let v = CloudKitRules.recordTypeNameViolation(r.recordType) {
                 return CloudKitError(.invalidArguments, v.message, rule: v.rule.info.code)
             }
@@ -326,11 +325,15 @@ final class Engine {
         let types = try recordTypesByName(scope)
         for s in result.savedRecords where s.line >= 1 && s.line <= records.count {
             if let fields = s.fields {
-                let r = RecordCoding.record(s, fields: fields, type: types[s.recordType])
-                versions[s.changeTag] = r
-                saved[s.line - 1] = r
+                saved[s.line - 1] = RecordCoding.record(s, fields: fields, type: types[s.recordType])
             } else {
                 merged[s.zone, default: []].append(s.recordName)
+            }
+            if let old = s.replaced {
+                let fields: [(String, JSONValue)]
+                do { fields = try JSONValue.parse(old.fields).objectValue ?? [] } catch { throw Self.error(from: error, doing: "read a record") }
+                versions[old.changeTag] = RecordCoding.record(recordType: s.recordType, recordName: s.recordName, zone: s.zone, changeTag: old.changeTag,
+                                                              createdAt: old.createdAt, modifiedAt: old.modifiedAt, fields: fields, type: types[s.recordType])
             }
         }
         for (zone, names) in merged {
@@ -440,6 +443,11 @@ final class Engine {
                     throw Self.error(from: error, doing: "read a record")
                 }
                 if group.isEmpty { continue }
+            }
+            // The versions deleted: a client that saves one again after it is re-created
+            // conflicts with this ancestor.
+            for r in try read(scope, zone: zone, names: group.map(\.recordName)).values {
+                if let tag = r.recordChangeTag { versions[tag] = r }
             }
             let result: RecordDeleter.Result
             do { result = try RecordDeleter.delete(names: group.map(\.recordName), zone: zone, from: store, environment: env) } catch {
@@ -644,9 +652,7 @@ final class Engine {
             switch item {
             case .deleted(let name): deletions.append(CloudRecord.ID(recordName: name, zoneName: zone))
             case .record(let row, let stored):
-                let r = RecordCoding.record(row, stored: stored, type: types[row.recordType])
-                if let tag = r.recordChangeTag { versions[tag] = r }
-                modifications.append(r)
+                modifications.append(RecordCoding.record(row, stored: stored, type: types[row.recordType]))
             }
         }
         let next = more ? CloudChangeToken(zone: zone, database: scope, epoch: epoch, storeToken: token?.storeToken, skip: skip + taken.count)

@@ -66,8 +66,7 @@ enum RecordCoding {
         }
         func group(_ values: [String: CloudValue]) {
             out.append(UInt8(ascii: "{"))
-            for (i, name) in values.keys.sorted().enumerated() {
-                let v = values[name]!
+            for (i, (name, v)) in values.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.quote(name, into: &out)
                 out.append(UInt8(ascii: ":"))
@@ -164,7 +163,7 @@ enum RecordCoding {
 
     /// A record from its system fields and its stored fields (the store's form), each value
     /// typed by the schema's field of that name.
-    private static func record(recordType: String, recordName: String, zone: String, changeTag: String, createdAt: Int64, modifiedAt: Int64,
+    static func record(recordType: String, recordName: String, zone: String, changeTag: String, createdAt: Int64, modifiedAt: Int64,
                                fields: [(String, JSONValue)], type: RecordType?) -> CloudRecord {
         var r = CloudRecord(recordType: recordType, recordName: recordName, zoneName: zone)
         r.values.reserveCapacity(fields.count)

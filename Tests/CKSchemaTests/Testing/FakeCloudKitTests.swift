@@ -582,3 +582,39 @@ import CKSchemaTesting
         #expect(saved[0].encrypted["secret"] == .string("s\"3\\"))
     }
 }
+
+/// The ancestor of a conflict is the version the client holds, however old, kept as each
+/// version is replaced or deleted (not as each is answered).
+@Suite struct FakeCloudKitAncestorTests {
+    @Test func theAncestorIsTheVersionTheClientHeld() async throws {
+        let db = try FakeCloudKitTests.cloud().database(.private)
+        let v1 = try await db.modifyRecords(saving: [FakeCloudKitTests.note("n1", title: "one")], deleting: []).saveResults.values.first!.get()
+        var next = v1
+        next["title"] = "two"
+        let v2 = try await db.modifyRecords(saving: [next], deleting: []).saveResults[v1.id]!.get()
+        var third = v2
+        third["title"] = "three"
+        _ = try await db.modifyRecords(saving: [third], deleting: []).saveResults[v1.id]!.get()
+        // A device still holding v1 (two versions behind) and one holding v2.
+        for (held, title) in [(v1, "one"), (v2, "two")] {
+            var stale = held
+            stale["title"] = "late"
+            let e = try #require(FakeCloudKitTests.error(try await db.modifyRecords(saving: [stale], deleting: []).saveResults[v1.id]))
+            #expect(e.code == .serverRecordChanged)
+            #expect(e.serverRecord?["title"] == "three")
+            #expect(e.ancestorRecord?["title"] == .string(title))
+            #expect(e.ancestorRecord?.recordChangeTag == held.recordChangeTag)
+            #expect(e.ancestorRecord?.creationDate == v1.creationDate)
+        }
+        // Deleted and created again: a device holding the deleted version conflicts with it as ancestor.
+        let current = try await db.record(for: v1.id)
+        _ = try await db.modifyRecords(saving: [], deleting: [v1.id])
+        _ = try await db.modifyRecords(saving: [FakeCloudKitTests.note("n1", title: "reborn")], deleting: [])
+        var late = current
+        late["title"] = "late"
+        let e = try #require(FakeCloudKitTests.error(try await db.modifyRecords(saving: [late], deleting: []).saveResults[v1.id]))
+        #expect(e.code == .serverRecordChanged)
+        #expect(e.serverRecord?["title"] == "reborn")
+        #expect(e.ancestorRecord?["title"] == "three")
+    }
+}
