@@ -17,6 +17,8 @@ OUT="$(mktemp -d)"
 objects=$(find "$REL/" -path '*/CKSchema*.build/*.o' ! -path '*-tool.build/*' ! -path '*CKSchemaTests*' ! -path '*/ckschema.build/*')
 swiftc -O -swift-version 5 -I "$REL/Modules" -I Sources/CSQLite -I Sources/CYAML \
     -module-name FakeCloudKitBench Benchmarks/testing/bench.swift $objects -lsqlite3 -lyaml -o "$OUT/bench" 2>&1 | grep -v '^$' || true
+# BENCH_OUT=path keeps the linked binary (for Benchmarks/testing/compare.sh).
+if [ -n "${BENCH_OUT:-}" ]; then cp "$OUT/bench" "$BENCH_OUT"; fi
 # Each run's CPU time (user + sys) and wall time beside its figures: the machine is shared.
 for i in $(seq "${RUNS:-3}"); do
     TIMEFORMAT="run $i: wall %R s, user %U s, sys %S s"
