@@ -85,18 +85,12 @@ public enum RecordImporter {
     /// fields written to the store's `fields` column.
     package struct SavedRecord: Sendable {
         package var line: Int
-        package var recordType: String
-        package var recordName: String
-        package var zone: String
-        package var changeTag: String
-        /// Milliseconds since 1970.
-        package var createdAt: Int64
-        package var modifiedAt: Int64
+        package var row: RecordRows.Row
         /// nil when the stored fields are a merge the caller must read.
         package var fields: [(String, JSONValue)]?
-        /// The stored record this save replaced (nil for a new record): its change tag, times
-        /// and fields JSON, as they were before the save.
-        package var replaced: (changeTag: String, createdAt: Int64, modifiedAt: Int64, fields: String)?
+        /// The stored record this save replaced (nil for a new record): its row and fields
+        /// JSON as they were before the save.
+        package var replaced: (row: RecordRows.Row, fields: String)?
     }
 
     /// One record of a batch, read from its line.
@@ -114,11 +108,11 @@ public enum RecordImporter {
         var storedFields: String = "{}"
         /// The records its `deleteSelf` references name, in its zone (CK558's check).
         var deleteSelfTargets: [String] = []
-        /// What the last write pass gave it: its change tag, creation time, and whether its
-        /// keys were merged into the stored record's.
-        var written: (changeTag: String, createdAt: Int64, merged: Bool)?
+        /// What the last write pass gave it: its row, and whether its keys were merged into
+        /// the stored record's.
+        var written: (row: RecordRows.Row, merged: Bool)?
         /// The stored record a save over it replaced (`SavedRecord.replaced`).
-        var replaced: (changeTag: String, createdAt: Int64, modifiedAt: Int64, fields: String)?
+        var replaced: (row: RecordRows.Row, fields: String)?
     }
 
     /// Imports the files in order. Throws `InputError` for an unreadable file or store; records
@@ -245,9 +239,7 @@ public enum RecordImporter {
             result.savedRecords.reserveCapacity(result.savedRecords.count + batch.count)
             for i in batch.indices where batch[i].error == nil && (skip.isEmpty || !skip.contains(batch[i].zone)) {
                 guard let w = batch[i].written else { continue }
-                result.savedRecords.append(SavedRecord(line: batch[i].line, recordType: batch[i].type, recordName: batch[i].name, zone: batch[i].zone,
-                                                       changeTag: w.changeTag, createdAt: w.createdAt, modifiedAt: now, fields: w.merged ? nil : batch[i].fields,
-                                                       replaced: batch[i].replaced))
+                result.savedRecords.append(SavedRecord(line: batch[i].line, row: w.row, fields: w.merged ? nil : batch[i].fields, replaced: batch[i].replaced))
             }
         }
     }
@@ -293,17 +285,22 @@ public enum RecordImporter {
         let existing = try writer.store.existingRecordKeys(env: writer.env, pending.map { (batch[$0.index].zone, batch[$0.index].name) })
         var fresh: [(zone: String, type: String, name: String, changeTag: String, fields: String)] = []
         var stored: [(index: Int, tag: String)] = []
+        var freshIndex: [Int] = []
         fresh.reserveCapacity(pending.count)
         for p in pending {
             if !existing.isEmpty, existing.contains(batch[p.index].zone + "\u{1}" + batch[p.index].name) {
                 stored.append(p)
             } else {
                 fresh.append((batch[p.index].zone, batch[p.index].type, batch[p.index].name, p.tag, batch[p.index].storedFields))
-                batch[p.index].written = (p.tag, now, false)
-                batch[p.index].replaced = nil
+                freshIndex.append(p.index)
             }
         }
-        try writer.store.insertNewRecords(env: writer.env, fresh, now: now)
+        let ids = try writer.store.insertNewRecords(env: writer.env, fresh, now: now)
+        for (k, i) in freshIndex.enumerated() where k < ids.count {
+            batch[i].written = (RecordRows.Row(id: ids[k], recordType: fresh[k].type, recordName: fresh[k].name, zone: fresh[k].zone,
+                                               changeTag: fresh[k].changeTag, createdAt: now, modifiedAt: now), false)
+            batch[i].replaced = nil
+        }
         var written = fresh.count
         for p in stored {
             if try write(&batch[p.index], tag: p.tag, writer: writer, recorder: recorder, before: &before, options: options, now: now) { written += 1 }
@@ -316,7 +313,8 @@ public enum RecordImporter {
                               before: inout [NotificationRecorder.Key: NotificationRecorder.State], options: Options, now: Int64) throws -> Bool {
         let store = writer.store
         // The record exists: the save policy decides.
-        guard let (type, current, createdAt, modifiedAt) = try store.recordTypeAndChangeTag(env: writer.env, zone: r.zone, name: r.name) else { return false }
+        guard let old = try store.recordRow(env: writer.env, zone: r.zone, name: r.name) else { return false }
+        let (type, current) = (old.recordType, old.changeTag)
         let at = SourceLocation(file: r.file, line: r.line, column: 1)
         if type != r.type {
             r.error = Diagnostic(rule: StoreRules.recordConflict, ValidationRun.compose(number: r.number, r.name, nil, "already exists in zone '\(r.zone)' with type '\(type)', not '\(r.type)'"), at: at,
@@ -337,10 +335,13 @@ public enum RecordImporter {
         let merging = options.savePolicy == .changedKeys
         if options.reportsSaved {
             let fields = try store.withRecordFields(env: writer.env, zone: r.zone, name: r.name) { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            r.replaced = (current, createdAt, modifiedAt, fields)
+            r.replaced = (old, fields)
         }
         try store.saveRecordFields(env: writer.env, zone: r.zone, name: r.name, fields: r.storedFields, merging: merging, changeTag: tag, now: now)
-        r.written = (tag, createdAt, merging)
+        var row = old
+        row.changeTag = tag
+        row.modifiedAt = now
+        r.written = (row, merging)
         return true
     }
 }

@@ -92,7 +92,7 @@ package enum RecordsTable {
         return "INSERT INTO \(name) (\(C.id), \(C.env), \(C.zone), \(C.recordType), \(C.recordName), \(C.changeTag), \(C.createdAt), \(C.modifiedAt), \(C.fields)) VALUES "
             + values.joined(separator: ", ")
     }
-    static let typeAndTag = CachedSQL("SELECT \(C.recordType), \(C.changeTag), \(C.createdAt), \(C.modifiedAt) FROM \(name) WHERE \(byKey)")
+    static let rowByKey = CachedSQL("SELECT \(rowColumns.dropLast().map(\.rawValue).joined(separator: ", ")) FROM \(name) WHERE \(byKey)")
     static let replace = CachedSQL("UPDATE \(name) SET \(C.fields) = ?4, \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3")
     static let merge = CachedSQL("UPDATE \(name) SET \(C.fields) = json_patch(\(C.fields), ?4), \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3")
     static let delete = CachedSQL("DELETE FROM \(name) WHERE \(byKey)")
@@ -110,7 +110,7 @@ package struct RecordRows {
     let statement: SQLiteStatement
 
     /// One record as read back, without its fields.
-    package struct Row {
+    package struct Row: Sendable {
         package var id: Int64
         package var recordType: String
         package var recordName: String
@@ -119,14 +119,30 @@ package struct RecordRows {
         /// Milliseconds since 1970.
         package var createdAt: Int64
         package var modifiedAt: Int64
+
+        /// The memberwise initializer, for the layers above.
+        package init(id: Int64, recordType: String, recordName: String, zone: String, changeTag: String, createdAt: Int64, modifiedAt: Int64) {
+            self.id = id
+            self.recordType = recordType
+            self.recordName = recordName
+            self.zone = zone
+            self.changeTag = changeTag
+            self.createdAt = createdAt
+            self.modifiedAt = modifiedAt
+        }
     }
 
     /// The next record, or nil when there are no more.
     package func next() throws(SQLiteError) -> Row? {
         guard try statement.step() else { return nil }
-        let s = statement
-        return Row(id: s.int64(at: 0), recordType: s.string(at: 1), recordName: s.string(at: 2), zone: s.string(at: 3),
-                   changeTag: s.string(at: 4), createdAt: s.int64(at: 5), modifiedAt: s.int64(at: 6))
+        return Self.row(statement)
+    }
+
+    /// The current row of a statement that selects `RecordsTable.rowColumns` (its fields last
+    /// or not at all).
+    static func row(_ s: SQLiteStatement) -> Row {
+        Row(id: s.int64(at: 0), recordType: s.string(at: 1), recordName: s.string(at: 2), zone: s.string(at: 3),
+            changeTag: s.string(at: 4), createdAt: s.int64(at: 5), modifiedAt: s.int64(at: 6))
     }
 
     /// The current record's fields JSON, as bytes.

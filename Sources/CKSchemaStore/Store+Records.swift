@@ -53,10 +53,13 @@ extension Store {
     /// matters to a searchable field: SQLite opens a statement savepoint on every write
     /// statement whose triggers write, and FTS5 writes its pending terms out as a new segment
     /// at each savepoint, so one record per statement was one FTS5 segment (and its merges)
-    /// per record. Throws SQLITE_CONSTRAINT if one of them exists after all.
-    package func insertNewRecords(env: Environment, _ rows: [(zone: String, type: String, name: String, changeTag: String, fields: String)], now: Int64) throws {
-        guard !rows.isEmpty else { return }
-        var next = try lastRecordID()
+    /// per record. Throws SQLITE_CONSTRAINT if one of them exists after all. Returns each
+    /// row's id, in order.
+    @discardableResult
+    package func insertNewRecords(env: Environment, _ rows: [(zone: String, type: String, name: String, changeTag: String, fields: String)], now: Int64) throws -> [Int64] {
+        guard !rows.isEmpty else { return [] }
+        let first = try lastRecordID() + 1
+        var next = first - 1
         var start = 0
         while start < rows.count {
             let chunk = rows[start..<min(rows.count, start + T.insertRows)]
@@ -71,16 +74,16 @@ extension Store {
             }
             try s.step()
         }
+        return Array(first...next)
     }
 
-    /// An existing record's type, change tag, creation and modification times (milliseconds
-    /// since 1970), or nil when there is none.
-    package func recordTypeAndChangeTag(env: Environment, zone: String, name: String)
-        throws -> (type: String, changeTag: String, createdAt: Int64, modifiedAt: Int64)? {
-        let s = try db.cached(T.typeAndTag)
+    /// An existing record's row (its type, change tag and times, not its fields), or nil when
+    /// there is none.
+    package func recordRow(env: Environment, zone: String, name: String) throws -> RecordRows.Row? {
+        let s = try db.cached(T.rowByKey)
         try bindKey(s, env, zone, name)
         guard try s.step() else { return nil }
-        return (s.string(at: 0), s.string(at: 1), s.int64(at: 2), s.int64(at: 3))
+        return RecordRows.row(s)
     }
 
     /// Saves an existing record's fields: all of them replaced (`merging: false`, save policy

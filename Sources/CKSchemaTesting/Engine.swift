@@ -277,7 +277,7 @@ final class Engine {
         guard !type.grants.isEmpty else { return nil }
         let exists: Bool
         // The row's type and tag only, not its fields: whether it exists is the question.
-        do { exists = try store(scope).recordTypeAndChangeTag(env: env, zone: r.id.zoneName, name: r.id.recordName) != nil } catch {
+        do { exists = try store(scope).recordRow(env: env, zone: r.id.zoneName, name: r.id.recordName) != nil } catch {
             throw Self.error(from: error, doing: "read a record")
         }
         return Self.permissionDenied(type, exists ? .write : .create)
@@ -325,15 +325,14 @@ final class Engine {
         let types = try recordTypesByName(scope)
         for s in result.savedRecords where s.line >= 1 && s.line <= records.count {
             if let fields = s.fields {
-                saved[s.line - 1] = RecordCoding.record(s, fields: fields, type: types[s.recordType])
+                saved[s.line - 1] = RecordCoding.record(s.row, fields: fields, type: types[s.row.recordType])
             } else {
-                merged[s.zone, default: []].append(s.recordName)
+                merged[s.row.zone, default: []].append(s.row.recordName)
             }
             if let old = s.replaced {
-                let fields: [(String, JSONValue)]
-                do { fields = try JSONValue.parse(old.fields).objectValue ?? [] } catch { throw Self.error(from: error, doing: "read a record") }
-                versions[old.changeTag] = RecordCoding.record(recordType: s.recordType, recordName: s.recordName, zone: s.zone, changeTag: old.changeTag,
-                                                              createdAt: old.createdAt, modifiedAt: old.modifiedAt, fields: fields, type: types[s.recordType])
+                let stored: JSONValue
+                do { stored = try JSONValue.parse(old.fields) } catch { throw Self.error(from: error, doing: "read a record") }
+                versions[old.row.changeTag] = RecordCoding.record(old.row, stored: stored, type: types[old.row.recordType])
             }
         }
         for (zone, names) in merged {
@@ -434,7 +433,7 @@ final class Engine {
                 // Deleting needs `write`, as changing does (the public database's roles).
                 do {
                     group = try group.filter { id in
-                        guard let type = try store.recordTypeAndChangeTag(env: env, zone: zone, name: id.recordName)?.type,
+                        guard let type = try store.recordRow(env: env, zone: zone, name: id.recordName)?.recordType,
                               let t = schema.recordType(named: type), let denied = Self.permissionDenied(t, .write) else { return true }
                         out[id] = .failure(denied)
                         return false

@@ -1,6 +1,5 @@
 import Foundation
 import CKSchemaModel
-import CKSchemaRuntime
 import CKSchemaStore
 
 /// A `CloudRecord` as the records importer reads it (the CloudKit Web Services shape, one
@@ -150,30 +149,21 @@ enum RecordCoding {
 
     /// A stored row as a `CloudRecord`, its values typed by the schema's record type.
     static func record(_ row: RecordRows.Row, stored: JSONValue, type: RecordType?) -> CloudRecord {
-        record(recordType: row.recordType, recordName: row.recordName, zone: row.zone, changeTag: row.changeTag, createdAt: row.createdAt,
-               modifiedAt: row.modifiedAt, fields: stored.objectValue ?? [], type: type)
+        record(row, fields: stored.objectValue ?? [], type: type)
     }
 
-    /// A record the importer just saved, from the fields it wrote (`RecordImporter.SavedRecord`,
-    /// the same values a read of its row gives).
-    static func record(_ saved: RecordImporter.SavedRecord, fields: [(String, JSONValue)], type: RecordType?) -> CloudRecord {
-        record(recordType: saved.recordType, recordName: saved.recordName, zone: saved.zone, changeTag: saved.changeTag, createdAt: saved.createdAt,
-               modifiedAt: saved.modifiedAt, fields: fields, type: type)
-    }
-
-    /// A record from its system fields and its stored fields (the store's form), each value
-    /// typed by the schema's field of that name.
-    static func record(recordType: String, recordName: String, zone: String, changeTag: String, createdAt: Int64, modifiedAt: Int64,
-                               fields: [(String, JSONValue)], type: RecordType?) -> CloudRecord {
-        var r = CloudRecord(recordType: recordType, recordName: recordName, zoneName: zone)
+    /// A record from its row and its stored fields (the store's form, or the fields the importer
+    /// just wrote: `RecordImporter.SavedRecord`), each value typed by the schema's field.
+    static func record(_ row: RecordRows.Row, fields: [(String, JSONValue)], type: RecordType?) -> CloudRecord {
+        var r = CloudRecord(recordType: row.recordType, recordName: row.recordName, zoneName: row.zone)
         r.values.reserveCapacity(fields.count)
         for (key, v) in fields {
             let field = type?.field(named: key)
             guard let value = value(v, type: field?.type) else { continue }
             if field?.isEncrypted == true { r.encrypted[key] = value } else { r[key] = value }
         }
-        r.setSystemFields(changeTag: changeTag, created: Date(timeIntervalSince1970: Double(createdAt) / 1000),
-                          modified: Date(timeIntervalSince1970: Double(modifiedAt) / 1000))
+        r.setSystemFields(changeTag: row.changeTag, created: Date(timeIntervalSince1970: Double(row.createdAt) / 1000),
+                          modified: Date(timeIntervalSince1970: Double(row.modifiedAt) / 1000))
         return r
     }
 }

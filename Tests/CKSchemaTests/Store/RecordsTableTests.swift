@@ -43,10 +43,10 @@ import CKSchemaModel
         #expect(try store.countRecords(update, env: .production) == 0)
         #expect(try store.updateRecords(update, env: .development, changeTag: "m1", now: 9) == 3)
         #expect(try store.countRecords(update, env: .development) == 0)
-        let b = try #require(try store.recordTypeAndChangeTag(env: .development, zone: "_defaultZone", name: "b"))
+        let b = try #require(try store.recordRow(env: .development, zone: "_defaultZone", name: "b"))
         #expect(b.changeTag.hasPrefix("m1-"))
-        #expect(try store.recordTypeAndChangeTag(env: .development, zone: "_defaultZone", name: "a")?.changeTag == "t0")
-        #expect(try store.recordTypeAndChangeTag(env: .development, zone: "_defaultZone", name: "e")?.changeTag == "t0")
+        #expect(try store.recordRow(env: .development, zone: "_defaultZone", name: "a")?.changeTag == "t0")
+        #expect(try store.recordRow(env: .development, zone: "_defaultZone", name: "e")?.changeTag == "t0")
     }
 
     /// The table a new store creates has exactly the declared columns, in order.
@@ -67,8 +67,8 @@ import CKSchemaModel
         let env = Environment.development
         #expect(try store.insertRecord(env: env, zone: "_defaultZone", type: "Note", name: "n\u{0}1", changeTag: "t1", now: 5, fields: #"{"a":1}"#))
         #expect(try store.insertRecord(env: env, zone: "_defaultZone", type: "Note", name: "n\u{0}1", changeTag: "t2", now: 6, fields: "{}") == false)
-        #expect(try store.recordTypeAndChangeTag(env: env, zone: "_defaultZone", name: "n\u{0}1")?.changeTag == "t1")
-        #expect(try store.recordTypeAndChangeTag(env: env, zone: "_defaultZone", name: "n\u{0}2") == nil, "the NUL is part of the name")
+        #expect(try store.recordRow(env: env, zone: "_defaultZone", name: "n\u{0}1")?.changeTag == "t1")
+        #expect(try store.recordRow(env: env, zone: "_defaultZone", name: "n\u{0}2") == nil, "the NUL is part of the name")
         try store.saveRecordFields(env: env, zone: "_defaultZone", name: "n\u{0}1", fields: #"{"b":2}"#, merging: true, changeTag: "t3", now: 7)
         #expect(try store.recordFields(env, recordName: "n\u{0}1") == #"{"a":1,"b":2}"#)
         try store.saveRecordFields(env: env, zone: "_defaultZone", name: "n\u{0}1", fields: #"{"c":3}"#, merging: false, changeTag: "t4", now: 8)
