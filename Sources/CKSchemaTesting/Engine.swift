@@ -228,7 +228,8 @@ final class Engine {
         }
         if !toSave.isEmpty {
             let saved = try importRecords(toSave, lines: lines, scope, policy: policy, atomically: atomically)
-            saveResults.merge(saved, uniquingKeysWith: { a, _ in a })
+            // Usually no record was refused before the import: the import's answers are all of them.
+            if saveResults.isEmpty { saveResults = saved } else { saveResults.merge(saved, uniquingKeysWith: { a, _ in a }) }
         }
         let deleteResults = try delete(deleting, scope)
         return (saveResults, deleteResults)
@@ -312,10 +313,10 @@ final class Engine {
             throw Self.error(from: error, doing: "save records")
         }
         // Each error names its record by line (line N is records[N - 1]).
-        var errors: [Int: [Diagnostic]] = [:]
+        var errors = [[Diagnostic]](repeating: [], count: records.count)
         for d in result.diagnostics where d.severity == .error {
             guard let line = d.location?.line, line >= 1, line <= records.count else { continue }
-            errors[line - 1, default: []].append(d)
+            errors[line - 1].append(d)
         }
         if env == .development { try refreshTypes(from: scope) }
         // Each saved record as the importer wrote it (typed by the schema development may have
@@ -342,7 +343,8 @@ final class Engine {
         var out: SaveResults = [:]
         out.reserveCapacity(records.count)
         for (i, r) in records.enumerated() {
-            if let ds = errors[i] {
+            if !errors[i].isEmpty {
+                let ds = errors[i]
                 out[r.id] = .failure(try cloudError(ds, record: r, number: i + 1, scope))
             } else if let saved = saved[i] {
                 out[r.id] = .success(saved)
