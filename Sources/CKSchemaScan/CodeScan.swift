@@ -136,8 +136,7 @@ public enum CodeScan {
         var read: [String] = [], marks: [ScanCollector.Mark] = []
         var facts: [ShipFacts] = [], code: [ShipCode] = []
         for file in files {
-            guard let loaded = load(file) else { continue }
-            let data = withoutInterpreterLine(loaded)
+            guard let data = load(file) else { continue }
             sources.append(file)
             let source = SwiftSource(data, file: file)
             let reader = SwiftCallReader(source)
@@ -160,8 +159,7 @@ public enum CodeScan {
         let staleNames = Set(globals.stale.map { read[$0] })
         var redone: [Int: ScanCollector] = [:]
         for (index, file) in read.enumerated() where staleNames.contains(file) {
-            guard let loaded = load(file) else { continue }
-            let data = withoutInterpreterLine(loaded)
+            guard let data = load(file) else { continue }
             var again = blank
             let reader = SwiftCallReader(SwiftSource(data, file: file))
             again.read(reader, globals)
@@ -208,25 +206,6 @@ public enum CodeScan {
         result.surface = collector.surface
         result.subscriptions = probe.subscriptions
         result.subscriptionDatabases = collector.subscriptionDatabases
-    }
-
-    /// A script's first line `#!/usr/bin/swift` (or `#!/usr/bin/env swift`), which Swift
-    /// accepts at the very start of a file, blanked to spaces so the lexer does not take its
-    /// `#` for a stray one (CK640): every offset, line and column stays where it was. A `#!`
-    /// anywhere else is still reported. Found on robbiet480/Dispatch's `scripts/*.swift`.
-    ///
-    /// Source: the Swift compiler's lexer (swiftlang/swift, lib/Parse/Lexer.cpp, `skipHashbang`):
-    /// a `#!` line at the very start of a file is skipped, so a script run by `swift FILE` may
-    /// begin with one; `swiftc -frontend -parse` accepts Dispatch's scripts.
-    static func withoutInterpreterLine(_ data: Data) -> Data {
-        guard data.count >= 2, data[data.startIndex] == UInt8(ascii: "#"), data[data.startIndex + 1] == UInt8(ascii: "!") else { return data }
-        var out = data
-        var i = out.startIndex
-        while i < out.endIndex, out[i] != UInt8(ascii: "\n"), out[i] != UInt8(ascii: "\r") {
-            out[i] = UInt8(ascii: " ")
-            i += 1
-        }
-        return out
     }
 
     private static func read(_ file: String, _ errors: inout [Diagnostic]) -> Data? {
