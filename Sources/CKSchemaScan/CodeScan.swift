@@ -30,8 +30,12 @@ public enum CodeScan {
     /// Folders never descended into: build products and vendored code.
     public static let skippedFolders: Set<String> = [".build", "DerivedData", "Pods", ".git"]
 
-    /// How the scan walks a folder of sources (`FolderWalk`): each real folder once, inside the folder given.
-    static let walkOptions = FolderWalk.Options(skipFolder: { skippedFolders.contains($0) }, includeFile: { $0.hasSuffix(".swift") })
+    /// How the scan walks a folder (`FolderWalk`): each real folder once, inside the folder
+    /// given. One walk finds the Swift sources and the bundle's property lists (`AppBundle`).
+    static let walkOptions = FolderWalk.Options(skipFolder: { skippedFolders.contains($0) }, includeFile: { isSwiftFile($0) || AppBundle.isPropertyList($0) })
+
+    /// True for a Swift source's name (or path).
+    static func isSwiftFile(_ name: String) -> Bool { name.hasSuffix(".swift") }
 
     /// The `.swift` files under `paths` (files or folders, recursive), sorted per folder; a
     /// folder that cannot be read is CK001 naming it, as a file that cannot be read is.
@@ -43,26 +47,41 @@ public enum CodeScan {
     /// `swiftFiles`, with the walk's notes (CK016: a folder not searched, `--verbose`) and the
     /// folder readers given (a test's).
     public static func walk(_ paths: [String], reader: any FolderWalk.Reader = FolderWalk.SystemReader()) -> (files: [String], errors: [Diagnostic], notes: [Diagnostic]) {
-        var files: [String] = [], errors: [Diagnostic] = [], notes: [Diagnostic] = []
+        let walked = walkSources(paths, reader: reader)
+        return (walked.files, walked.errors, walked.notes)
+    }
+
+    /// What one walk of `paths` finds: the Swift files (a file given stands for itself), the
+    /// property lists of the folders (`AppBundle.isPropertyList`), the errors and the notes.
+    struct Walk {
+        var files: [String] = [], propertyLists: [String] = []
+        var errors: [Diagnostic] = [], notes: [Diagnostic] = []
+    }
+
+    /// Walks `paths` once for the sources and the property lists beside them.
+    static func walkSources(_ paths: [String], reader: any FolderWalk.Reader) -> Walk {
+        var out = Walk()
         let fm = FileManager.default
         for path in paths {
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
-                errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.escaped(path))' does not exist", at: SourceLocation(file: path, line: 1, column: 1), fix: "give a Swift file or a folder of Swift sources"))
+                out.errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.escaped(path))' does not exist", at: SourceLocation(file: path, line: 1, column: 1), fix: "give a Swift file or a folder of Swift sources"))
                 continue
             }
-            if !isDir.boolValue { files.append(path); continue }
+            if !isDir.boolValue { out.files.append(path); continue }
             let walked = FolderWalk.walk(path, options: walkOptions, reader: reader)
-            notes += walked.notes
+            let sources = walked.files.filter(isSwiftFile)
+            out.notes += walked.notes
             if !walked.errors.isEmpty {
                 // CK001, as for a file that cannot be read.
-                errors += walked.errors
-            } else if walked.files.isEmpty {
-                errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.escaped(path))' holds no Swift file", at: SourceLocation(file: path, line: 1, column: 1), fix: "give the folder of the app's Swift sources"))
+                out.errors += walked.errors
+            } else if sources.isEmpty {
+                out.errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.escaped(path))' holds no Swift file", at: SourceLocation(file: path, line: 1, column: 1), fix: "give the folder of the app's Swift sources"))
             }
-            files += walked.files
+            out.files += sources
+            out.propertyLists += walked.files.filter { !isSwiftFile($0) }
         }
-        return (files, errors, notes)
+        return out
     }
 
     /// The codes a scan without a schema reports: what CloudKit refuses whatever the schema
@@ -86,13 +105,13 @@ public enum CodeScan {
     public static func run(paths: [String], schema: Schema?, environment: Environment = .production, lint: RuleSettings = RuleSettings(), container: String? = nil,
                            reader: any FolderWalk.Reader = FolderWalk.SystemReader()) -> Result {
         var result = Result()
-        let (files, errors, walkNotes) = walk(paths, reader: reader)
-        result.diagnostics += errors
-        result.notes += walkNotes
-        result.failed = !errors.isEmpty
+        let walked = walkSources(paths, reader: reader)
+        result.diagnostics += walked.errors
+        result.notes += walked.notes
+        result.failed = !walked.errors.isEmpty
         var readErrors: [Diagnostic] = []
-        let bundle = AppBundle.read(AppBundle.files(paths, reader: reader), load: { try? InputFile.read(path: $0, limit: PropertyList.maxBytes) })
-        scan(files, load: { read($0, &readErrors) }, schema: schema, environment: environment, lint: lint, bundle: bundle, container: container ?? schema?.container, into: &result)
+        let bundle = AppBundle.read(walked.propertyLists, load: { try? InputFile.read(path: $0, limit: PropertyList.maxBytes) })
+        scan(walked.files, load: { read($0, &readErrors) }, schema: schema, environment: environment, lint: lint, bundle: bundle, container: container ?? schema?.container, into: &result)
         result.diagnostics = (result.diagnostics + readErrors).sortedByLocation()
         result.failed = result.failed || !readErrors.isEmpty
         return result
