@@ -21,6 +21,9 @@ public enum CodeScan {
         /// The database each of `subscriptions` is saved to, nil where the scan cannot tell (its
         /// `database` then is only a stand-in under which no database rule fires).
         public var subscriptionDatabases: [Database?] = []
+        /// The first place the sources share records, as `sharingUse` finds it: `check`'s
+        /// promote step reads it from the scan, so the sources are lexed once.
+        public var sharing: (what: String, at: SourceLocation)?
         /// The Swift files read.
         public var files = 0
         /// True when a path could not be read (exit 2).
@@ -121,7 +124,8 @@ public enum CodeScan {
     /// `UICloudSharingController`, `container.share(...)`, `userDidAcceptCloudKitShareWith`,
     /// `CKShareTransferRepresentation`: the calls CK928 reads), nil when none does. `promote`
     /// and `check` read it to require sharing's schema in production (CK320, CK321); a file
-    /// that cannot be read or lexed is left to the scan to report.
+    /// that cannot be read or lexed is left to the scan to report. A scan gives the same
+    /// (`Result.sharing`): this is for a caller that runs none.
     public static func sharingUse(paths: [String]) -> (what: String, at: SourceLocation)? {
         let globals = ScanGlobals()
         for file in swiftFiles(paths).files {
@@ -213,7 +217,8 @@ public enum CodeScan {
             return reused.contains(d.code) || d.code == LintRules.suppressionWithoutReason.code
         }
         found = collector.relocate(found)
-        let shipped = ShipCode.merged(code) + bundle.diagnostics + AppBundle.check(bundle.files, facts: ShipFacts.merged(facts), container: container)
+        let merged = ShipFacts.merged(facts)
+        let shipped = ShipCode.merged(code) + bundle.diagnostics + AppBundle.check(bundle.files, facts: merged, container: container)
         let own = Suppressions(suppressions).filter((collector.diagnostics + shipped).map { d in
             var d = d
             if let s = lint.severities[d.code] { d.severity = s }
@@ -223,6 +228,7 @@ public enum CodeScan {
         result.diagnostics = result.diagnostics.sortedByLocation()
         result.notes = (result.notes + collector.unresolved + collector.unusedDeclared(schema)).sortedByLocation()
         result.surface = collector.surface
+        result.sharing = merged.sharing
         result.subscriptions = probe.subscriptions
         result.subscriptionDatabases = collector.subscriptionDatabases
     }
