@@ -47,12 +47,6 @@ public enum TokenRedaction {
         return String(out)
     }
 
-    /// True when `text` holds the token in any of the forms `redact` replaces.
-    public static func contains(_ text: String, token: String?) -> Bool {
-        guard let token, !token.isEmpty else { return false }
-        return !ranges(in: text, token: token).isEmpty
-    }
-
     /// The 1-based numbers of the lines of `text` that hold a piece of the token.
     public static func lines(in text: String, token: String?) -> [Int] {
         guard let token, !token.isEmpty else { return [] }

@@ -65,41 +65,29 @@ public enum InputFile {
         if let size = Int(exactly: info.st_size), size > limit {
             throw refuse("file is \(TextBytes.formatBytes(size)); the limit for this kind of file is \(TextBytes.formatBytes(limit))", fix: "split the schema into several files in one folder")
         }
-        // A regular file: blocking reads again (O_NONBLOCK means nothing for it on Linux and
-        // Darwin, but is cleared to be plain). Read to the end, never past `limit`.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        // A regular file (O_NONBLOCK means nothing for one on Linux and Darwin): read to the
+        // end in one loop. The buffer starts at the size `fstat` gave, plus one byte to see the
+        // end; a file that grew while read grows it, never past `limit` + 1 bytes, and one
+        // that reaches `limit` + 1 is refused.
         var data = Data(count: Swift.min(Swift.max(Int(exactly: info.st_size) ?? 0, 0), limit) + 1)
         var count = 0
-        let failure: Int32 = data.withUnsafeMutableBytes { raw -> Int32 in
-            guard let base = raw.baseAddress else { return 0 }
-            while true {
-                if count == raw.count { return 0 }
-                let n = readBytes(fd, base + count, raw.count - count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
+        while true {
+            if count == data.count {
+                guard count <= limit else {
+                    throw refuse("file is more than \(TextBytes.formatBytes(limit)), the limit for this kind of file", fix: "split the schema into several files in one folder")
                 }
-                if n == 0 { return 0 }
-                count += n
+                data.count = Swift.min(limit + 1, count + Swift.max(count, 65_536))
             }
-        }
-        if failure != 0 {
-            throw refuse("an I/O error while reading '\(shown)' (\(String(cString: strerror(failure))))", fix: "the disk or file system failed the read: check it, or copy the file to another disk")
-        }
-        // The file grew while read: read on to the limit, refusing past it.
-        if count == data.count {
-            while count <= limit {
-                var chunk = [UInt8](repeating: 0, count: 65_536)
-                let n = chunk.withUnsafeMutableBytes { readBytes(fd, $0.baseAddress, 65_536) }
-                if n < 0, errno == EINTR { continue }
-                if n < 0 { throw refuse("an I/O error while reading '\(shown)' (\(String(cString: strerror(errno))))", fix: "the disk or file system failed the read: check it, or copy the file to another disk") }
-                if n == 0 { break }
-                data.append(contentsOf: chunk[..<n])
-                count += n
+            let (n, failure) = data.withUnsafeMutableBytes { raw -> (Int, Int32) in
+                let n = readBytes(fd, raw.baseAddress.map { $0 + count }, raw.count - count)
+                return (n, n < 0 ? errno : 0)
             }
-            if count > limit {
-                throw refuse("file is more than \(TextBytes.formatBytes(limit)), the limit for this kind of file", fix: "split the schema into several files in one folder")
+            if n == 0 { break }
+            if n < 0 {
+                if failure == EINTR { continue }
+                throw refuse("an I/O error while reading '\(shown)' (\(String(cString: strerror(failure))))", fix: "the disk or file system failed the read: check it, or copy the file to another disk")
             }
+            count += n
         }
         data.count = count
         return data

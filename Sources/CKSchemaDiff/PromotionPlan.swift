@@ -255,54 +255,68 @@ extension PromotionPlan: Codable {
         return data
     }
 
-    /// Reads a plan file's bytes. Throws `InputError` saying whether the file is not JSON,
-    /// not a ckschema plan, from another format version, or malformed.
+    /// Reads a plan file's bytes, parsed once (`JSONValue.parse`, numbers bounded). Throws
+    /// `InputError` saying whether the file is not JSON, has a number no plan member can hold,
+    /// is not a ckschema plan, is from another format version, or is malformed.
     public static func decode(_ data: Data, file: String) throws(InputError) -> PromotionPlan {
         let at = SourceLocation(file: file, line: 1, column: 1)
-        if let n = PlanNumber.firstOutOfRange(in: [UInt8](data)) {
-            let place = n.path.isEmpty ? "the plan" : "\"\(ControlCharacters.escaped(Diagnostic.clipped(n.path)))\""
-            throw InputError(Diagnostic(rule: PromotionRules.planUnreadable,
-                                        "'\(file)' has a number out of range at \(place): \(Diagnostic.clipped(n.text)) (a plan's numbers are integers that fit in 64 bits)",
-                                        at: SourceLocation(file: file, line: n.line, column: n.column),
-                                        fix: "compute the plan again: `ckschema promote --plan \(file)`"))
-        }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data)
+        let whole: JSONValue
+        do throws(JSONValue.ParseError) {
+            whole = try JSONValue.parse(data, boundedNumbers: true)
         } catch {
+            // An integer beyond 64 bits or a number beyond a double's range is named with its
+            // member and place: Foundation's reader refused the whole file or rounded it (issue 35 point 10).
+            if let number = error.number {
+                let place = error.memberPath.isEmpty ? "the plan" : "\"\(ControlCharacters.escaped(Diagnostic.clipped(error.memberPath)))\""
+                throw InputError(Diagnostic(rule: PromotionRules.planUnreadable,
+                                            "'\(file)' has a number out of range at \(place): \(Diagnostic.clipped(number)) (a plan's numbers are integers that fit in 64 bits)",
+                                            at: location(ofByte: error.offset, in: data, file: file),
+                                            fix: "compute the plan again: `ckschema promote --plan \(file)`"))
+            }
             throw InputError(Diagnostic(rule: PromotionRules.planUnreadable, "'\(file)' is not JSON, so it is not a ckschema plan", at: at,
                                     fix: "write the plan with `ckschema promote --plan \(file)`"))
         }
-        guard let dict = object as? [String: Any], let format = dict["format"] as? String, format == Self.format else {
+        guard let format = whole["format"]?.stringValue, format == Self.format else {
             throw InputError(Diagnostic(rule: PromotionRules.planUnreadable, "'\(file)' is JSON but not a ckschema plan (it has no \"format\": \"\(Self.format)\")", at: at,
                                     fix: "write the plan with `ckschema promote --plan \(file)`"))
         }
-        guard let version = dict["version"] as? Int, version == Self.version else {
+        let version = whole["version"]
+        guard let number = version?.int64Value, number == Int64(Self.version) else {
             // A version written as a string (`"version": "2"`) is named as what it is: "is
             // version 2 ...; reads version 2" said nothing (issue 35).
             let message: String
-            switch dict["version"] {
+            switch version {
             case nil: message = "'\(file)' has no \"version\"; this ckschema reads version \(Self.version) of the plan format"
-            case let old as Int where old == 2:
+            case let old? where old.int64Value == 2:
                 message = "'\(file)' is version 2 of the plan format, whose stepsSha256 binds neither each step's text nor the summary; this ckschema reads version \(Self.version), which binds every member a reviewer reads"
-            case let text as String:
+            case .string(let text)?:
                 message = "'\(file)' has \"version\": \(JSONValue.string(Diagnostic.clipped(text)).rendered(pretty: false)), a string; this ckschema reads the number \(Self.version) (\"version\": \(Self.version)) of the plan format"
-            case let other?: message = "'\(file)' is version \(Diagnostic.clipped("\(other)")) of the plan format; this ckschema reads version \(Self.version)"
+            case let other?:
+                message = "'\(file)' is version \(Diagnostic.clipped(other.rendered())) of the plan format; this ckschema reads version \(Self.version)"
             }
             throw InputError(Diagnostic(rule: PromotionRules.planVersion, message, at: at,
                                     fix: "compute the plan again with this version of ckschema: `ckschema promote --plan \(file)`"))
         }
         do {
-            var plan = try JSONDecoder().decode(PromotionPlan.self, from: data)
+            var plan = try whole.decode(PromotionPlan.self)
             // What the reviewer read, member for member: `text` and `summary` are not part of
             // the decoded plan (both follow from the steps), so they are bound as written.
-            let whole: JSONValue? = data.withUnsafeBytes { buf in try? JSONValue.parse(buf) }
-            plan.writtenForm = BoundForm(steps: whole?["steps"], summary: whole?["summary"])
+            plan.writtenForm = BoundForm(steps: whole["steps"], summary: whole["summary"])
             return plan
         } catch {
             throw InputError(Diagnostic(rule: PromotionRules.planUnreadable, "'\(file)' is a malformed ckschema plan: \(describe(error))", at: at,
                                     fix: "compute the plan again: `ckschema promote --plan \(file)`"))
         }
+    }
+
+    /// The 1-based line and column (UTF-8 bytes) of byte `offset` of `data`.
+    private static func location(ofByte offset: Int, in data: Data, file: String) -> SourceLocation {
+        var line = 1, lineStart = 0
+        for (k, byte) in data.prefix(offset).enumerated() where byte == 0x0A {
+            line += 1
+            lineStart = k + 1
+        }
+        return SourceLocation(file: file, line: line, column: offset - lineStart + 1)
     }
 
     private static func describe(_ error: any Error) -> String {

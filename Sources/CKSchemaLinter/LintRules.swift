@@ -21,6 +21,10 @@ public enum LintRules {
         SubscriptionFiresOnRule.self, SubscriptionDesiredKeyCountRule.self,
     ] + CoreDataLint.types + SwiftDataNotes.types
 
+    /// Every rule the linter runs: its own, and CK016 (a folder the SwiftData reader did not
+    /// search), whose code the input rules list (`InputRules.all`), not lint's (`all`).
+    static let running: [any LintRule.Type] = types + [SwiftDataFolderSkippedRule.self]
+
     /// A suppression comment without a reason is not honoured.
     public static let suppressionWithoutReason = RuleInfo(
         code: "CK124", name: "suppression-without-reason",
@@ -46,7 +50,7 @@ public struct Linter: Sendable {
         // over the fields) is computed once here, and every rule reads it.
         let context = LintContext(schema)
         // A rule that protects the store runs even when ckschema.yaml disables it.
-        for type in LintRules.types where !configuration.disabled.contains(type.info.code) || Suppressions.unsuppressible.contains(type.info.code) {
+        for type in LintRules.running where !configuration.disabled.contains(type.info.code) || Suppressions.unsuppressible.contains(type.info.code) {
             var findings: [LintFinding] = []
             type.init().check(context, into: &findings)
             let severity = configuration.severities[type.info.code] ?? type.info.defaultSeverity
@@ -59,10 +63,6 @@ public struct Linter: Sendable {
         let suppressions = Suppressions(schema.suppressions.items)
         out = suppressions.filter(out, keys: keys)
         if !configuration.disabled.contains(LintRules.suppressionWithoutReason.code) { out += suppressions.unreasoned }
-        // The folders the SwiftData reader's walk did not search (CK016), where it left them.
-        for n in schema.coreDataModel?.notes ?? [] where n.code == InputRules.folderSkipped.code {
-            out.append(Diagnostic(rule: InputRules.folderSkipped, n.message, at: n.origin.location, fix: n.fix))
-        }
         return out.sortedByLocation()
     }
 }

@@ -1,3 +1,4 @@
+import CKSchemaDiagnostics
 import CKSchemaModel
 import CKSchemaSwift
 
@@ -27,5 +28,14 @@ struct SwiftDataNotSyncedRule: LintRule {
 /// CK644: a stored enum, mirrored as BYTES from the real exports. Source: SwiftRules.uncertain.
 struct SwiftDataEnumStorageRule: LintRule {
     static let info = SwiftRules.uncertain
+    func check(_ context: LintContext, into findings: inout [LintFinding]) { findings += SwiftDataNotes.findings(context.schema, code: Self.info.code) }
+}
+
+/// CK016: the folders the SwiftData reader's walk did not search (a link to a folder already
+/// searched, or out of the folder given), where it left them. The code is the input rules'
+/// (`InputRules.folderSkipped`, listed there), so the rule runs (`LintRules.running`) without
+/// being one of lint's own (`LintRules.types`). Source: InputRules.folderSkipped.
+struct SwiftDataFolderSkippedRule: LintRule {
+    static let info = InputRules.folderSkipped
     func check(_ context: LintContext, into findings: inout [LintFinding]) { findings += SwiftDataNotes.findings(context.schema, code: Self.info.code) }
 }

@@ -30,20 +30,14 @@ public enum StoreDeployer {
         public var changes: Int { steps.count }
     }
 
-    /// `promote --apply PLAN`.
+    /// `promote --apply PLAN`. The store is opened (`openStore`) only once the plan is bound
+    /// and has no forbidden step: a refused plan creates no store (issue 35).
     ///
     /// - Parameter settings: the repository's `promote:` settings, as `promote --plan` used.
     /// - Returns: the deploy, or (`refused`) the findings that stopped it: steps that differ
     ///   from what the schemas give (CK393, naming the first), forbidden steps.
     /// - Throws: `InputError` (exit 2): the plan file's errors (CK390-CK392); the store's
     ///   production is not `from` (CK534); the store's own errors.
-    public static func apply(planAt path: String, from: Schema, to: Schema, settings: RuleSettings = RuleSettings(),
-                             store: Store, migrations: MigrationFolder?) throws(InputError) -> Result {
-        try apply(planAt: path, from: from, to: to, settings: settings, opening: { () throws(InputError) -> Store in store }, migrations: migrations)
-    }
-
-    /// `promote --apply PLAN` that opens the store only once the plan is bound and has no
-    /// forbidden step: a refused plan creates no store (issue 35).
     public static func apply(planAt path: String, from: Schema, to: Schema, settings: RuleSettings = RuleSettings(),
                              opening openStore: () throws(InputError) -> Store, migrations: MigrationFolder?) throws(InputError) -> Result {
         let bound = try PromotionPlan.bind(planAt: path, from: from, to: to, settings: settings)

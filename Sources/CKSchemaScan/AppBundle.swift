@@ -87,19 +87,10 @@ enum AppBundle {
         var isEntitlements: Bool
     }
 
-    /// The property list files under `paths` (folders only, recursive), sorted per folder: the
-    /// scan's walk (`FolderWalk`), whose errors and notes the sources' walk already reported.
-    static func files(_ paths: [String], reader: any FolderWalk.Reader = FolderWalk.SystemReader()) -> [String] {
-        var out: [String] = []
-        let options = FolderWalk.Options(skipFolder: { CodeScan.skippedFolders.contains($0) },
-                                         includeFile: { $0.hasSuffix(".entitlements") || $0.hasSuffix("Info.plist") })
-        for path in paths {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else { continue }
-            out += FolderWalk.walk(path, options: options, reader: reader).files
-        }
-        return out
-    }
+    /// True for the name (or path) of a property list the checks read: an `.entitlements`
+    /// file or an `Info.plist`. The scan's one walk of the folders (`CodeScan.walkSources`)
+    /// gives them beside the sources.
+    static func isPropertyList(_ name: String) -> Bool { name.hasSuffix(".entitlements") || name.hasSuffix("Info.plist") }
 
     /// Reads each file; one that cannot be read is a CK920 warning at the place it fails.
     static func read(_ paths: [String], load: (String) -> Data?) -> (files: [File], diagnostics: [Diagnostic]) {

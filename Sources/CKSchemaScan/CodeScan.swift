@@ -21,6 +21,9 @@ public enum CodeScan {
         /// The database each of `subscriptions` is saved to, nil where the scan cannot tell (its
         /// `database` then is only a stand-in under which no database rule fires).
         public var subscriptionDatabases: [Database?] = []
+        /// The first place the sources share records, as `sharingUse` finds it: `check`'s
+        /// promote step reads it from the scan, so the sources are lexed once.
+        public var sharing: (what: String, at: SourceLocation)?
         /// The Swift files read.
         public var files = 0
         /// True when a path could not be read (exit 2).
@@ -30,8 +33,12 @@ public enum CodeScan {
     /// Folders never descended into: build products and vendored code.
     public static let skippedFolders: Set<String> = [".build", "DerivedData", "Pods", ".git"]
 
-    /// How the scan walks a folder of sources (`FolderWalk`): each real folder once, inside the folder given.
-    static let walkOptions = FolderWalk.Options(skipFolder: { skippedFolders.contains($0) }, includeFile: { $0.hasSuffix(".swift") })
+    /// How the scan walks a folder (`FolderWalk`): each real folder once, inside the folder
+    /// given. One walk finds the Swift sources and the bundle's property lists (`AppBundle`).
+    static let walkOptions = FolderWalk.Options(skipFolder: { skippedFolders.contains($0) }, includeFile: { isSwiftFile($0) || AppBundle.isPropertyList($0) })
+
+    /// True for a Swift source's name (or path).
+    static func isSwiftFile(_ name: String) -> Bool { name.hasSuffix(".swift") }
 
     /// The `.swift` files under `paths` (files or folders, recursive), sorted per folder; a
     /// folder that cannot be read is CK001 naming it, as a file that cannot be read is.
@@ -43,26 +50,41 @@ public enum CodeScan {
     /// `swiftFiles`, with the walk's notes (CK016: a folder not searched, `--verbose`) and the
     /// folder readers given (a test's).
     public static func walk(_ paths: [String], reader: any FolderWalk.Reader = FolderWalk.SystemReader()) -> (files: [String], errors: [Diagnostic], notes: [Diagnostic]) {
-        var files: [String] = [], errors: [Diagnostic] = [], notes: [Diagnostic] = []
+        let walked = walkSources(paths, reader: reader)
+        return (walked.files, walked.errors, walked.notes)
+    }
+
+    /// What one walk of `paths` finds: the Swift files (a file given stands for itself), the
+    /// property lists of the folders (`AppBundle.isPropertyList`), the errors and the notes.
+    struct Walk {
+        var files: [String] = [], propertyLists: [String] = []
+        var errors: [Diagnostic] = [], notes: [Diagnostic] = []
+    }
+
+    /// Walks `paths` once for the sources and the property lists beside them.
+    static func walkSources(_ paths: [String], reader: any FolderWalk.Reader) -> Walk {
+        var out = Walk()
         let fm = FileManager.default
         for path in paths {
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
-                errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.escaped(path))' does not exist", at: SourceLocation(file: path, line: 1, column: 1), fix: "give a Swift file or a folder of Swift sources"))
+                out.errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.escaped(path))' does not exist", at: SourceLocation(file: path, line: 1, column: 1), fix: "give a Swift file or a folder of Swift sources"))
                 continue
             }
-            if !isDir.boolValue { files.append(path); continue }
+            if !isDir.boolValue { out.files.append(path); continue }
             let walked = FolderWalk.walk(path, options: walkOptions, reader: reader)
-            notes += walked.notes
+            let sources = walked.files.filter(isSwiftFile)
+            out.notes += walked.notes
             if !walked.errors.isEmpty {
                 // CK001, as for a file that cannot be read.
-                errors += walked.errors
-            } else if walked.files.isEmpty {
-                errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.escaped(path))' holds no Swift file", at: SourceLocation(file: path, line: 1, column: 1), fix: "give the folder of the app's Swift sources"))
+                out.errors += walked.errors
+            } else if sources.isEmpty {
+                out.errors.append(Diagnostic(rule: ScanRules.unreadable, "'\(ControlCharacters.escaped(path))' holds no Swift file", at: SourceLocation(file: path, line: 1, column: 1), fix: "give the folder of the app's Swift sources"))
             }
-            files += walked.files
+            out.files += sources
+            out.propertyLists += walked.files.filter { !isSwiftFile($0) }
         }
-        return (files, errors, notes)
+        return out
     }
 
     /// The codes a scan without a schema reports: what CloudKit refuses whatever the schema
@@ -86,13 +108,13 @@ public enum CodeScan {
     public static func run(paths: [String], schema: Schema?, environment: Environment = .production, lint: RuleSettings = RuleSettings(), container: String? = nil,
                            reader: any FolderWalk.Reader = FolderWalk.SystemReader()) -> Result {
         var result = Result()
-        let (files, errors, walkNotes) = walk(paths, reader: reader)
-        result.diagnostics += errors
-        result.notes += walkNotes
-        result.failed = !errors.isEmpty
+        let walked = walkSources(paths, reader: reader)
+        result.diagnostics += walked.errors
+        result.notes += walked.notes
+        result.failed = !walked.errors.isEmpty
         var readErrors: [Diagnostic] = []
-        let bundle = AppBundle.read(AppBundle.files(paths, reader: reader), load: { try? InputFile.read(path: $0, limit: PropertyList.maxBytes) })
-        scan(files, load: { read($0, &readErrors) }, schema: schema, environment: environment, lint: lint, bundle: bundle, container: container ?? schema?.container, into: &result)
+        let bundle = AppBundle.read(walked.propertyLists, load: { try? InputFile.read(path: $0, limit: PropertyList.maxBytes) })
+        scan(walked.files, load: { read($0, &readErrors) }, schema: schema, environment: environment, lint: lint, bundle: bundle, container: container ?? schema?.container, into: &result)
         result.diagnostics = (result.diagnostics + readErrors).sortedByLocation()
         result.failed = result.failed || !readErrors.isEmpty
         return result
@@ -102,7 +124,8 @@ public enum CodeScan {
     /// `UICloudSharingController`, `container.share(...)`, `userDidAcceptCloudKitShareWith`,
     /// `CKShareTransferRepresentation`: the calls CK928 reads), nil when none does. `promote`
     /// and `check` read it to require sharing's schema in production (CK320, CK321); a file
-    /// that cannot be read or lexed is left to the scan to report.
+    /// that cannot be read or lexed is left to the scan to report. A scan gives the same
+    /// (`Result.sharing`): this is for a caller that runs none.
     public static func sharingUse(paths: [String]) -> (what: String, at: SourceLocation)? {
         let globals = ScanGlobals()
         for file in swiftFiles(paths).files {
@@ -136,8 +159,7 @@ public enum CodeScan {
         var read: [String] = [], marks: [ScanCollector.Mark] = []
         var facts: [ShipFacts] = [], code: [ShipCode] = []
         for file in files {
-            guard let loaded = load(file) else { continue }
-            let data = withoutInterpreterLine(loaded)
+            guard let data = load(file) else { continue }
             sources.append(file)
             let source = SwiftSource(data, file: file)
             let reader = SwiftCallReader(source)
@@ -160,8 +182,7 @@ public enum CodeScan {
         let staleNames = Set(globals.stale.map { read[$0] })
         var redone: [Int: ScanCollector] = [:]
         for (index, file) in read.enumerated() where staleNames.contains(file) {
-            guard let loaded = load(file) else { continue }
-            let data = withoutInterpreterLine(loaded)
+            guard let data = load(file) else { continue }
             var again = blank
             let reader = SwiftCallReader(SwiftSource(data, file: file))
             again.read(reader, globals)
@@ -196,7 +217,8 @@ public enum CodeScan {
             return reused.contains(d.code) || d.code == LintRules.suppressionWithoutReason.code
         }
         found = collector.relocate(found)
-        let shipped = ShipCode.merged(code) + bundle.diagnostics + AppBundle.check(bundle.files, facts: ShipFacts.merged(facts), container: container)
+        let merged = ShipFacts.merged(facts)
+        let shipped = ShipCode.merged(code) + bundle.diagnostics + AppBundle.check(bundle.files, facts: merged, container: container)
         let own = Suppressions(suppressions).filter((collector.diagnostics + shipped).map { d in
             var d = d
             if let s = lint.severities[d.code] { d.severity = s }
@@ -206,27 +228,9 @@ public enum CodeScan {
         result.diagnostics = result.diagnostics.sortedByLocation()
         result.notes = (result.notes + collector.unresolved + collector.unusedDeclared(schema)).sortedByLocation()
         result.surface = collector.surface
+        result.sharing = merged.sharing
         result.subscriptions = probe.subscriptions
         result.subscriptionDatabases = collector.subscriptionDatabases
-    }
-
-    /// A script's first line `#!/usr/bin/swift` (or `#!/usr/bin/env swift`), which Swift
-    /// accepts at the very start of a file, blanked to spaces so the lexer does not take its
-    /// `#` for a stray one (CK640): every offset, line and column stays where it was. A `#!`
-    /// anywhere else is still reported. Found on robbiet480/Dispatch's `scripts/*.swift`.
-    ///
-    /// Source: the Swift compiler's lexer (swiftlang/swift, lib/Parse/Lexer.cpp, `skipHashbang`):
-    /// a `#!` line at the very start of a file is skipped, so a script run by `swift FILE` may
-    /// begin with one; `swiftc -frontend -parse` accepts Dispatch's scripts.
-    static func withoutInterpreterLine(_ data: Data) -> Data {
-        guard data.count >= 2, data[data.startIndex] == UInt8(ascii: "#"), data[data.startIndex + 1] == UInt8(ascii: "!") else { return data }
-        var out = data
-        var i = out.startIndex
-        while i < out.endIndex, out[i] != UInt8(ascii: "\n"), out[i] != UInt8(ascii: "\r") {
-            out[i] = UInt8(ascii: " ")
-            i += 1
-        }
-        return out
     }
 
     private static func read(_ file: String, _ errors: inout [Diagnostic]) -> Data? {

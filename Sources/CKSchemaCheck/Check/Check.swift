@@ -105,6 +105,18 @@ public enum Check {
             return schema
         }
 
+        private var scanned: (step: StepResult, sharing: (what: String, at: SourceLocation)?)?
+
+        /// The scan of `code:` (`Check.scan`), run once: the scan step reports it, and the
+        /// promote step reads the code's first sharing call from it (CK320, CK321), so `check`
+        /// lexes the app's sources once.
+        func scan(_ config: Configuration) -> (step: StepResult, sharing: (what: String, at: SourceLocation)?) {
+            if let known = scanned { return known }
+            let found = Check.scan(config, self)
+            scanned = found
+            return found
+        }
+
         /// The schema, or nil when it failed (its errors go into `result` the first time).
         func schema(_ path: String, _ result: inout StepResult) -> Schema? {
             if let known = loaded[path] {
@@ -143,7 +155,10 @@ public enum Check {
         let exported = schemas.schema(prod, &step), to = schemas.schema(dev, &step)
         guard let exported, let to else { return step }
         guard let from = schemas.planned(exported, production: prod, development: to, at: dev, config, &step) else { return step }
-        let result = Promoter.check(from: from, to: to, hashing: false, promote: config.promote, sharing: sharingReason(config)) { schemas.lint(dev, $0, config.lint) }
+        // The code's sharing call from the scan when the scan step runs (the sources lexed once).
+        let scanRuns = (config.checks ?? CheckName.allCases).contains(.scan)
+        let sharing = sharingReason(config) { scanRuns ? schemas.scan(config).sharing : CodeScan.sharingUse(paths: $0) }
+        let result = Promoter.check(from: from, to: to, hashing: false, promote: config.promote, sharing: sharing) { schemas.lint(dev, $0, config.lint) }
         let lintRuns = (config.checks ?? CheckName.allCases).contains(.lint)
         step.diagnostics += (lintRuns ? [] : result.lintErrors) + result.plan.diagnostics(minimum: .review) + result.sharing
         return step
@@ -153,11 +168,16 @@ public enum Check {
     /// `check`, CK320 and CK321): ckschema.yaml's `sharing: true`, else the first sharing call
     /// in the Swift sources of `code:`; nil with `sharing: false`, or when neither says so.
     public static func sharingReason(_ config: Configuration?) -> SharingRequirement.Reason? {
+        sharingReason(config) { CodeScan.sharingUse(paths: $0) }
+    }
+
+    /// `sharingReason`, the code's first sharing call found by `codeUse` (given `code:`).
+    static func sharingReason(_ config: Configuration?, codeUse: ([String]) -> (what: String, at: SourceLocation)?) -> SharingRequirement.Reason? {
         guard let config else { return nil }
         if let sharing = config.sharing {
             return sharing ? SharingRequirement.Reason("ckschema.yaml's 'sharing: true'", at: config.sharingLocation) : nil
         }
-        guard !config.code.isEmpty, let use = CodeScan.sharingUse(paths: config.code) else { return nil }
+        guard !config.code.isEmpty, let use = codeUse(config.code) else { return nil }
         return SharingRequirement.Reason(use.what, at: use.at)
     }
 
@@ -179,17 +199,23 @@ public enum Check {
     /// `.ckdb` production is filled in as the promote step fills it in: the zones and queries a
     /// `.ckdb` cannot say are production's, not missing (issue 32).
     static func scanStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {
-        guard !config.code.isEmpty, let path = config.productionSchema ?? config.developmentSchema else { return nil }
+        guard !config.code.isEmpty, (config.productionSchema ?? config.developmentSchema) != nil else { return nil }
+        return schemas.scan(config).step
+    }
+
+    /// The scan step's work (through `SchemaCache.scan`, once a run): its findings, and the
+    /// code's first sharing call; nil sharing when the schema could not be read (no scan ran).
+    static func scan(_ config: Configuration, _ schemas: SchemaCache) -> (step: StepResult, sharing: (what: String, at: SourceLocation)?) {
         var step = StepResult()
-        guard var schema = schemas.schema(path, &step) else { return step }
+        guard let path = config.productionSchema ?? config.developmentSchema, var schema = schemas.schema(path, &step) else { return (step, nil) }
         if path == config.productionSchema, schema.notation.value == .ckdb, let dev = config.developmentSchema, let development = schemas.schema(dev, &step) {
-            guard let filled = schemas.planned(schema, production: path, development: development, at: dev, config, &step) else { return step }
+            guard let filled = schemas.planned(schema, production: path, development: development, at: dev, config, &step) else { return (step, nil) }
             schema = filled
         }
         let result = CodeScan.run(paths: config.code, schema: schema, environment: config.productionSchema != nil ? .production : .development, lint: config.lint, container: config.container)
         step.diagnostics = result.diagnostics
         step.failed = result.failed
-        return step
+        return (step, result.sharing)
     }
 
     static func lintStep(_ config: Configuration, _ schemas: SchemaCache) -> StepResult? {

@@ -237,29 +237,71 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     // MARK: Parsing
 
-    /// A JSON syntax error at a byte offset.
+    /// A JSON syntax error at a byte offset, or (`parse(_:boundedNumbers:)`) a number out of range.
     package struct ParseError: Error {
         package var message: String
         package var offset: Int
+        /// The members the error is inside, innermost first (gathered as the parser unwinds,
+        /// so a value read without error costs nothing): `memberPath` spells them.
+        package var members: [Member] = []
+        /// A number out of range, as the text writes it (nil for a syntax error).
+        package var number: String?
+
+        /// One step of the path to a value: an object's key or a list's index.
+        package enum Member: Sendable, Hashable {
+            case key(String)
+            case index(Int)
+        }
 
         /// The memberwise initializer, for the layers above.
         package init(message: String, offset: Int) {
             self.message = message
             self.offset = offset
         }
+
+        /// The path to the value, as a reviewer reads it: `version`, `steps[2].index`; empty
+        /// at the top level.
+        package var memberPath: String {
+            var out = ""
+            for member in members.reversed() {
+                switch member {
+                case .key(let key): out += out.isEmpty ? key : "." + key
+                case .index(let index): out += "[\(index)]"
+                }
+            }
+            return out
+        }
+
+        /// The error inside `member` of the value around it.
+        func inside(_ member: Member) -> ParseError {
+            var e = self
+            e.members.append(member)
+            return e
+        }
     }
 
     /// Parses one JSON value that fills `text` (surrounding whitespace allowed).
     package static func parse(_ text: String) throws(ParseError) -> JSONValue {
-        let bytes = Array(text.utf8)
+        try parse(bytes: Array(text.utf8), boundedNumbers: false)
+    }
+
+    /// Parses one JSON value that fills `data`. With `boundedNumbers`, a number no 64-bit
+    /// integer or finite double holds (an integer beyond 64 bits, `1e400`) is an error at its
+    /// place (`number`, `memberPath`) where it would be read as a rounded or infinite double:
+    /// a plan file's numbers are integers that fit (issue 35 point 10).
+    package static func parse(_ data: Data, boundedNumbers: Bool = false) throws(ParseError) -> JSONValue {
+        try parse(bytes: data, boundedNumbers: boundedNumbers)
+    }
+
+    private static func parse(bytes: some ContiguousBytes, boundedNumbers: Bool) throws(ParseError) -> JSONValue {
         let result: Result<JSONValue, ParseError> = bytes.withUnsafeBytes { buf in
-            do throws(ParseError) { return .success(try parse(buf)) } catch { return .failure(error) }
+            do throws(ParseError) { return .success(try parse(buf, boundedNumbers: boundedNumbers)) } catch { return .failure(error) }
         }
         return try result.get()
     }
 
-    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(ParseError) -> JSONValue {
-        var p = Parser(bytes: bytes)
+    package static func parse(_ bytes: UnsafeRawBufferPointer, boundedNumbers: Bool = false) throws(ParseError) -> JSONValue {
+        var p = Parser(bytes: bytes, boundedNumbers: boundedNumbers)
         p.skipSpace()
         let v = try p.value(depth: 0)
         p.skipSpace()
@@ -269,9 +311,13 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     private struct Parser {
         let bytes: UnsafeRawBufferPointer
+        let boundedNumbers: Bool
         var i = 0
 
-        init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+        init(bytes: UnsafeRawBufferPointer, boundedNumbers: Bool) {
+            self.bytes = bytes
+            self.boundedNumbers = boundedNumbers
+        }
 
         mutating func skipSpace() {
             while i < bytes.count {
@@ -309,7 +355,8 @@ public indirect enum JSONValue: Sendable, Equatable {
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
                 i += 1
                 skipSpace()
-                let v = try value(depth: depth + 1)
+                let v: JSONValue
+                do throws(ParseError) { v = try value(depth: depth + 1) } catch { throw error.inside(.key(k)) }
                 pairs.append((k, v))
                 skipSpace()
                 guard i < bytes.count else { throw fail("unexpected end of input in an object") }
@@ -326,7 +373,7 @@ public indirect enum JSONValue: Sendable, Equatable {
             if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
             while true {
                 skipSpace()
-                items.append(try value(depth: depth + 1))
+                do throws(ParseError) { items.append(try value(depth: depth + 1)) } catch { throw error.inside(.index(items.count)) }
                 skipSpace()
                 guard i < bytes.count else { throw fail("unexpected end of input in a list") }
                 if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -364,7 +411,14 @@ public indirect enum JSONValue: Sendable, Equatable {
                 while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
                 guard i > e else { throw fail("invalid number") }
             }
-            guard let v = JSONValue.number(UnsafeRawBufferPointer(rebasing: bytes[start..<i]), isInteger: isInt) else { throw fail("invalid number") }
+            let text = UnsafeRawBufferPointer(rebasing: bytes[start..<i])
+            guard let v = JSONValue.number(text, isInteger: isInt) else { throw fail("invalid number") }
+            // A double where an integer was written did not fit in 64 bits.
+            if boundedNumbers, case .double(let d) = v, isInt || !d.isFinite {
+                var e = ParseError(message: "a number out of range", offset: start)
+                e.number = String(decoding: text, as: UTF8.self)
+                throw e
+            }
             return v
         }
 

@@ -72,8 +72,9 @@ struct Cursor {
     }
 
     mutating func run() {
+        var triviaStart = 0
+        skipInterpreterLine()
         while true {
-            let triviaStart = i
             var flags = skipTrivia()
             if i > triviaStart { flags.insert(.spaceBefore) }
             let start = i
@@ -83,7 +84,21 @@ struct Cursor {
             }
             let kind = lexToken(&flags)
             emit(kind, flags, triviaStart, start)
+            triviaStart = i
         }
+    }
+
+    /// A script's first line `#!/usr/bin/swift` (or `#!/usr/bin/env swift`), which Swift
+    /// accepts at the very start of a file, is trivia of the first token, as spaces would be:
+    /// its `#` is no stray one (CK640), and every offset, line and column stays where it is.
+    /// A `#!` anywhere else is still reported. Found on robbiet480/Dispatch's `scripts/*.swift`.
+    ///
+    /// Source: the Swift compiler's lexer (swiftlang/swift, lib/Parse/Lexer.cpp, `skipHashbang`):
+    /// a `#!` line at the very start of a file is skipped, so a script run by `swift FILE` may
+    /// begin with one; `swiftc -frontend -parse` accepts Dispatch's scripts.
+    mutating func skipInterpreterLine() {
+        guard n >= 2, b[0] == UInt8(ascii: "#"), b[1] == UInt8(ascii: "!") else { return }
+        while i < n, b[i] != 0x0A, b[i] != 0x0D { i += 1 }
     }
 
     @inline(__always) mutating func emit(_ kind: SwiftToken.Kind, _ flags: SwiftToken.Flags, _ triviaStart: Int, _ start: Int) {

@@ -17,11 +17,7 @@ public enum SwiftModelReader {
     /// True when `path` is a `.swift` file.
     public static func isSwiftFile(path: String) -> Bool { path.lowercased().hasSuffix(".swift") }
 
-    /// The `.swift` files under a folder, searched recursively (skipping `skippedFolders`
-    /// and hidden folders), in path order; a file path stands for itself.
-    public static func sourceFiles(at path: String) -> [String] { sourceWalk(at: path).files }
-
-    /// How `sourceFiles` walks a folder (`FolderWalk`): each real folder once, inside `path`.
+    /// How `sourceWalk` walks a folder (`FolderWalk`): each real folder once, inside `path`.
     static let walkOptions = FolderWalk.Options(skipFolder: { $0.hasPrefix(".") || skippedFolders.contains($0) }, includeFile: { isSwiftFile(path: $0) })
 
     /// The `.swift` files under `path` with the walk's errors (a folder that cannot be read,

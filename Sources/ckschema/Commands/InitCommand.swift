@@ -62,11 +62,10 @@ enum InitCommand: OptionsCommand {
             // The development schema has cktool's default Users when the export has none (every
             // container has one; CKDBImporter adds it, as `cktool import-schema` keeps it): the
             // baseline builds the same, or the first `check` fails with CK533 (issue 35 point 9).
-            let production = Baseline.agreeingOnUsers(try SchemaSource.load(path: source), development: adopted.schema)
-            let r = try Baseline.write(production: production, source: source,
-                                       folder: try MigrationFolder.load(path: (root as NSString).appendingPathComponent("Migrations")),
-                                       storePath: (root as NSString).appendingPathComponent(".ckschema/store.sqlite"), force: options.force)
-            MigrateBaseline.write(r, store: (root as NSString).appendingPathComponent(".ckschema/store.sqlite"), io: &io)
+            let store = (root as NSString).appendingPathComponent(".ckschema/store.sqlite")
+            let r = try MigrateBaseline.baseline(source: source, usersFrom: adopted.schema, migrations: (root as NSString).appendingPathComponent("Migrations"),
+                                                 store: store, force: options.force)
+            MigrateBaseline.write(r, store: store, io: &io)
             return .success
         }
         io.write("next: edit Schemas/development.yaml, then run 'ckschema check'\n")

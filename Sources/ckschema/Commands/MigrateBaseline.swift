@@ -17,10 +17,12 @@ enum MigrateBaseline: Subcommand {
         return .success
     }
 
-    /// Loads `source` and baselines it (`init --from-production` writes its baseline with `Baseline.write` too, cktool's default Users added when its export has none).
-    static func baseline(source: String, development: Schema? = nil, migrations: String, store: String, force: Bool, model: ModelSelection) throws(InputError) -> Baseline.Result {
-        // The development schema's Users when the export has none, as `init --from-production` does.
-        let production = Baseline.agreeingOnUsers(try SchemaSource.load(path: source, model: model), development: development)
+    /// Loads `source` and baselines it, the Users record type of `usersFrom` (default: the
+    /// development schema) added when the export has none. `init --from-production` baselines
+    /// through here too, its Users from the development schema it writes (cktool's default).
+    static func baseline(source: String, development: Schema? = nil, usersFrom: Schema? = nil, migrations: String, store: String, force: Bool,
+                         model: ModelSelection = ModelSelection()) throws(InputError) -> Baseline.Result {
+        let production = Baseline.agreeingOnUsers(try SchemaSource.load(path: source, model: model), development: usersFrom ?? development)
         let folder = try MigrationFolder.load(path: migrations)
         return try Baseline.write(production: production, development: development, source: source, folder: folder, storePath: store, force: force)
     }

@@ -3,6 +3,7 @@ import Testing
 @testable import CKSchema
 @testable import CKSchemaDiff
 @testable import CKSchemaConfig
+@testable import CKSchemaScan
 
 /// Sharing is a production requirement (issue 34, point 2): an app that shares, by its code
 /// (`code:`) or by ckschema.yaml's `sharing: true`, fails `promote --check` and `check` while
@@ -33,6 +34,25 @@ import Testing
         let check = try runCLI(["check"], cwd: dir, environment: ["CI": "1"])
         #expect(!check.stdout.contains("CK320") && !check.stdout.contains("CK321"), "\(check.stdout)")
         #expect(check.code == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    /// `check` takes the code's sharing call from its scan (the sources lexed once), else, with
+    /// no scan in its checks, reads the code for it: the same call, the same CK320 either way.
+    @Test func checkFindsTheSharingCallWithAndWithoutItsScan() throws {
+        let dir = Self.folder + "/code-bad"
+        let use = try #require(CodeScan.sharingUse(paths: [dir + "/App"]))
+        let scanned = try #require(CodeScan.run(paths: [dir + "/App"], schema: nil).sharing)
+        #expect(scanned.what == use.what && scanned.at == use.at)
+        var config = try Configuration.load(path: dir + "/ckschema.yaml")
+        let withScan = Check.run(config)
+        #expect(withScan.ran == ["lint", "promote", "scan"])
+        config.checks = [.promote]
+        let alone = Check.run(config)
+        #expect(alone.ran == ["promote"])
+        for report in [withScan, alone] {
+            let found = report.diagnostics.filter { $0.code == "CK320" }
+            #expect(found.count == 1 && found[0].message.contains("UICloudSharingController at \(use.at.description)"), "\(found.map(\.message))")
+        }
     }
 
     /// `sharing: false` says the app does not share, whatever its code shows: no requirement.

@@ -107,6 +107,14 @@ import Testing
         ])
     }
 
+    /// The SwiftData reader takes a script's `#!` first line as the scan does: the lexer skips it.
+    @Test func aModelFileMayBeginWithAnInterpreterLine() throws {
+        let text = "#!/usr/bin/swift\nimport SwiftData\n@Model final class Note {\n    var title: String = \"\"\n    init() {}\n}\n"
+        let m = try SwiftModelReader.read([("Note.swift", Array(text.utf8))], path: "Note.swift")
+        #expect(m.entities.map(\.name) == ["Note"])
+        #expect(m.entities.first?.attributes.map(\.name) == ["title"])
+    }
+
     @Test func invalidSwiftIsAnInputErrorWithItsPlace() throws {
         do {
             _ = try SwiftModelReader.load(path: Paths.fixture("swift/bad"))

@@ -128,6 +128,20 @@ import Testing
         #expect(isTotal(s))
     }
 
+    /// A script's `#!` first line is trivia (swiftc's `skipHashbang`), so every reader of the
+    /// lexer takes it, at unchanged places; a `#!` anywhere else is still a stray `#`.
+    @Test func anInterpreterLineIsTriviaOnlyAtTheVeryStart() {
+        let script = lex("#!/usr/bin/env swift\nimport CloudKit\n")
+        #expect(script.problems.isEmpty)
+        #expect(isTotal(script))
+        #expect(script.tokens[0].triviaStart == 0 && script.tokens[0].flags.contains(.newlineBefore))
+        #expect(script.text(0) == "import" && script.location(0).description == "t.swift:2:1")
+        #expect(lex("#!").problems.isEmpty && lex("#!").tokens.map(\.kind) == [.endOfFile])
+        let late = lex("\n#!/usr/bin/env swift\n")
+        #expect(late.problems.count == 1 && late.location(ofByte: late.problems[0].offset).description == "t.swift:2:1")
+        #expect(lex(" #!x").problems.count == 1)
+    }
+
     @Test func invalidUTF8IsAProblemAtItsByte() {
         let s = SwiftSource(bytes: Array("let a = 1\nlet ".utf8) + [0xFF, 0xFE] + Array(" = 2".utf8), file: "t.swift")
         #expect(s.problems.first?.kind == .invalidUTF8)
