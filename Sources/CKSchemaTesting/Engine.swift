@@ -212,16 +212,20 @@ final class Engine {
                                 rule: RecordsRules.batchTooManyItems.code)
         }
         var saveResults: SaveResults = [:]
-        var toSave: [CloudRecord] = []
+        var passed: [Int] = []
         var lines: [String] = []
+        passed.reserveCapacity(saving.count)
+        lines.reserveCapacity(saving.count)
         var bytes = 0
-        for r in saving {
+        for (i, r) in saving.enumerated() {
             if let refusal = try precheck(r, scope) { saveResults[r.id] = .failure(refusal); continue }
             let line = RecordCoding.line(r)
             bytes += line.utf8.count
-            toSave.append(r)
+            passed.append(i)
             lines.append(line)
         }
+        // The records the import sees: all of them (no copy) unless the precheck refused one.
+        let toSave = passed.count == saving.count ? saving : passed.map { saving[$0] }
         if bytes > Self.maxRequestBytes {
             throw CloudKitError(.limitExceeded, "Request is too large: \(bytes) bytes of record data, more than CloudKit's 2 MB per request",
                                 rule: RecordsRules.batchTooLarge.code)

@@ -158,9 +158,15 @@ enum RecordCoding {
         var r = CloudRecord(recordType: row.recordType, recordName: row.recordName, zoneName: row.zone)
         r.values.reserveCapacity(fields.count)
         for (key, v) in fields {
-            let field = type?.field(named: key)
-            guard let value = value(v, type: field?.type) else { continue }
-            if field?.isEncrypted == true { r.encrypted[key] = value } else { r[key] = value }
+            // The schema's field read in place (a copy of a `Field` retains each of its strings).
+            var fieldType: FieldType?
+            var encrypted = false
+            if let type, let i = type.fields.firstIndex(where: { $0.name == key }) {
+                fieldType = type.fields[i].type
+                encrypted = type.fields[i].isEncrypted
+            }
+            guard let value = value(v, type: fieldType) else { continue }
+            if encrypted { r.encrypted[key] = value } else { r[key] = value }
         }
         r.setSystemFields(changeTag: row.changeTag, created: Date(timeIntervalSince1970: Double(row.createdAt) / 1000),
                           modified: Date(timeIntervalSince1970: Double(row.modifiedAt) / 1000))
