@@ -107,6 +107,8 @@ struct CKDBLexer {
     /// Every byte is ASCII (the parser checked): a column is then the byte's distance from
     /// the line's start, with nothing to count (three locations a field were 4.5% of import).
     private let isASCII: Bool
+    /// Held here, so that a lookup does not first check that the shared table is made.
+    private let keywords = KeywordTable.shared
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String, isASCII: Bool = false) {
         self.bytes = bytes
@@ -195,12 +197,8 @@ struct CKDBLexer {
         (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || c == 0x5F
     }
 
-    /// `[0-9A-Za-z_]`: one bit per ASCII byte, in two words (a shift and a test per byte of
-    /// every word of the file, where four range comparisons were 5% of an import).
     @inline(__always) private static func isWordByte(_ c: UInt8) -> Bool {
-        let digits: UInt64 = 0x03FF_0000_0000_0000       // 0x30-0x39
-        let letters: UInt64 = 0x07FF_FFFE_87FF_FFFE      // 0x41-0x5A, 0x5F, 0x61-0x7A (minus 0x40)
-        return c < 0x80 && ((c < 0x40 ? digits : letters) >> UInt64(c & 0x3F)) & 1 != 0
+        (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F
     }
 
     /// True for a byte whitespace or a comment may begin with (`-` and `/` only may): when the
@@ -298,7 +296,7 @@ struct CKDBLexer {
         }
         var tail: UInt64 = 0
         if len > 8 { for j in 8..<len { tail |= UInt64(bytes[s + j]) << UInt64((j - 8) &* 8) } }
-        return KeywordTable.shared.lookup(head: head, tail: tail)
+        return keywords.lookup(head: head, tail: tail)
     }
 
     /// True when the comment text `bytes[from..<to]` holds the word DEPRECATED (upper case, as
