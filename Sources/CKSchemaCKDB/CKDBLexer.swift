@@ -107,6 +107,8 @@ struct CKDBLexer {
     /// Every byte is ASCII (the parser checked): a column is then the byte's distance from
     /// the line's start, with nothing to count (three locations a field were 4.5% of import).
     private let isASCII: Bool
+    /// Held here, so that a lookup does not first check that the shared table is made.
+    private let keywords = KeywordTable.shared
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String, isASCII: Bool = false) {
         self.bytes = bytes
@@ -132,7 +134,14 @@ struct CKDBLexer {
 
     /// The location of a byte offset on the given line: 1-based column in Unicode scalars.
     func location(offset: Int, line: Int, lineStart: Int) -> SourceLocation {
-        if isASCII { return SourceLocation(file: file, line: line, column: offset - lineStart + 1) }
+        SourceLocation(file: file, line: line, column: column(offset: offset, lineStart: lineStart))
+    }
+
+    /// The 1-based column, in Unicode scalars, of a byte offset on the line starting at
+    /// `lineStart`: what a place needs when it is kept as a line and a column, without a
+    /// `SourceLocation` (which retains the file name) made for every token.
+    func column(offset: Int, lineStart: Int) -> Int {
+        if isASCII { return offset - lineStart + 1 }
         var column = 1
         var i = lineStart
         if columnCache.lineStart == lineStart, columnCache.offset <= offset {
@@ -143,21 +152,30 @@ struct CKDBLexer {
         columnCache.lineStart = lineStart
         columnCache.offset = offset
         columnCache.column = column
-        return SourceLocation(file: file, line: line, column: column)
+        return column
     }
 
     func location(of token: CKDBToken) -> SourceLocation {
         location(offset: token.start, line: token.line, lineStart: token.lineStart)
     }
 
+    func column(of token: CKDBToken) -> Int { column(offset: token.start, lineStart: token.lineStart) }
+
     /// The token's bytes as a String (for quoted names: without the quotes).
-    func text(of token: CKDBToken) -> String {
-        let r = nameRange(token)
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[r]), as: UTF8.self)
+    func text(of token: CKDBToken) -> String { text(of: nameRange(token)) }
+
+    /// The text of a byte range of the file.
+    func text(of r: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[r]), as: UTF8.self)
+    }
+
+    /// True when two byte ranges of the file hold the same bytes.
+    func sameBytes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { bytes[$0] == bytes[$1] }
     }
 
     /// The byte range of a name token's text (for quoted names: without the quotes).
-    @inline(__always) private func nameRange(_ token: CKDBToken) -> Range<Int> {
+    @inline(__always) func nameRange(_ token: CKDBToken) -> Range<Int> {
         guard token.kind == .quoted else { return token.start..<token.end }
         return (token.start + 1)..<(token.isUnterminated ? token.end : max(token.start + 1, token.end - 1))
     }
@@ -183,6 +201,14 @@ struct CKDBLexer {
         (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F
     }
 
+    /// True for a byte whitespace or a comment may begin with (`-` and `/` only may): when the
+    /// next byte is none of these, `next` does not call `skipTrivia` (after about half the
+    /// tokens of an export: `,` after a type, `<` after LIST).
+    @inline(__always) private static func mayStartTrivia(_ c: UInt8) -> Bool {
+        let mask: UInt64 = 0x1F << 0x09 | 1 << 0x20 | 1 << 0x2D | 1 << 0x2F  // \t \n \v \f \r, ' ', '-', '/'
+        return c < 0x40 && (mask >> UInt64(c)) & 1 != 0
+    }
+
     @inline(__always) private static func isSpace(_ c: UInt8) -> Bool {
         c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0C || c == 0x0B
     }
@@ -190,8 +216,8 @@ struct CKDBLexer {
     /// The next token; `.endOfFile` forever once the text is used up. Inlined into the
     /// parser's one caller, so the token is built in registers, not stored and reloaded.
     @inline(__always) mutating func next() -> CKDBToken {
-        skipTrivia()
         let n = bytes.count
+        if offset < n, Self.mayStartTrivia(bytes[offset]) { skipTrivia() }
         let start = offset
         guard start < n else {
             return CKDBToken(kind: .endOfFile, start: n, end: n, line: line, lineStart: lineStart)
@@ -254,58 +280,23 @@ struct CKDBLexer {
         }
     }
 
-    /// The keyword a word spells, without regard to case: a switch on the first letter and
-    /// the length, then one comparison (this runs for every word of the file).
+    /// The keyword a word spells, without regard to case: the word's first eight bytes (and
+    /// the two after them, the longest keyword being ten) folded to upper case as one integer,
+    /// hashed to a slot of `KeywordTable`, and one comparison (this runs for every word).
     private func keyword(from s: Int, to e: Int) -> CKDBKeyword? {
         let len = e - s
-        guard len >= 2, len <= 10 else { return nil }
-        switch bytes[s] & 0xDF {
-        case 0x41: return len == 2 ? (eq(s, "AS") ? .as : nil) : len == 5 && eq(s, "ASSET") ? .asset : nil
-        case 0x42: return len == 5 && eq(s, "BYTES") ? .bytes : nil
-        case 0x43: return len == 6 && eq(s, "CREATE") ? .create : nil
-        case 0x44: return len != 6 ? nil : eq(s, "DEFINE") ? .define : eq(s, "DOUBLE") ? .double : nil
-        case 0x45: return len == 9 && eq(s, "ENCRYPTED") ? .encrypted : nil
-        case 0x47: return len == 5 && eq(s, "GRANT") ? .grant : nil
-        case 0x49: return len == 5 && eq(s, "INT64") ? .int64 : nil
-        case 0x4C: return len == 4 ? (eq(s, "LIST") ? .list : nil) : len == 8 && eq(s, "LOCATION") ? .location : nil
-        case 0x4E: return len == 6 && eq(s, "NUMBER") ? .number : nil
-        case 0x50: return len == 9 && eq(s, "PREFERRED") ? .preferred : nil
-        case 0x51: return len == 9 && eq(s, "QUERYABLE") ? .queryable : nil
-        case 0x52:
-            switch len {
-            case 4: return eq(s, "ROLE") ? .role : eq(s, "READ") ? .read : nil
-            case 6: return eq(s, "RECORD") ? .record : nil
-            case 9: return eq(s, "REFERENCE") ? .reference : nil
-            default: return nil
-            }
-        case 0x53:
-            switch len {
-            case 6: return eq(s, "STRING") ? .string : eq(s, "SCHEMA") ? .schema : nil
-            case 8: return eq(s, "SORTABLE") ? .sortable : nil
-            case 10: return eq(s, "SEARCHABLE") ? .searchable : nil
-            default: return nil
-            }
-        case 0x54:
-            switch len {
-            case 2: return eq(s, "TO") ? .to : nil
-            case 4: return eq(s, "TYPE") ? .type : nil
-            case 9: return eq(s, "TIMESTAMP") ? .timestamp : nil
-            default: return nil
-            }
-        case 0x57: return len == 5 && eq(s, "WRITE") ? .write : nil
-        default: return nil
+        guard len >= 2, len <= KeywordTable.maxLength else { return nil }
+        let k = min(len, 8)
+        var head: UInt64 = 0
+        if s + 8 <= bytes.count {
+            head = UnsafeRawPointer(bytes.baseAddress! + s).loadUnaligned(as: UInt64.self).littleEndian
+            if k < 8 { head &= (1 << UInt64(k &* 8)) &- 1 }
+        } else {
+            for j in 0..<k { head |= UInt64(bytes[s + j]) << UInt64(j &* 8) }
         }
-    }
-
-    /// True when the bytes at `s` spell `keyword` (upper case, same length checked by the caller).
-    @inline(__always) private func eq(_ s: Int, _ keyword: StaticString) -> Bool {
-        let k = keyword.utf8Start
-        for j in 1..<keyword.utf8CodeUnitCount {
-            var c = bytes[s + j]
-            if c >= 0x61 && c <= 0x7A { c &= 0xDF }
-            if c != k[j] { return false }
-        }
-        return true
+        var tail: UInt64 = 0
+        if len > 8 { for j in 8..<len { tail |= UInt64(bytes[s + j]) << UInt64((j - 8) &* 8) } }
+        return keywords.lookup(head: head, tail: tail)
     }
 
     /// True when the comment text `bytes[from..<to]` holds the word DEPRECATED (upper case, as
@@ -343,7 +334,9 @@ struct CKDBLexer {
                 newline(at: i)
                 i += 1
             } else if c == 0x20 {
-                i += 1 + UTF8Counting.spaces(bytes.baseAddress! + i + 1, n - i - 1)
+                // One space (between keywords) or a run (cktool's alignment, indentation).
+                i += 1
+                if i < n, bytes[i] == 0x20 { i += UTF8Counting.spaces(bytes.baseAddress! + i, n - i) }
             } else if Self.isSpace(c) {
                 i += 1
             } else if (c == 0x2F || c == 0x2D), i + 1 < n, bytes[i + 1] == c {
@@ -381,5 +374,48 @@ struct CKDBLexer {
             }
         }
         offset = i
+    }
+}
+
+/// The keywords by a perfect hash of their folded bytes (see `CKDBLexer.keyword`): 64 slots,
+/// each keyword alone in its slot (a test checks every keyword in every case).
+struct KeywordTable: Sendable {
+    static let maxLength = 10
+    static let shared = KeywordTable()
+    /// Folds ASCII letters to upper case; a word's other bytes (digits, `_`) map to bytes no
+    /// other word byte maps to, so two words fold alike only when they differ in case.
+    private static let fold: UInt64 = 0xDFDF_DFDF_DFDF_DFDF
+    private static let multiplier: UInt64 = 0x7B4E_1430_2B7E_C8AB
+
+    private var heads = [UInt64](repeating: 0, count: 64)
+    private var tails = [UInt64](repeating: 0, count: 64)
+    private var words = [CKDBKeyword?](repeating: nil, count: 64)
+
+    private static func slot(_ head: UInt64, _ tail: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((head ^ tail << 40) &* multiplier) >> 58)
+    }
+
+    private init() {
+        for k in CKDBKeyword.allCases {
+            var head: UInt64 = 0, tail: UInt64 = 0
+            for (j, c) in k.spelling.utf8.enumerated() {
+                if j < 8 { head |= UInt64(c) << UInt64(j * 8) } else { tail |= UInt64(c) << UInt64((j - 8) * 8) }
+            }
+            head &= Self.fold
+            tail &= Self.fold
+            let i = Self.slot(head, tail)
+            precondition(words[i] == nil, "two keywords share a slot of KeywordTable")
+            heads[i] = head
+            tails[i] = tail
+            words[i] = k
+        }
+    }
+
+    /// The keyword whose folded spelling is `head` (its first eight bytes, little-endian, zero
+    /// past its end) and `tail` (the bytes after the eighth), with the word's bytes unfolded.
+    @inline(__always) func lookup(head: UInt64, tail: UInt64) -> CKDBKeyword? {
+        let h = head & Self.fold, t = tail & Self.fold
+        let i = Self.slot(h, t)
+        return heads[i] == h && tails[i] == t ? words[i] : nil
     }
 }

@@ -203,15 +203,16 @@ private struct Engine {
     }
 
     /// How a parsed field or grant is named in "expected ',' or ')' after X"; built only when needed.
+    /// A field is named by its name's token (its text is made only for the message).
     enum ItemLabel {
-        case field(String)
+        case field(CKDBToken)
         case grant([Permission], String)
+    }
 
-        var text: String {
-            switch self {
-            case .field(let name): "field \"\(Engine.clip(name))\""
-            case .grant(let permissions, let role): "GRANT \(Engine.spell(permissions)) TO \"\(Engine.clip(role))\""
-            }
+    private func describe(_ item: ItemLabel) -> String {
+        switch item {
+        case .field(let name): "field \"\(clip(text(name)))\""
+        case .grant(let permissions, let role): "GRANT \(Self.spell(permissions)) TO \"\(Self.clip(role))\""
         }
     }
 
@@ -468,7 +469,7 @@ private struct Engine {
             default:
                 if atStatementStart() { break }
                 if let item {
-                    syntax("',' or ')' after \(item.text)", suggest: Self.optionWords)
+                    syntax("',' or ')' after \(describe(item))", suggest: Self.optionWords)
                     // A name on a later line is most likely the next item after a missing comma.
                     if token.isName, token.line > itemLine { continue }
                     advance()
@@ -501,9 +502,12 @@ private struct Engine {
 
     private mutating func parseField(_ type: inout RecordType) -> ItemLabel? {
         let nameToken = token
-        let loc = location(nameToken)
+        // Places as lines and columns: a `SourceLocation` (which retains the file name) is
+        // made only for a message.
+        let line = nameToken.line, column = lexer.column(of: nameToken)
+        var loc: SourceLocation { SourceLocation(file: lexer.file, line: line, column: column) }
         let fieldName = name(nameToken, of: "field")
-        let label = ItemLabel.field(fieldName)
+        let label = ItemLabel.field(nameToken)
         advance()
         let typeToken = token
         guard let (fieldType, encrypted) = parseDataType(of: fieldName) else {
@@ -522,8 +526,8 @@ private struct Engine {
             advance()
         }
 
-        if let line = seen.insert(fieldName, hash: lexer.nameHash(of: nameToken), line: loc.line) {
-            error(CKDBRules.duplicateField, "field \"\(fieldName)\" is listed twice in record type \(type.name) (first on line \(line))",
+        if let first = seen.insert(nameToken, of: lexer, line: line) {
+            error(CKDBRules.duplicateField, "field \"\(fieldName)\" is listed twice in record type \(type.name) (first on line \(first))",
                   at: loc, fix: "remove one of the two lines")
             return label
         }
@@ -550,15 +554,15 @@ private struct Engine {
         // An encrypted field with an index, or ENCRYPTED on a type that cannot be encrypted,
         // is grammatical: CloudKit's rules on it (CK105, CK106) live in `CloudKitRules` and
         // lint reports them with the same code and exit status as the YAML form.
-        var field = Field(name: fieldName, type: fieldType, isEncrypted: encrypted, indexes: indexes, origin: Origin(loc))
-        let typeLoc = location(typeToken)
-        field.placeType(line: typeLoc.line, column: typeLoc.column)
-        if let first = firstIndex, let last = lastIndex {
-            let at = location(first)
+        // Built in the array, not built and then copied into it (a copy retains its strings).
+        type.fields.append(Field(name: fieldName, type: fieldType, isEncrypted: encrypted, indexes: indexes,
+                                 origin: Origin(file: lexer.file, line: line, column: column)))
+        let last = type.fields.count - 1
+        type.fields[last].placeType(line: typeToken.line, column: lexer.column(of: typeToken))
+        if let first = firstIndex, let end = lastIndex?.end {
             // Keywords are ASCII: their bytes are their columns.
-            field.placeIndexes(line: at.line, column: at.column, width: singleSpaced ? last.end - first.start : nil)
+            type.fields[last].placeIndexes(line: first.line, column: lexer.column(of: first), width: singleSpaced ? end - first.start : nil)
         }
-        type.fields.append(field)
         return label
     }
 
@@ -717,7 +721,8 @@ private struct Engine {
 /// crafted to collide (the hash is not seeded) make probes long: past `maxProbe` steps the
 /// type's names move to a Dictionary (seeded hashing), so reading stays linear.
 private struct SeenNames {
-    private var names: [String] = []
+    /// Each name's bytes in the file (for quoted names: without the quotes).
+    private var names: [Range<Int>] = []
     private var lines: [Int] = []
     private var hashes: [UInt64] = []
     /// Index into `names` plus one; 0 is an empty slot. Its size is a power of two, at
@@ -739,20 +744,23 @@ private struct SeenNames {
         large = nil
     }
 
-    /// Records `name`; returns the line it was first seen on when it was seen before.
-    mutating func insert(_ name: String, hash: UInt64, line: Int) -> Int? {
-        if large != nil { return insertLarge(name, line: line) }
+    /// Records the name `token` spells; returns the line it was first seen on when it was
+    /// seen before. Names are compared as bytes in the file: no String is kept or compared.
+    mutating func insert(_ token: CKDBToken, of lexer: CKDBLexer, line: Int) -> Int? {
+        let name = lexer.nameRange(token)
+        if large != nil { return insertLarge(lexer.text(of: token), line: line) }
+        let hash = lexer.nameHash(of: token)
         if (names.count + 1) * 2 > slots.count { grow() }
         let mask = slots.count - 1
         var i = Self.slot(hash, mask)
         var probes = 0
         while slots[i] != 0 {
             let j = Int(slots[i]) - 1
-            if hashes[j] == hash && names[j] == name { return lines[j] }
+            if hashes[j] == hash && lexer.sameBytes(names[j], name) { return lines[j] }
             probes += 1
             if probes > Self.maxProbe {
-                large = Dictionary(zip(names, lines), uniquingKeysWith: { a, _ in a })
-                return insertLarge(name, line: line)
+                large = Dictionary(zip(names.map { lexer.text(of: $0) }, lines), uniquingKeysWith: { a, _ in a })
+                return insertLarge(lexer.text(of: token), line: line)
             }
             i = (i + 1) & mask
         }

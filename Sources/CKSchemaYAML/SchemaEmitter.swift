@@ -36,7 +36,7 @@ public enum SchemaEmitter {
             w.add("recordTypes:", source: line("recordTypes"))
             for t in schema.recordTypes {
                 emit(t, into: &w, keyLines: keyLines)
-                if w.bytes.count >= Writer.chunk { w.flush() }
+                if w.pending >= Writer.chunk { w.flush() }
             }
         }
         if !schema.queries.isEmpty {
@@ -75,7 +75,8 @@ public enum SchemaEmitter {
     static let systemOrder: [SystemField] = [.recordName, .createdAt, .createdBy, .modifiedAt, .modifiedBy, .etag]
 
     private static func emit(_ t: RecordType, into w: inout Writer, keyLines: [String: Int]) {
-        let base = "recordTypes.\(t.name)"
+        // The key paths are looked up only where comments are placed (`add` takes them unevaluated).
+        func line(_ key: String) -> Int? { keyLines["recordTypes.\(t.name).\(key)"] }
         let hasBody = t.description != nil || t.zone != nil || t.database != nil || t.isDeprecated || !t.requiredCapabilities.isEmpty
             || !t.systemIndexes.isEmpty || !t.fields.isEmpty || !t.grants.isEmpty
         guard hasBody else {
@@ -83,28 +84,28 @@ public enum SchemaEmitter {
             return
         }
         w.add("  \(key(t.name)):", source: t.origin.location?.line)
-        if let d = t.description { w.add("    description: \(scalar(d))", source: keyLines["\(base).description"]) }
-        if let z = t.zone { w.add("    zone: \(scalar(z))", source: keyLines["\(base).zone"]) }
-        if let db = t.database { w.add("    database: \(db.rawValue)", source: keyLines["\(base).database"]) }
-        if t.isDeprecated { w.add("    deprecated: true", source: keyLines["\(base).deprecated"]) }
+        if let d = t.description { w.add("    description: \(scalar(d))", source: line("description")) }
+        if let z = t.zone { w.add("    zone: \(scalar(z))", source: line("zone")) }
+        if let db = t.database { w.add("    database: \(db.rawValue)", source: line("database")) }
+        if t.isDeprecated { w.add("    deprecated: true", source: line("deprecated")) }
         if !t.requiredCapabilities.isEmpty {
-            w.add("    requires: " + flowList(t.requiredCapabilities.sorted().map(\.rawValue)), source: keyLines["\(base).requires"])
+            w.add("    requires: " + flowList(t.requiredCapabilities.sorted().map(\.rawValue)), source: line("requires"))
         }
         let system = systemOrder.filter { !(t.systemIndexes[$0] ?? []).isEmpty }
         if !system.isEmpty {
-            w.add("    system:", source: keyLines["\(base).system"])
+            w.add("    system:", source: line("system"))
             for s in system {
-                w.add("      \(s.rawValue): " + flowList(t.indexes(on: s).kinds.map(\.rawValue)), source: keyLines["\(base).system.\(s.rawValue)"])
+                w.add("      \(s.rawValue): " + flowList(t.indexes(on: s).kinds.map(\.rawValue)), source: line("system.\(s.rawValue)"))
             }
         }
         if !t.fields.isEmpty {
-            w.add("    fields:", source: keyLines["\(base).fields"])
+            w.add("    fields:", source: line("fields"))
             if w.direct {
                 // The hot loop of a large schema: bytes straight into the output, no String
                 // per field, and each field borrowed in place rather than copied.
                 t.fields.withUnsafeBufferPointer { fields in
                     guard let first = fields.baseAddress else { return }
-                    for i in fields.indices { appendFieldLine(first + i, to: &w.bytes) }
+                    for i in fields.indices { w.write(.field(first + i)) }
                 }
             } else {
                 for f in t.fields {
@@ -113,9 +114,13 @@ public enum SchemaEmitter {
             }
         }
         if !t.grants.isEmpty {
-            w.add("    grants:", source: keyLines["\(base).grants"])
-            for g in t.grants {
-                w.add("      \(key(g.role)): " + flowList(g.sortedPermissions.map(\.rawValue)), source: g.origin.location?.line)
+            w.add("    grants:", source: line("grants"))
+            if w.direct {
+                for g in t.grants { w.write(.grant(g)) }
+            } else {
+                for g in t.grants {
+                    w.add("      \(key(g.role)): " + flowList(g.sortedPermissions.map(\.rawValue)), source: g.origin.location?.line)
+                }
             }
         }
     }
@@ -127,32 +132,67 @@ public enum SchemaEmitter {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `      name: value\n`, the line of one field in a comment-free output. The field is read
-    /// through a pointer: passing it by value copies it (a retain per string it holds).
-    @inline(__always) private static func appendFieldLine(_ f: UnsafePointer<Field>, to out: inout [UInt8]) {
-        out.append(contentsOf: fieldIndent)
-        appendScalar(f.pointee.name, inFlow: false, to: &out)
-        out.append(0x3A)  // ':'
-        out.append(0x20)
-        appendFieldValue(f, to: &out)
-        out.append(0x0A)
+    /// One line of a comment-free output that is written byte by byte (`Writer.write`).
+    enum Line {
+        /// `      name: value`. The field is read through a pointer: passing it by value copies
+        /// it (a retain per string it holds).
+        case field(UnsafePointer<Field>)
+        /// `      role: [read, write]` (the permissions' words are plain, as `flowList` leaves them).
+        case grant(Grant)
+
+        /// At most how many bytes the line takes when that is known cheaply: a name or role of
+        /// up to 64 bytes (quoted, at most 6 bytes each and the quotes), the longest value of a
+        /// field without a reference target or description (about 150 bytes), the line break.
+        /// Nil: the line is built apart and then copied.
+        var room: Int? {
+            switch self {
+            case .field(let f):
+                guard f.pointee.name.utf8.count <= 64, f.pointee.referenceTarget == nil, f.pointee.description == nil else { return nil }
+                return 1024
+            case .grant(let g):
+                return g.role.utf8.count <= 64 ? 1024 : nil
+            }
+        }
     }
 
-    private static let fieldIndent: [UInt8] = Array("      ".utf8)
+    /// Appends a line and its line break (in place: this runs once per field). `value`: the
+    /// field's value text when already known (`Writer`'s cache).
+    static func append<S: ByteSink>(_ line: Line, value: [UInt8]? = nil, to out: inout S) {
+        append("      ", to: &out)
+        switch line {
+        case .field(let f):
+            appendScalar(f.pointee.name, inFlow: false, to: &out)
+            append(": ", to: &out)
+            if let value {
+                value.withUnsafeBufferPointer { out.put($0) }
+            } else {
+                appendFieldValue(f, to: &out)
+            }
+        case .grant(let g):
+            appendScalar(g.role, inFlow: false, to: &out)
+            append(": [", to: &out)
+            var first = true
+            for p in Permission.allCases where g.permissions.contains(p) {
+                if !first { append(", ", to: &out) }
+                appendWord(p.rawValue, to: &out)
+                first = false
+            }
+            out.put(0x5D)  // ']'
+        }
+        out.put(0x0A)
+    }
 
     /// Appends a field's value to `out` as UTF-8 (built in place: this runs once per field).
-    static func appendFieldValue(_ f: UnsafePointer<Field>, to out: inout [UInt8]) {
+    static func appendFieldValue<S: ByteSink>(_ f: UnsafePointer<Field>, to out: inout S) {
         var open = false
         let type = f.pointee.type  // what `part` captures
         func part(_ key: StaticString) {
             if open {
-                out.append(0x2C)  // ", "
-                out.append(0x20)
+                append(", ", to: &out)
             } else {
                 append("{ type: ", to: &out)
                 appendType(type, to: &out)
-                out.append(0x2C)
-                out.append(0x20)
+                append(", ", to: &out)
                 open = true
             }
             append(key, to: &out)
@@ -170,7 +210,7 @@ public enum SchemaEmitter {
             // One of seven lists, written whole: building the set's array of kinds and appending
             // each word cost 8% of an import of an export whose every field is indexed.
             part("")
-            out.append(contentsOf: indexLists[Int(f.pointee.indexes.rawBits)])
+            indexLists[Int(f.pointee.indexes.rawBits)].withUnsafeBufferPointer { out.put($0) }
         }
         if f.pointee.isDeprecated { part("deprecated: true") }
         if let d = f.pointee.description {
@@ -179,8 +219,7 @@ public enum SchemaEmitter {
         }
         if f.pointee.mayBeAbsent { part("onDemand: true") }
         if open {
-            out.append(0x20)
-            out.append(0x7D)  // ' }'
+            append(" }", to: &out)
         } else {
             appendType(type, to: &out)
         }
@@ -193,38 +232,38 @@ public enum SchemaEmitter {
     }
 
     /// `FieldType.description`, appended in place.
-    private static func appendType(_ t: FieldType, to out: inout [UInt8]) {
+    private static func appendType<S: ByteSink>(_ t: FieldType, to out: inout S) {
         if t.isList { append("list<", to: &out) }
         appendWord(t.primitive.rawValue, to: &out)
         if let p = t.preferred {
-            out.append(0x3C)  // '<'
+            out.put(0x3C)  // '<'
             appendWord(p.rawValue, to: &out)
-            out.append(0x3E)
+            out.put(0x3E)
         }
-        if t.isList { out.append(0x3E) }  // '>'
+        if t.isList { out.put(0x3E) }  // '>'
     }
 
     /// A short ASCII word (an enum's raw value) appended from its bytes in place: the
     /// generic append of a `String.UTF8View` costs twice as much, once per field.
-    @inline(__always) private static func appendWord(_ s: String, to out: inout [UInt8]) {
-        if s.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
-            out.append(contentsOf: s.utf8)
-        }
+    @inline(__always) private static func appendWord<S: ByteSink>(_ s: String, to out: inout S) {
+        var s = s
+        s.withUTF8 { out.put($0) }
     }
 
-    private static func append(_ s: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    @inline(__always) private static func append<S: ByteSink>(_ s: StaticString, to out: inout S) {
+        out.put(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
     /// `scalar(s, inFlow:)` appended as UTF-8: an identifier's bytes are checked and copied
     /// in one pass, without building a String.
-    static func appendScalar(_ s: String, inFlow: Bool, to out: inout [UInt8]) {
-        let copied = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+    static func appendScalar<S: ByteSink>(_ s: String, inFlow: Bool, to out: inout S) {
+        var s = s
+        let copied = s.withUTF8 { bytes -> Bool in
             guard isPlainIdentifier(bytes) else { return false }
-            out.append(contentsOf: bytes)
+            out.put(bytes)
             return true
         }
-        if copied != true { out.append(contentsOf: scalar(s, inFlow: inFlow).utf8) }
+        if !copied { appendWord(scalar(s, inFlow: inFlow), to: &out) }
     }
 
     static func flowList(_ items: [String]) -> String {
@@ -271,11 +310,15 @@ public enum SchemaEmitter {
         return true
     }
 
-    /// True for an identifier that is plain for certain: a letter, then letters, digits and
+    /// True for an identifier that is plain for certain: a letter or `_`, then letters, digits and
     /// `_ . - / < >`, and not possibly one of YAML's keywords (false means: check further).
     static func isPlainIdentifier(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let b = bytes.first, isASCIILetter(b) else { return false }
-        for c in bytes where !(isASCIILetter(c) || (c >= 0x30 && c <= 0x39) || c == 0x5F || c == 0x2E || c == 0x2D || c == 0x2F || c == 0x3C || c == 0x3E) {
+        // A leading `_` (`_world`) is as plain as a letter: YAML's indicators and keywords differ.
+        guard let b = bytes.first, isASCIILetter(b) || b == 0x5F else { return false }
+        // One bit per ASCII byte, in two words: a shift and a test per byte of every name.
+        let low: UInt64 = 0x53FF_E000_0000_0000   // 0-9 . - / < >
+        let high: UInt64 = 0x07FF_FFFE_87FF_FFFE  // A-Z _ a-z (minus 0x40)
+        for c in bytes where !(c < 0x80 && ((c < 0x40 ? low : high) >> UInt64(c & 0x3F)) & 1 != 0) {
             return false
         }
         // YAML's keywords (true, false, yes, no, on, off, null, y, n) start with one of
@@ -299,31 +342,95 @@ public enum SchemaEmitter {
     /// Output lines tagged with the source line they stand for, so comments can follow them.
     struct Writer {
         var lines: [(text: String, source: Int?)] = []
-        /// With no comments to place, lines go straight into `bytes` (a large schema has
+        /// With no comments to place, lines go straight into `storage` (a large schema has
         /// 100,000 of them; keeping them apart only to join them costs as much as writing them).
         let direct: Bool
-        /// In direct mode, the output not yet moved to `text`, as UTF-8 bytes (appending bytes
-        /// is cheaper than appending to a String, which re-checks its ASCII flag every time).
-        var bytes: [UInt8] = []
-        /// The output in direct mode that `bytes` is moved into a chunk at a time: the chunk
+        /// In direct mode, the output not yet moved to `text`, as UTF-8 bytes: `storage[..<pending]`,
+        /// the rest room that a line is written into through a `ByteCursor` (one check of the
+        /// room per line, not an `Array.append` per run of bytes, which was 5% of an import).
+        private var storage: [UInt8] = []
+        private(set) var pending = 0
+        /// The output in direct mode that `storage` is moved into a chunk at a time: the chunk
         /// stays in cache, and the text is built once instead of copied whole at the end.
         var text = ""
         static let chunk = 1 << 16
+        private static let lineBreak = "\n"
 
         mutating func flush() {
-            text += String(decoding: bytes, as: UTF8.self)
-            bytes.removeAll(keepingCapacity: true)
+            storage.withUnsafeBufferPointer { text += String(decoding: UnsafeBufferPointer(rebasing: $0[..<pending]), as: UTF8.self) }
+            pending = 0
         }
-        mutating func write(_ s: String) { bytes.append(contentsOf: s.utf8) }
 
-        init(direct: Bool = false) { self.direct = direct }
+        /// Makes room for `count` more bytes after the pending ones.
+        private mutating func reserve(_ count: Int) {
+            guard pending + count > storage.count || storage.isEmpty else { return }
+            if pending > 0 { flush() }
+            if count > storage.count { storage = [UInt8](repeating: 0, count: max(count, Self.chunk + 1024)) }
+        }
 
-        mutating func add(_ line: String, source: Int?) {
+        /// Writes through a cursor over room for `room` bytes.
+        private mutating func withCursor(room: Int, _ body: (inout ByteCursor) -> Void) {
+            reserve(room)
+            storage.withUnsafeMutableBufferPointer { buffer in
+                var cursor = ByteCursor(buffer, at: pending)
+                body(&cursor)
+                pending = cursor.at
+            }
+        }
+
+        mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+            withCursor(room: bytes.count) { $0.put(bytes) }
+        }
+
+        mutating func write(_ s: String) {
+            var s = s
+            s.withUTF8 { write($0) }
+        }
+
+        /// The value texts of fields without a reference target or description, by
+        /// `Field.valueKey` (a schema's thousands of fields share a few dozen values): direct
+        /// mapped, a slot's text replaced when another key needs it.
+        private var valueKeys = [UInt32](repeating: .max, count: 256)
+        private var values = [[UInt8]](repeating: [], count: 256)
+
+        private mutating func value(of f: UnsafePointer<Field>) -> [UInt8] {
+            let key = f.pointee.valueKey
+            let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> 24)
+            if valueKeys[slot] != key {
+                var text: [UInt8] = []
+                SchemaEmitter.appendFieldValue(f, to: &text)
+                valueKeys[slot] = key
+                values[slot] = text
+            }
+            return values[slot]
+        }
+
+        mutating func write(_ line: Line) {
+            if let room = line.room {
+                // `room` is known only for a field without a reference target or description.
+                var value: [UInt8]?
+                if case .field(let f) = line { value = self.value(of: f) }
+                withCursor(room: room) { SchemaEmitter.append(line, value: value, to: &$0) }
+            } else {
+                var apart: [UInt8] = []
+                SchemaEmitter.append(line, to: &apart)
+                apart.withUnsafeBufferPointer { write($0) }
+            }
+        }
+
+        init(direct: Bool = false) {
+            self.direct = direct
+            if direct { storage = [UInt8](repeating: 0, count: Self.chunk + 1024) }
+        }
+
+        /// `source` is evaluated only when comments are to be placed: in direct mode a line's
+        /// key path is not built and looked up (a String built per key was 3% of an import).
+        mutating func add(_ line: String, source: @autoclosure () -> Int?) {
             if direct {
                 write(line)
-                bytes.append(0x0A)
+                write(Self.lineBreak)
             } else {
-                lines.append((line, source))
+                lines.append((line, source()))
             }
         }
 
@@ -385,4 +492,59 @@ public struct SourceComment: Sendable, Hashable {
     /// True when it follows code on its line.
     public var isTrailing: Bool
     public init(line: Int, text: String, isTrailing: Bool) { self.line = line; self.text = text; self.isTrailing = isTrailing }
+}
+
+/// Where the emitter's bytes go: an array (a line built apart) or a `ByteCursor`.
+protocol ByteSink {
+    mutating func put(_ byte: UInt8)
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+extension Array: ByteSink where Element == UInt8 {
+    mutating func put(_ byte: UInt8) { append(byte) }
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+}
+
+/// Writes bytes into room made ahead (`SchemaEmitter.Writer`); every write is checked against
+/// the room's end, so a wrong estimate of a line's length stops the program rather than write
+/// past the buffer.
+struct ByteCursor: ByteSink {
+    private let base: UnsafeMutablePointer<UInt8>
+    private let end: Int
+    private(set) var at: Int
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>, at: Int) {
+        base = buffer.baseAddress!
+        end = buffer.count
+        self.at = at
+    }
+
+    @inline(__always) mutating func put(_ byte: UInt8) {
+        precondition(at < end, "ByteCursor: no room")
+        base[at] = byte
+        at += 1
+    }
+
+    @inline(__always) mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let n = bytes.count
+        precondition(n <= end - at, "ByteCursor: no room")
+        guard let from = bytes.baseAddress else { return }
+        let to = base + at
+        // Short runs (names, keys) as two overlapping 8- or 4-byte words, each read and written
+        // inside the run; a byte loop or a `memcpy` call costs more for runs this short.
+        if n >= 8 && n <= 16 {
+            let raw = UnsafeRawPointer(from)
+            UnsafeMutableRawPointer(to).storeBytes(of: raw.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            UnsafeMutableRawPointer(to + n - 8).storeBytes(of: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), as: UInt64.self)
+        } else if n >= 4 && n < 8 {
+            let raw = UnsafeRawPointer(from)
+            UnsafeMutableRawPointer(to).storeBytes(of: raw.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            UnsafeMutableRawPointer(to + n - 4).storeBytes(of: raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), as: UInt32.self)
+        } else if n < 4 {
+            for k in 0..<n { to[k] = from[k] }
+        } else {
+            to.update(from: from, count: n)
+        }
+        at += n
+    }
 }

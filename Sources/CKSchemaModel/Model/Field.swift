@@ -141,6 +141,11 @@ public struct Field: Sendable, Hashable {
         set { set(Bits.mayBeAbsent, newValue) }
     }
 
+    /// What the field's written value depends on besides `referenceTarget` and `description`:
+    /// the type, the flags, the indexes and the reference action (the bits `==` compares), so
+    /// a writer may reuse one field's text for another with the same key.
+    package var valueKey: UInt32 { UInt32(truncatingIfNeeded: bits & Bits.identity) }
+
     // MARK: Where the values are written
 
     /// Where the field's type is written: the `type:` value or the shorthand's (YAML), the
@@ -175,7 +180,7 @@ public struct Field: Sendable, Hashable {
     package mutating func placeIndexes(line: Int, column: Int, width: Int?) {
         setPlace(line: line, column: column, at: Bits.indexesPlaceShift)
         bits &= ~(Bits.widthMask << Bits.indexesWidthShift)
-        if let width, width > 0, width <= Int(Bits.widthMask), indexesLocation != nil {
+        if let width, width > 0, width <= Int(Bits.widthMask), (bits >> Bits.indexesPlaceShift) & 0x3FF != 0 {
             bits |= UInt64(width) << Bits.indexesWidthShift
         }
     }
@@ -195,8 +200,8 @@ public struct Field: Sendable, Hashable {
 
     private mutating func setPlace(line: Int, column: Int, at shift: UInt64) {
         bits &= ~(Bits.placeMask << shift)
-        guard let key = origin.location, line >= key.line, line - key.line < 16, column > 0, column < 1024 else { return }
-        bits |= (UInt64(line - key.line) << 10 | UInt64(column)) << shift
+        guard let keyLine = origin.knownLine, line >= keyLine, line - keyLine < 16, column > 0, column < 1024 else { return }
+        bits |= (UInt64(line - keyLine) << 10 | UInt64(column)) << shift
     }
 
     public init(

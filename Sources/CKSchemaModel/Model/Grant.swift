@@ -20,5 +20,5 @@ public struct Grant: Sendable, Hashable {
     }
 
     /// The permissions in canonical order: read, create, write.
-    public var sortedPermissions: [Permission] { permissions.sorted() }
+    public var sortedPermissions: [Permission] { Permission.allCases.filter(permissions.contains) }
 }

@@ -48,6 +48,9 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The line, or nil when the place is unknown (read without making a `SourceLocation`).
+    package var knownLine: Int? { file == nil ? nil : Int(line) }
+
     public static let unknown = Origin()
 
     public static func == (lhs: Origin, rhs: Origin) -> Bool { true }

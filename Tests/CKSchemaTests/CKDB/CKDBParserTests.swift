@@ -88,6 +88,33 @@ import CKSchema
         #expect(note.grants == [Grant(role: "Editor", permissions: [.read, .write])])
     }
 
+    /// Every keyword in lower case and in alternating case (the lexer folds a word's bytes as one
+    /// integer and finds it in a hashed table), words one letter off a keyword (names, whose
+    /// table slot a keyword may share), and a keyword in the last bytes of the file.
+    @Test func everyKeywordInEveryCaseAndNearMisses() throws {
+        let text = """
+            DEFINE SCHEMA CREATE ROLE r; RECORD TYPE T (a ASSET QUERYABLE SORTABLE SEARCHABLE, b BYTES, c DOUBLE,
+            d INT64, e LOCATION, f REFERENCE, g STRING, h TIMESTAMP, i NUMBER PREFERRED AS INT64,
+            j LIST<ENCRYPTED STRING>, GRANT READ, CREATE, WRITE TO r);
+            """
+        let alternating = String(text.enumerated().map { $0.offset % 2 == 0 ? Character($0.element.lowercased()) : $0.element })
+        for spelled in [text.lowercased(), alternating] {
+            let t = try #require(try parse(spelled).recordTypes.first)
+            #expect(t.fields.map(\.type) == [
+                FieldType(.asset), FieldType(.bytes), FieldType(.double), FieldType(.int64), FieldType(.location),
+                FieldType(.reference), FieldType(.string), FieldType(.timestamp), FieldType(.number, preferred: .int64), .list(.string),
+            ])
+            #expect(t.fields[0].indexes == [.queryable, .sortable, .searchable])
+            #expect(t.fields[9].isEncrypted)
+            #expect(t.grants == [Grant(role: "r", permissions: [.read, .create, .write])])
+        }
+        let near = ["STRINGS", "INT6", "INT640", "INT46", "QUERYABLES", "SEARCHABLF", "ENCRYPTEE", "TYPE_", "AS1", "GRANTS", "TOO", "LISTS", "RECORDS"]
+        let schema = try parse("DEFINE SCHEMA RECORD TYPE T (" + near.map { "\($0) STRING" }.joined(separator: ", ") + ");")
+        #expect(schema.recordType(named: "T")?.fields.map(\.name) == near)
+        #expect(try parse("define schema").recordTypes.isEmpty)
+        #expect(try parse("DEFINE SCHEMA RECORD TYPE T (a STRING QUERYABLE);").recordType(named: "T")?.fields.first?.indexes == [.queryable])
+    }
+
     @Test func everyTypeSpelling() throws {
         let schema = try parse("""
             DEFINE SCHEMA
