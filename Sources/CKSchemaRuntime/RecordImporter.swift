@@ -236,7 +236,6 @@ public enum RecordImporter {
         }
         result.saved += written
         if options.reportsSaved {
-            result.savedRecords.reserveCapacity(result.savedRecords.count + batch.count)
             for i in batch.indices where batch[i].error == nil && (skip.isEmpty || !skip.contains(batch[i].zone)) {
                 guard let w = batch[i].written else { continue }
                 result.savedRecords.append(SavedRecord(line: batch[i].line, row: w.row, fields: w.merged ? nil : batch[i].fields, replaced: batch[i].replaced))
