@@ -108,11 +108,9 @@ public enum RecordImporter {
         var storedFields: String = "{}"
         /// The records its `deleteSelf` references name, in its zone (CK558's check).
         var deleteSelfTargets: [String] = []
-        /// What the last write pass gave it: its row, and whether its keys were merged into
-        /// the stored record's.
-        var written: (row: RecordRows.Row, merged: Bool)?
-        /// The stored record a save over it replaced (`SavedRecord.replaced`).
-        var replaced: (row: RecordRows.Row, fields: String)?
+        /// What the last write pass gave it: its row, whether its keys were merged into the
+        /// stored record's, and the stored record it replaced (`SavedRecord.replaced`).
+        var written: (row: RecordRows.Row, merged: Bool, replaced: (row: RecordRows.Row, fields: String)?)?
     }
 
     /// Imports the files in order. Throws `InputError` for an unreadable file or store; records
@@ -238,7 +236,7 @@ public enum RecordImporter {
         if options.reportsSaved {
             for i in batch.indices where batch[i].error == nil && (skip.isEmpty || !skip.contains(batch[i].zone)) {
                 guard let w = batch[i].written else { continue }
-                result.savedRecords.append(SavedRecord(line: batch[i].line, row: w.row, fields: w.merged ? nil : batch[i].fields, replaced: batch[i].replaced))
+                result.savedRecords.append(SavedRecord(line: batch[i].line, row: w.row, fields: w.merged ? nil : batch[i].fields, replaced: w.replaced))
             }
         }
     }
@@ -297,8 +295,7 @@ public enum RecordImporter {
         let ids = try writer.store.insertNewRecords(env: writer.env, fresh, now: now)
         for (k, i) in freshIndex.enumerated() where k < ids.count {
             batch[i].written = (RecordRows.Row(id: ids[k], recordType: fresh[k].type, recordName: fresh[k].name, zone: fresh[k].zone,
-                                               changeTag: fresh[k].changeTag, createdAt: now, modifiedAt: now), false)
-            batch[i].replaced = nil
+                                               changeTag: fresh[k].changeTag, createdAt: now, modifiedAt: now), false, nil)
         }
         var written = fresh.count
         for p in stored {
@@ -332,15 +329,14 @@ public enum RecordImporter {
             if before[key] == nil, let state = try recorder.states([key])[key] { before[key] = state }
         }
         let merging = options.savePolicy == .changedKeys
-        if options.reportsSaved {
-            let fields = try store.withRecordFields(env: writer.env, zone: r.zone, name: r.name) { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            r.replaced = (old, fields)
-        }
+        let replaced = try options.reportsSaved
+            ? (old, store.withRecordFields(env: writer.env, zone: r.zone, name: r.name) { String(decoding: $0, as: UTF8.self) } ?? "{}")
+            : nil
         try store.saveRecordFields(env: writer.env, zone: r.zone, name: r.name, fields: r.storedFields, merging: merging, changeTag: tag, now: now)
         var row = old
         row.changeTag = tag
         row.modifiedAt = now
-        r.written = (row, merging)
+        r.written = (row, merging, replaced)
         return true
     }
 }

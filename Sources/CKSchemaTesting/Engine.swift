@@ -326,13 +326,13 @@ final class Engine {
         // Each saved record as the importer wrote it (typed by the schema development may have
         // grown); one whose keys were merged into the stored record's is read back, by zone.
         var saved: [CloudRecord?] = Array(repeating: nil, count: records.count)
-        var merged: [String: [String]] = [:]
+        var merged: [String: [(index: Int, name: String)]] = [:]
         let types = try recordTypesByName(scope)
         for s in result.savedRecords where s.line >= 1 && s.line <= records.count {
             if let fields = s.fields {
                 saved[s.line - 1] = RecordCoding.record(s.row, fields: fields, type: types[s.row.recordType])
             } else {
-                merged[s.row.zone, default: []].append(s.row.recordName)
+                merged[s.row.zone, default: []].append((s.line - 1, s.row.recordName))
             }
             if let old = s.replaced {
                 let stored: JSONValue
@@ -340,9 +340,9 @@ final class Engine {
                 versions[old.row.changeTag] = RecordCoding.record(old.row, stored: stored, type: types[old.row.recordType])
             }
         }
-        for (zone, names) in merged {
-            let read = try read(scope, zone: zone, names: names)
-            for (i, r) in records.enumerated() where saved[i] == nil && r.id.zoneName == zone { saved[i] = read[r.id.recordName] }
+        for (zone, list) in merged {
+            let read = try read(scope, zone: zone, names: list.map(\.name))
+            for m in list { saved[m.index] = read[m.name] }
         }
         var out: SaveResults = [:]
         out.reserveCapacity(records.count)

@@ -58,7 +58,9 @@ enum RecordCoding {
     static func line(_ r: CloudRecord) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        func key(_ k: StaticString) {
+        // `"k":`, after a comma unless it opens its object.
+        func key(_ k: StaticString, first: Bool = false) {
+            if !first { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
             out.append(contentsOf: "\":".utf8)
@@ -68,44 +70,28 @@ enum RecordCoding {
             for (i, (name, v)) in values.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.quote(name, into: &out)
-                out.append(UInt8(ascii: ":"))
-                out.append(UInt8(ascii: "{"))
-                key("value")
+                out.append(contentsOf: ":{".utf8)
+                key("value", first: true)
                 json(v, zone: r.id.zoneName).write(to: &out)
-                if let t = tag(v) {
-                    out.append(UInt8(ascii: ","))
-                    key("type")
-                    JSONValue.quote(t, into: &out)
-                }
+                if let t = tag(v) { key("type"); JSONValue.quote(t, into: &out) }
                 out.append(UInt8(ascii: "}"))
             }
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "{"))
-        key("recordName")
+        key("recordName", first: true)
         JSONValue.quote(r.id.recordName, into: &out)
-        out.append(UInt8(ascii: ","))
         key("recordType")
         JSONValue.quote(r.recordType, into: &out)
-        out.append(UInt8(ascii: ","))
         key("zoneID")
         out.append(UInt8(ascii: "{"))
-        key("zoneName")
+        key("zoneName", first: true)
         JSONValue.quote(r.id.zoneName, into: &out)
         out.append(UInt8(ascii: "}"))
-        if let tag = r.recordChangeTag {
-            out.append(UInt8(ascii: ","))
-            key("recordChangeTag")
-            JSONValue.quote(tag, into: &out)
-        }
-        out.append(UInt8(ascii: ","))
+        if let tag = r.recordChangeTag { key("recordChangeTag"); JSONValue.quote(tag, into: &out) }
         key("fields")
         group(r.values)
-        if !r.encrypted.values.isEmpty {
-            out.append(UInt8(ascii: ","))
-            key("encryptedValues")
-            group(r.encrypted.values)
-        }
+        if !r.encrypted.values.isEmpty { key("encryptedValues"); group(r.encrypted.values) }
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
     }
