@@ -173,9 +173,13 @@ struct IncomingReader {
 
     /// The schema's field named `key`, or the one a record already added; in development a
     /// new field is added with the declared (or inferred) type. Production refuses it.
-    private mutating func schemaField(_ key: String, typeIndex: Int, declared: FieldType?, encrypted: Bool) throws(Refusal) -> Field {
-        // The type is read in place (a copy of it retains every field's strings, per field).
-        if let f = schema.recordTypes[typeIndex].field(named: key) ?? additionIndex[key].map({ additions[$0] }) { return f }
+    private mutating func schemaField(_ key: String, typeIndex: Int, declared: FieldType?, encrypted: Bool) throws(Refusal) -> (type: FieldType, isEncrypted: Bool) {
+        // The type is read in place, and only the field's type and encryption are taken (a
+        // copy of a `RecordType` or a `Field` retains its strings, per field).
+        if let i = schema.recordTypes[typeIndex].fields.firstIndex(where: { $0.name == key }) {
+            return (schema.recordTypes[typeIndex].fields[i].type, schema.recordTypes[typeIndex].fields[i].isEncrypted)
+        }
+        if let i = additionIndex[key] { return (additions[i].type, additions[i].isEncrypted) }
         let type = schema.recordTypes[typeIndex]
         guard env == .development else {
             throw Refusal(StoreRules.recordUnknownField, field: key, "'\(type.name)' does not have it in production\(Suggest.phrase(for: key, in: type.fields.map(\.name)))",
@@ -191,7 +195,7 @@ struct IncomingReader {
         }
         additionIndex[key] = additions.count
         additions.append(f)
-        return f
+        return (f.type, f.isEncrypted)
     }
 
     // MARK: Tokens

@@ -77,13 +77,8 @@ package enum RecordsTable {
     /// for a batch of 400.
     static let insertRows = 100
     static let insertMany = CachedSQL(insertValues(rows: insertRows))
-    /// Which of `keyRows` record names of one zone exist (`Store.existingRecordKeys`): ?1 the
-    /// environment, ?2 the zone, then the names.
-    static let keyRows = 100
-    static let existingMany = CachedSQL(existingNames(count: keyRows))
-    static func existingNames(count: Int) -> String {
-        "SELECT \(C.recordName) FROM \(name) WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) IN (" + (0..<count).map { "?\($0 + 3)" }.joined(separator: ", ") + ")"
-    }
+    /// Whether a record exists (`Store.existingRecordKeys`), by its key.
+    static let existsByKey = CachedSQL("SELECT 1 FROM \(name) WHERE \(byKey)")
     static func insertValues(rows: Int) -> String {
         let values = (0..<rows).map { k in
             let b = 3 + 6 * k

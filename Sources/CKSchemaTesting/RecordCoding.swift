@@ -29,69 +29,93 @@ enum RecordCoding {
         }
     }
 
-    /// The value's JSON in the Web Services shape. A timestamp that is not a finite number of
-    /// milliseconds is written as a double the checker refuses (never a trap).
-    static func json(_ v: CloudValue, zone: String) -> JSONValue {
+    /// Writes the value's JSON in the Web Services shape straight into `out` (no `JSONValue`
+    /// built per value: a save renders up to 400 records a request). A timestamp that is not
+    /// a finite number of milliseconds is written as a double the checker refuses (never a
+    /// trap). Numbers and strings go through `JSONValue`'s one writer and one escaper.
+    static func write(_ v: CloudValue, zone: String, to out: inout [UInt8]) {
         switch v {
-        case .string(let s): return .string(s)
-        case .int64(let i): return .int(i)
-        case .double(let d): return .double(d)
+        case .string(let s): JSONValue.quote(s, into: &out)
+        case .int64(let i): JSONValue.int(i).write(to: &out)
+        case .double(let d): JSONValue.double(d).write(to: &out)
         case .timestamp(let date):
-            if let i = RecordCoding.milliseconds(date) { return .int(i) }
+            if let i = RecordCoding.milliseconds(date) { JSONValue.int(i).write(to: &out); return }
             let ms = (date.timeIntervalSince1970 * 1000).rounded()
-            return .double(ms.isFinite ? ms : .greatestFiniteMagnitude)
-        case .bytes(let d): return .string(d.base64EncodedString())
-        case .location(let lat, let lon): return .object([("latitude", .double(lat)), ("longitude", .double(lon))])
+            JSONValue.double(ms.isFinite ? ms : .greatestFiniteMagnitude).write(to: &out)
+        case .bytes(let d): JSONValue.quote(d.base64EncodedString(), into: &out)
+        case .location(let lat, let lon):
+            append("{\"latitude\":", to: &out)
+            JSONValue.double(lat).write(to: &out)
+            append(",\"longitude\":", to: &out)
+            JSONValue.double(lon).write(to: &out)
+            out.append(UInt8(ascii: "}"))
         case .reference(let name, let action):
-            return json(.referenceInZone(recordName: name, zoneName: zone, action: action), zone: zone)
+            write(.referenceInZone(recordName: name, zoneName: zone, action: action), zone: zone, to: &out)
         case .referenceInZone(let name, let targetZone, let action):
-            return .object([("recordName", .string(name)), ("zoneID", .object([("zoneName", .string(targetZone))])),
-                            ("action", .string(action == .deleteSelf ? "DELETE_SELF" : "NONE"))])
-        case .asset(let url): return .object([("downloadURL", .string(url.absoluteString))])
-        case .list(let items): return .array(items.map { json($0, zone: zone) })
+            append("{\"recordName\":", to: &out)
+            JSONValue.quote(name, into: &out)
+            append(",\"zoneID\":{\"zoneName\":", to: &out)
+            JSONValue.quote(targetZone, into: &out)
+            append(action == .deleteSelf ? "},\"action\":\"DELETE_SELF\"}" : "},\"action\":\"NONE\"}", to: &out)
+        case .asset(let url):
+            append("{\"downloadURL\":", to: &out)
+            JSONValue.quote(url.absoluteString, into: &out)
+            out.append(UInt8(ascii: "}"))
+        case .list(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                write(item, zone: zone, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         }
     }
 
-    /// The record as one NDJSON line for `RecordImporter`: the envelope written straight into
-    /// bytes (each request renders up to 400 of them), every value by `json(_:zone:)` and
-    /// every string by the one JSON escaper.
+    /// Appends a literal's bytes.
+    @inline(__always) private static func append(_ s: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// The record as one NDJSON line for `RecordImporter`: written straight into bytes (each
+    /// request renders up to 400 of them), every value by `write(_:zone:to:)` and every string
+    /// by the one JSON escaper. Fields in name order, so the stored JSON does not depend on a
+    /// dictionary's order.
     static func line(_ r: CloudRecord) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        // `"k":`, after a comma unless it opens its object.
-        func key(_ k: StaticString, first: Bool = false) {
-            if !first { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
-            out.append(contentsOf: "\":".utf8)
-        }
         func group(_ values: [String: CloudValue]) {
             out.append(UInt8(ascii: "{"))
             for (i, (name, v)) in values.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 JSONValue.quote(name, into: &out)
-                out.append(contentsOf: ":{".utf8)
-                key("value", first: true)
-                json(v, zone: r.id.zoneName).write(to: &out)
-                if let t = tag(v) { key("type"); JSONValue.quote(t, into: &out) }
+                append(":{\"value\":", to: &out)
+                write(v, zone: r.id.zoneName, to: &out)
+                if let t = tag(v) {
+                    append(",\"type\":\"", to: &out)
+                    out.append(contentsOf: t.utf8)
+                    out.append(UInt8(ascii: "\""))
+                }
                 out.append(UInt8(ascii: "}"))
             }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(UInt8(ascii: "{"))
-        key("recordName", first: true)
+        append("{\"recordName\":", to: &out)
         JSONValue.quote(r.id.recordName, into: &out)
-        key("recordType")
+        append(",\"recordType\":", to: &out)
         JSONValue.quote(r.recordType, into: &out)
-        key("zoneID")
-        out.append(UInt8(ascii: "{"))
-        key("zoneName", first: true)
+        append(",\"zoneID\":{\"zoneName\":", to: &out)
         JSONValue.quote(r.id.zoneName, into: &out)
         out.append(UInt8(ascii: "}"))
-        if let tag = r.recordChangeTag { key("recordChangeTag"); JSONValue.quote(tag, into: &out) }
-        key("fields")
+        if let tag = r.recordChangeTag {
+            append(",\"recordChangeTag\":", to: &out)
+            JSONValue.quote(tag, into: &out)
+        }
+        append(",\"fields\":", to: &out)
         group(r.values)
-        if !r.encrypted.values.isEmpty { key("encryptedValues"); group(r.encrypted.values) }
+        if !r.encrypted.values.isEmpty {
+            append(",\"encryptedValues\":", to: &out)
+            group(r.encrypted.values)
+        }
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
     }

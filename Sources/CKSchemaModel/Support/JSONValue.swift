@@ -99,7 +99,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .int(let i): Self.writeInteger(i, to: &out)
         case .double(let d): Self.writeDouble(d, to: &out)
         case .string(let s): Self.quote(s, into: &out)
         case .array(let items):
@@ -133,13 +133,30 @@ public indirect enum JSONValue: Sendable, Equatable {
         for _ in 0..<indent { out.append(0x20); out.append(0x20) }
     }
 
+    /// An integer's decimal digits, written from its magnitude (`Int64.min` has none as an
+    /// `Int64`, so the magnitude is a `UInt64`): the text `String(i)` gives, without a `String`.
+    private static func writeInteger(_ i: Int64, to out: inout [UInt8]) {
+        if i < 0 { out.append(UInt8(ascii: "-")) }
+        var m = i.magnitude
+        guard m >= 10 else { out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m)); return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var n = 20
+            while m > 0 {
+                n -= 1
+                digits[n] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: m % 10)
+                m /= 10
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[n..<20]))
+        }
+    }
+
     /// A whole double keeps a `.0` (it reads back as a double); infinity and NaN, which JSON
     /// cannot hold, are written as null.
     private static func writeDouble(_ d: Double, to out: inout [UInt8]) {
         guard d.isFinite else { out.append(contentsOf: "null".utf8); return }
         if d == d.rounded(), abs(d) < 1e15 {
-            out.append(contentsOf: String(Int64(d)).utf8)
-            out.append(contentsOf: ".0".utf8)
+            writeInteger(Int64(d), to: &out)
+            out.append(UInt8(ascii: ".")); out.append(UInt8(ascii: "0"))
         } else {
             out.append(contentsOf: "\(d)".utf8)
         }
@@ -163,10 +180,14 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// with its quote.
     package static func quote(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Fast path: printable ASCII without quote, backslash or `#` needs no escape (most text).
-        if isPlain(s) {
-            out.append(contentsOf: s.utf8)
-        } else {
+        // Fast path: printable ASCII without quote, backslash or `#` needs no escape (most
+        // text), copied from the string's contiguous UTF-8 in one append.
+        let copied = s.utf8.withContiguousStorageIfAvailable { buf -> Bool in
+            guard isPlain(buf) else { return false }
+            out.append(contentsOf: buf)
+            return true
+        } ?? false
+        if !copied {
             var previous: Unicode.Scalar = "\0"
             var scalars = s.unicodeScalars.makeIterator()
             var next = scalars.next()
@@ -203,12 +224,36 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// less than `allSatisfy` over its `utf8` view (4.65% of `lint --format json`, callgrind;
     /// Benchmarks/RESULTS.md).
     private static func isPlain(_ s: String) -> Bool {
-        func plain(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C && b != 0x23 }
-        if let result = s.utf8.withContiguousStorageIfAvailable({ buf -> Bool in
-            for b in buf where !plain(b) { return false }
-            return true
-        }) { return result }
-        return s.utf8.allSatisfy(plain)
+        s.utf8.withContiguousStorageIfAvailable(isPlain) ?? s.utf8.allSatisfy(plain)
+    }
+
+    @inline(__always) private static func plain(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C && b != 0x23 }
+
+    /// `isPlain` over bytes, eight at a time: a word is plain when none of its bytes is below
+    /// 0x20, at or above 0x7F, or one of `"` `\` `#` (the classic has-zero-byte test on the
+    /// word XORed with each; every step is wrapping arithmetic, no trap).
+    private static func isPlain(_ buf: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = buf.count
+        var i = 0
+        if n >= 8, let base = UnsafeRawPointer(buf.baseAddress) {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            @inline(__always) func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+            while i + 8 <= n {
+                let w = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                // High bit set (>= 0x80), or DEL (0x7F: 0x7F + 1 sets the high bit), or a byte
+                // below 0x20 (0x20 subtracted borrows into the high bit of a byte below it).
+                if w & highs != 0 || (w &+ ones) & highs != 0 || hasZero(w & 0xE0E0_E0E0_E0E0_E0E0)
+                    || hasZero(w ^ 0x2222_2222_2222_2222) || hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C) || hasZero(w ^ 0x2323_2323_2323_2323) {
+                    return false
+                }
+                i += 8
+            }
+        }
+        while i < n {
+            if !plain(buf[i]) { return false }
+            i += 1
+        }
+        return true
     }
 
     /// The escape of one scalar, or nil when it is written as it is.
