@@ -12,9 +12,16 @@ enum RecordCoding {
         Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded())
     }
 
-    /// The Web Services type tag of a value (nil for an empty or mixed list: the checker infers
-    /// or refuses it).
+    /// The Web Services type tag of a value (nil for an empty or mixed list, or a list of
+    /// lists: the checker infers or refuses it).
     static func tag(_ v: CloudValue) -> String? {
+        guard case .list(let items) = v else { return scalarTag(v) }
+        guard let first = items.first, let t = scalarTag(first), items.allSatisfy({ scalarTag($0) == t }) else { return nil }
+        return t + "_LIST"
+    }
+
+    /// The tag of a value that is not a list (nil for a list).
+    private static func scalarTag(_ v: CloudValue) -> String? {
         switch v {
         case .string: "STRING"
         case .int64: "INT64"
@@ -24,16 +31,20 @@ enum RecordCoding {
         case .location: "LOCATION"
         case .reference, .referenceInZone: "REFERENCE"
         case .asset: "ASSETID"
-        case .list(let items):
-            if let first = items.first, let t = tag(first), !t.hasSuffix("_LIST"), items.allSatisfy({ tag($0) == t }) { t + "_LIST" } else { nil }
+        case .list: nil
         }
     }
+
+    /// How deep lists are written: CloudKit's lists are flat, and the checker refuses a list
+    /// in a list whatever it holds, so a list below the second level is written empty (the
+    /// same refusal) rather than recursed into without bound.
+    static let listDepth = 2
 
     /// Writes the value's JSON in the Web Services shape straight into `out` (no `JSONValue`
     /// built per value: a save renders up to 400 records a request). A timestamp that is not
     /// a finite number of milliseconds is written as a double the checker refuses (never a
     /// trap). Numbers and strings go through `JSONValue`'s one writer and one escaper.
-    static func write(_ v: CloudValue, zone: String, to out: inout [UInt8]) {
+    static func write(_ v: CloudValue, zone: String, to out: inout [UInt8], depth: Int = 0) {
         switch v {
         case .string(let s): JSONValue.quote(s, into: &out)
         case .int64(let i): JSONValue.int(i).write(to: &out)
@@ -63,9 +74,11 @@ enum RecordCoding {
             out.append(UInt8(ascii: "}"))
         case .list(let items):
             out.append(UInt8(ascii: "["))
-            for (i, item) in items.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                write(item, zone: zone, to: &out)
+            if depth < listDepth {
+                for (i, item) in items.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    write(item, zone: zone, to: &out, depth: depth + 1)
+                }
             }
             out.append(UInt8(ascii: "]"))
         }

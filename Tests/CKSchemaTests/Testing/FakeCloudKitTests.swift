@@ -331,6 +331,34 @@ import CKSchemaTesting
         await #expect(throws: CloudKitError.self) { _ = try await db.records(matching: CloudQuery(recordType: "Note", predicate: "mood > %@")) }
     }
 
+    /// A list in a list is refused however deep it goes (CloudKit's lists are flat), and a
+    /// deep one is written without recursing through every level.
+    @Test func aListInAListIsRefusedAtAnyDepth() async throws {
+        let cloud = try FakeCloudKit(schema: """
+            ckschema: 1
+            recordTypes:
+              Note:
+                fields:
+                  tags: list<string>
+            """, environment: .production)
+        let db = cloud.database(.private)
+        var shallow = CloudRecord(recordType: "Note", recordName: "nested-2")
+        shallow["tags"] = .list([.list([.string("a")])])
+        var deep = CloudRecord(recordType: "Note", recordName: "nested-1000")
+        var v = CloudValue.string("a")
+        for _ in 0..<1_000 { v = .list([v]) }
+        deep["tags"] = v
+        var flat = CloudRecord(recordType: "Note", recordName: "flat")
+        flat["tags"] = ["a", "b"]
+        let results = try await db.modifyRecords(saving: [shallow, deep, flat], deleting: [])
+        let a = try #require(Self.error(results.saveResults[shallow.id]))
+        let b = try #require(Self.error(results.saveResults[deep.id]))
+        #expect(a.code == .invalidArguments && b.code == .invalidArguments)
+        #expect(a.message == b.message, "\(a.message) / \(b.message)")
+        #expect(a.message.contains("found a list"), "\(a.message)")
+        #expect(Self.error(results.saveResults[flat.id]) == nil)
+    }
+
     // MARK: References, grants, atomicity, tokens, parallel writers (issue 33, points 2 and 3)
 
     static func child(_ name: String, of parent: String, zone: String = "Notes", action: CloudValue.ReferenceAction = .deleteSelf) -> CloudRecord {
