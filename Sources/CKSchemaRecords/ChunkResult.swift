@@ -64,6 +64,18 @@ package struct DeleteSelfReference: Sendable {
     package var target: String
     package var targetName: String
     package var place: RecordPlace
+
+    /// `zone`, U+0001 and `name` as one string, made in one allocation from the bytes (the
+    /// form of `target`, and of a referrer: the record's zone and its own name).
+    static func key(zone: UnsafeBufferPointer<UInt8>, name: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: zone.count + 1 + name.count) { out in
+            let base = out.baseAddress!
+            if let z = zone.baseAddress { base.update(from: z, count: zone.count) }
+            base[zone.count] = 1
+            if let n = name.baseAddress { (base + zone.count + 1).update(from: n, count: name.count) }
+            return zone.count + 1 + name.count
+        }
+    }
 }
 
 /// An asset field that names a local file (the plain shape), checked against the 50 MB limit

@@ -43,9 +43,28 @@ final class TokenStorage {
     /// The hashes of the keys read so far in each open object: `hashedKeys` per depth.
     let keyHashes = UnsafeMutablePointer<UInt64>.allocate(capacity: (JSONTape.maxDepth + 1) * JSONTape.hashedKeys)
 
+    /// The fast path's copy of the line, followed by `JSONTape.padding` zero bytes; it grows
+    /// to the longest line the fast path reads (at most `JSONTape.fastLimit`).
+    private var copy: UnsafeMutablePointer<UInt8>
+    private var copyCapacity = 4096
+
     init(capacity: Int) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)
+        copy = .allocate(capacity: copyCapacity)
+    }
+
+    /// `p[0..<n]` copied, with `JSONTape.padding` zero bytes after it.
+    func padded(_ p: UnsafePointer<UInt8>, _ n: Int) -> UnsafePointer<UInt8> {
+        let needed = n + JSONTape.padding
+        if needed > copyCapacity {
+            copy.deallocate()
+            copyCapacity = max(needed, copyCapacity * 2)
+            copy = .allocate(capacity: copyCapacity)
+        }
+        copy.update(from: p, count: n)
+        (copy + n).update(repeating: 0, count: JSONTape.padding)
+        return UnsafePointer(copy)
     }
 
     func grow() {
@@ -58,6 +77,7 @@ final class TokenStorage {
 
     deinit {
         base.deallocate()
+        copy.deallocate()
         stack.deallocate()
         keyHashes.deallocate()
     }
@@ -73,8 +93,11 @@ struct JSONTape {
     /// more keys is checked after the parse (`meaningError`'s set of keys).
     static let hashedKeys = 32
 
-    private let storage = TokenStorage(capacity: 256)
-    private(set) var count = 0
+    let storage = TokenStorage(capacity: 256)
+    /// The number of tokens of the last parse (set only by the two paths below).
+    var count = 0
+    /// Whether the last `parse` was done by the fast path (tests read it).
+    private(set) var lastParseWasFast = false
 
     init() {}
 
@@ -82,8 +105,24 @@ struct JSONTape {
     var tokens: UnsafeBufferPointer<JSONToken> { UnsafeBufferPointer(start: storage.base, count: count) }
 
     /// Parses exactly one JSON value from `p[0..<n]` (whitespace allowed around it).
-    /// Returns nil on success.
+    /// Returns nil on success. The fast path (`parseFast`, JSONTape+Fast.swift) reads a
+    /// padded copy of the line and gives up on anything unusual; the general path then reads
+    /// the line again and says what is wrong. Both leave the same tape.
     mutating func parse(_ p: UnsafePointer<UInt8>, _ n: Int) -> JSONSyntaxError? {
+        if n <= Self.fastLimit {
+            let q = storage.padded(p, n)
+            if case .parsed(let needsMeaning) = parseFast(q, n) {
+                lastParseWasFast = true
+                return needsMeaning ? Self.meaningError(tokens, q, n) : nil
+            }
+        }
+        lastParseWasFast = false
+        return parseGeneral(p, n)
+    }
+
+    /// The general path, and the reference the fast path is held to: every line the fast
+    /// path gives up on, with its errors' messages and places.
+    mutating func parseGeneral(_ p: UnsafePointer<UInt8>, _ n: Int) -> JSONSyntaxError? {
         var tk = storage.base
         var cap = storage.capacity
         var count = 0
@@ -152,8 +191,9 @@ struct JSONTape {
                         tk[count - 1].count = 1
                         let open = i
                         guard let (end, flags) = Self.scanString(p, n, &i) else { return stringError(p, n, open) }
-                        if flags != 0 { needsMeaning = true; tk[count - 1].flags |= JSONToken.maybeDuplicate }
-                        hashes[(depth - 1) * Self.hashedKeys] = Self.keyHash(p, open + 1, end)
+                        if Self.noteKey(p, open + 1, end, flags: flags, keys: 1, object: tk + (count - 1), row: hashes + (depth - 1) * Self.hashedKeys) {
+                            needsMeaning = true
+                        }
                         push(JSONToken(kind: .string, flags: flags, start: Int32(open + 1), end: Int32(end), count: 0))
                         skipWS(&i)
                         guard i < n else { return JSONSyntaxError(offset: i, message: truncated) }
@@ -208,24 +248,9 @@ struct JSONTape {
                     tk[top].count += 1
                     let open = i
                     guard let (end, flags) = Self.scanString(p, n, &i) else { return stringError(p, n, open) }
-                    // A duplicate key is found here by comparing the key's hash with those of
-                    // the object's earlier keys (equal hashes mark the object for the exact
-                    // check): comparing the keys' bytes after the parse cost validate 15%.
-                    let keys = Int(tk[top].count)
-                    if flags != 0 || keys > Self.hashedKeys {
+                    if Self.noteKey(p, open + 1, end, flags: flags, keys: Int(tk[top].count), object: tk + top, row: hashes + (depth - 1) * Self.hashedKeys) {
                         needsMeaning = true
-                        tk[top].flags |= JSONToken.maybeDuplicate
-                    } else if tk[top].flags & JSONToken.maybeDuplicate == 0 {
-                        let h = Self.keyHash(p, open + 1, end)
-                        let row = hashes + (depth - 1) * Self.hashedKeys
-                        var k = 0
-                        while k < keys - 1 {
-                            if row[k] == h { needsMeaning = true; tk[top].flags |= JSONToken.maybeDuplicate; break }
-                            k += 1
-                        }
-                        row[keys - 1] = h
                     }
-                    if flags != 0 { needsMeaning = true }
                     push(JSONToken(kind: .string, flags: flags, start: Int32(open + 1), end: Int32(end), count: 0))
                     skipWS(&i)
                     guard i < n else { return JSONSyntaxError(offset: i, message: truncated) }
@@ -305,6 +330,33 @@ struct JSONTape {
         return nil
     }
 
+    /// Keeps the hash of an object's `keys`-th key, `p[start..<end]` (`flags`: its string's
+    /// flags), in `row` beside those of the object's earlier keys, and marks the object
+    /// (`object`) `maybeDuplicate` when the key is escaped, when its hash meets an earlier
+    /// key's, or when the object has more keys than are hashed. Returns whether it marked it:
+    /// the finished tape then needs `meaningError`'s exact check. Both paths note every key
+    /// here, while parsing: comparing the keys' bytes after the parse cost validate 15%.
+    @inline(__always)
+    static func noteKey(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, flags: UInt8, keys: Int,
+                        object: UnsafeMutablePointer<JSONToken>, row: UnsafeMutablePointer<UInt64>) -> Bool {
+        if flags != 0 || keys > hashedKeys {
+            object.pointee.flags |= JSONToken.maybeDuplicate
+            return true
+        }
+        guard object.pointee.flags & JSONToken.maybeDuplicate == 0 else { return false }
+        let h = keyHash(p, start, end)
+        row[keys - 1] = h
+        var k = 0
+        while k < keys - 1 {
+            if row[k] == h {
+                object.pointee.flags |= JSONToken.maybeDuplicate
+                return true
+            }
+            k += 1
+        }
+        return false
+    }
+
     /// A hash of the key `p[start..<end]` (its raw bytes, escapes undecoded), cheap enough to
     /// take for every key: its length and its first and last eight bytes, which are the whole
     /// key up to 16 bytes. Equal keys have equal hashes; `meaningError` confirms a match.
@@ -326,6 +378,19 @@ struct JSONTape {
         return (first &* 0x9E37_79B9_7F4A_7C15) ^ (last &+ UInt64(length)) &* 0xC2B2_AE3D_27D4_EB4F
     }
 
+    /// The high bit set in each of the eight bytes `raw` (as loaded, in memory order) that is
+    /// '"', '\\', a control byte or non-ASCII: the bytes a string scan must stop at. Borrows
+    /// can only mark bytes above a true hit, so the lowest mark is a real one.
+    @inline(__always)
+    static func specialBytes(_ raw: UInt64) -> UInt64 {
+        let v = UInt64(littleEndian: raw)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let q = v ^ (ones &* 0x22)
+        let b = v ^ (ones &* 0x5C)
+        return (((q &- ones) & ~q) | ((b &- ones) & ~b) | (v &- (ones &* 0x20)) | v) & highs
+    }
+
     /// Scans the string whose opening quote is at `i`; on success `i` is past the closing
     /// quote and the result is the closing quote's offset and the flags. Nil when the string
     /// is malformed (`stringError` then says how). Eight bytes at a time while they are plain.
@@ -336,14 +401,7 @@ struct JSONTape {
         let raw = UnsafeRawPointer(p)
         while true {
             while j + 8 <= n {
-                let v = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let highs: UInt64 = 0x8080_8080_8080_8080
-                let q = v ^ (ones &* 0x22)
-                let b = v ^ (ones &* 0x5C)
-                // High bit set in each byte that is '"', '\\', a control byte or non-ASCII. Borrows
-                // can only mark bytes above a true hit, so the lowest mark is a real one.
-                let special = (((q &- ones) & ~q) | ((b &- ones) & ~b) | (v &- (ones &* 0x20)) | v) & highs
+                let special = specialBytes(raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
                 if special == 0 { j += 8; continue }
                 j += special.trailingZeroBitCount >> 3
                 break
@@ -455,8 +513,9 @@ struct JSONTape {
         return nil
     }
 
+    /// Reads `word` at `i` into `token` (the caller pushes it). Both paths use it.
     @inline(__always)
-    private func literal(_ p: UnsafePointer<UInt8>, _ n: Int, _ i: inout Int, _ word: StaticString, _ kind: JSONToken.Kind, _ token: inout JSONToken) -> JSONSyntaxError? {
+    func literal(_ p: UnsafePointer<UInt8>, _ n: Int, _ i: inout Int, _ word: StaticString, _ kind: JSONToken.Kind, _ token: inout JSONToken) -> JSONSyntaxError? {
         let w = word.utf8Start
         let len = word.utf8CodeUnitCount
         guard i + len <= n else { return JSONSyntaxError(offset: i, message: "unexpected end of input; the record is truncated") }

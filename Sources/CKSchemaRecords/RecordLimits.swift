@@ -54,16 +54,28 @@ package enum RecordLimits {
         package mutating func add<Refs: RandomAccessCollection<DeleteSelfReference>>(_ refs: Refs, from referrer: String, named: Bool = true) -> [DeleteSelfReference]
         where Refs.Index == Int {
             guard !refs.isEmpty else { return [] }
-            let before = named ? byReferrer[referrer] : nil
             if refs.count == 1 {
-                // Most records hold one deleteSelf reference: no array, no closure.
+                // Most records hold one deleteSelf reference: no array, no closure, and each
+                // key hashed once (the referrer's entry is written first and put back if the
+                // save is refused; the target's count is changed through its index).
                 let ref = refs[refs.startIndex]
-                if (totals[ref.target] ?? 0) - (before?.count(of: ref.target) ?? 0) + 1 > maxDeleteSelfReferences { return [ref] }
-                if let before { forget(before) }
-                totals[ref.target, default: 0] += 1
-                if named { byReferrer[referrer] = .one(ref.target, 1) }
+                let before = named ? byReferrer.updateValue(.one(ref.target, 1), forKey: referrer) : nil
+                let at = totals.index(forKey: ref.target)
+                if (at.map { totals.values[$0] } ?? 0) - (before?.count(of: ref.target) ?? 0) + 1 > maxDeleteSelfReferences {
+                    if named { byReferrer[referrer] = before }
+                    return [ref]
+                }
+                if let before {
+                    forget(before)
+                    totals[ref.target, default: 0] += 1
+                } else if let at {
+                    totals.values[at] += 1
+                } else {
+                    totals[ref.target] = 1
+                }
                 return []
             }
+            let before = named ? byReferrer[referrer] : nil
             // This save's references per target, in the order the targets first appear.
             var pairs: [(target: String, count: Int)] = []
             var firsts: [Int] = []

@@ -48,13 +48,17 @@ let compiled = CompiledSchema(schema)
 nonisolated(unsafe) var production = RecordChecker(schema: compiled, production: true, collectBatch: true)
 nonisolated(unsafe) var development = RecordChecker(schema: compiled, production: false, collectBatch: false)
 let note = schema.recordType(named: "Note")!
+nonisolated(unsafe) var fastTape = JSONTape()
+nonisolated(unsafe) var generalTape = JSONTape()
 
-/// The record checker (`validate`) in both environments, `records import`'s reading of its
-/// token tape, then the store's conversion of every value, which once trapped on a
-/// timestamp of 1e19.
+/// The tokenizer's two paths against each other, the record checker (`validate`) in both
+/// environments, `records import`'s reading of its token tape, then the store's conversion of
+/// every value, which once trapped on a timestamp of 1e19.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRecords(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     let p = start
+    // The tokenizer's fast path and its general path leave the same tape or the same error.
+    if let difference = JSONTape.disagreement(p, count, fast: &fastTape, general: &generalTape) { fatalError(difference) }
     var r = ChunkResult()
     production.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r)
     if development.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r) {
