@@ -22,6 +22,6 @@ let package = Package(
     name: "ckschema-fuzz",
     platforms: [.macOS(.v13)],
     dependencies: [.package(path: "..")],
-    targets: [.target(name: "FuzzDriver")] + ["FuzzYAMLLint", "FuzzCKDB", "FuzzRecords", "FuzzMigration", "FuzzFmt", "FuzzCktoolOutput", "FuzzCoreData", "FuzzPredicate", "FuzzSwift", "FuzzScan", "FuzzPlist"].map(fuzzTarget),
+    targets: [.target(name: "FuzzDriver")] + ["FuzzYAMLLint", "FuzzYAMLEvents", "FuzzCKDB", "FuzzRecords", "FuzzMigration", "FuzzFmt", "FuzzCktoolOutput", "FuzzCoreData", "FuzzPredicate", "FuzzSwift", "FuzzScan", "FuzzPlist"].map(fuzzTarget),
     swiftLanguageModes: [.v6]
 )

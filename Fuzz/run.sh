@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzCKDB FuzzRecords FuzzMigration FuzzFmt FuzzCktoolOutput FuzzCoreData FuzzPredicate FuzzSwift FuzzScan FuzzPlist)
+[ ${#targets[@]} -eq 0 ] && targets=(FuzzYAMLLint FuzzYAMLEvents FuzzCKDB FuzzRecords FuzzMigration FuzzFmt FuzzCktoolOutput FuzzCoreData FuzzPredicate FuzzSwift FuzzScan FuzzPlist)
 
 # Does this toolchain link libFuzzer? (Xcode's Swift does not; swift.org's on Linux does.)
 probe="$(mktemp -d)"
@@ -43,7 +43,7 @@ seed() {  # seed TARGET: the corpus folder, filled from the fixtures the first t
   mkdir -p "$dir"
   [ -n "$(ls -A "$dir")" ] && { echo "$dir"; return; }
   case "$t" in
-    FuzzYAMLLint|FuzzFmt)
+    FuzzYAMLLint|FuzzFmt|FuzzYAMLEvents)
       find Tests/Fixtures Schemas -name '*.yaml' ! -path '*/store/*' -exec cp {} "$dir/" \; 2>/dev/null
       for f in "$dir"/*.yaml; do mv "$f" "$dir/$(sha1sum "$f" | cut -c1-16)"; done ;;
     FuzzCKDB)
@@ -80,7 +80,7 @@ seed() {  # seed TARGET: the corpus folder, filled from the fixtures the first t
 
 dict() {
   case "$1" in
-    FuzzYAMLLint|FuzzFmt) echo Fuzz/Dictionaries/yaml.dict ;;
+    FuzzYAMLLint|FuzzFmt|FuzzYAMLEvents) echo Fuzz/Dictionaries/yaml.dict ;;
     FuzzCKDB) echo Fuzz/Dictionaries/ckdb.dict ;;
     FuzzRecords) echo Fuzz/Dictionaries/records.dict ;;
     FuzzMigration) echo Fuzz/Dictionaries/migration.dict ;;

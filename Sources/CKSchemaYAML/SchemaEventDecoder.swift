@@ -23,7 +23,7 @@ extension SchemaDecoder {
     }
 }
 
-/// The fast path of loading a schema file: the model decoded from libyaml's event stream,
+/// The fast path of loading a schema file: the model decoded from a stream of YAML events,
 /// with no node tree in between. Building the tree and then the model touched ~50 MB for
 /// a 3.8 MB file and was most of the cost above libyaml's own (Benchmarks/RESULTS.md).
 ///
@@ -35,42 +35,34 @@ extension SchemaDecoder {
 /// parsers). The less common top-level sections (`roles`, `zones`, `queries`,
 /// `subscriptions`) are built as small trees and handed to `SchemaDecoder.section`.
 /// `SchemaEventDecoderTests` holds both paths to the same results.
-struct SchemaEventDecoder {
+///
+/// The events come first from `CanonicalScanner` (the subset `fmt` writes, several times
+/// cheaper than libyaml); where it declines, the file is decoded again from libyaml's events
+/// (`EventCursor`). Nothing of a declined attempt is kept.
+enum SchemaEventDecoder {
     struct GiveUp: Error {}
 
-    private let cursor: EventCursor
-    private var base: SchemaDecoder
-    private let file: String
-    /// How many fields the last record type had: the next one's array is made that large,
-    /// so that it rarely grows (types of one schema tend to be alike).
-    private var lastFieldCount = 0
-
-    private init(cursor: EventCursor, file: String) {
-        self.cursor = cursor
-        self.file = file
-        base = SchemaDecoder(file: file)
-    }
+    typealias Loaded = (schema: Schema, keyLines: [String: Int], multilineScalarLines: [ClosedRange<Int>])
 
     /// The decoded file, or nil when the tree path must read it.
-    static func decode(_ data: Data, file: String)
-        -> (schema: Schema, keyLines: [String: Int], multilineScalarLines: [ClosedRange<Int>])? {
+    static func decode(_ data: Data, file: String) -> Loaded? {
         guard TextBytes.firstInvalidUTF8(data) == nil else { return nil }
-        return data.withUnsafeBytes { raw -> (Schema, [String: Int], [ClosedRange<Int>])? in
-            var decoder = SchemaEventDecoder(cursor: EventCursor(bytes: raw), file: file)
-            do throws(GiveUp) {
-                let schema = try decoder.document()
-                return (schema, decoder.base.keyLines, decoder.cursor.multiline)
-            } catch {
-                return nil
-            }
+        return data.withUnsafeBytes { raw -> Loaded? in
+            let canonical = CanonicalCursor(bytes: raw)
+            var fast = Decoding(cursor: canonical, file: file)
+            if let loaded = fast.run() { return loaded }
+            // The decoder gave up on what the scanner read: the tree path has something to say.
+            guard canonical.declined else { return nil }
+            var general = Decoding(cursor: EventCursor(bytes: raw), file: file)
+            return general.run()
         }
     }
 
     // MARK: Keys
 
-    private enum TopKey: String { case ckschema, partial, container, roles, zones, recordTypes, queries, subscriptions }
-    private enum RecordTypeKey: String { case description, zone, database, deprecated, requires, system, fields, grants }
-    private enum FieldKey: String { case type, encrypted, indexes, deprecated, to, action, description, onDemand }
+    fileprivate enum TopKey: String { case ckschema, partial, container, roles, zones, recordTypes, queries, subscriptions }
+    fileprivate enum RecordTypeKey: String { case description, zone, database, deprecated, requires, system, fields, grants }
+    fileprivate enum FieldKey: String { case type, encrypted, indexes, deprecated, to, action, description, onDemand }
 
     /// A key table from `SchemaDecoder`'s list of keys, so the two cannot disagree on a name.
     private static func table<K: RawRepresentable>(_ names: [String], _: K.Type) -> [(bytes: [UInt8], key: K)] where K.RawValue == String {
@@ -80,19 +72,60 @@ struct SchemaEventDecoder {
         }
     }
 
-    private static let topKeys = table(SchemaDecoder.topKeys, TopKey.self)
-    private static let recordTypeKeys = table(SchemaDecoder.recordTypeKeys, RecordTypeKey.self)
-    private static let fieldKeys = table(SchemaDecoder.fieldKeys, FieldKey.self)
-    private static let systemFields = table(SystemField.allCases.map(\.rawValue), SystemField.self)
-    private static let indexKinds = table(IndexKind.allCases.map(\.rawValue), IndexKind.self)
+    fileprivate static let topKeys = table(SchemaDecoder.topKeys, TopKey.self)
+    fileprivate static let recordTypeKeys = table(SchemaDecoder.recordTypeKeys, RecordTypeKey.self)
+    fileprivate static let fieldKeys = table(SchemaDecoder.fieldKeys, FieldKey.self)
+    fileprivate static let systemFields = table(SystemField.allCases.map(\.rawValue), SystemField.self)
+    fileprivate static let indexKinds = table(IndexKind.allCases.map(\.rawValue), IndexKind.self)
     /// `FieldType`'s canonical spellings, the shortest (the plain types) first.
-    private static let fieldTypes: [(bytes: [UInt8], key: FieldType)] =
+    fileprivate static let fieldTypes: [(bytes: [UInt8], key: FieldType)] =
         FieldType.spellings.sorted { ($0.key.utf8.count, $0.key) < ($1.key.utf8.count, $1.key) }.map { (Array($0.key.utf8), $0.value) }
+
+    /// True when two of `names` are equal: a duplicate key, which the tree path reports.
+    /// Found by sorting a copy (hashing every field name into a set cost three times more).
+    fileprivate static func hasDuplicate(_ names: [String]) -> Bool {
+        if names.count <= 8 {
+            for i in names.indices { for j in names.indices where j > i && names[i] == names[j] { return true } }
+            return false
+        }
+        let sorted = names.sorted()
+        for i in 1..<sorted.count where sorted[i] == sorted[i - 1] { return true }
+        return false
+    }
+}
+
+/// One decoding of a file from one source of events.
+private struct Decoding<Cursor: YAMLEventSource> {
+    typealias GiveUp = SchemaEventDecoder.GiveUp
+    private typealias Tables = SchemaEventDecoder
+
+    private let cursor: Cursor
+    private var base: SchemaDecoder
+    private let file: String
+    /// How many fields the last record type had: the next one's array is made that large,
+    /// so that it rarely grows (types of one schema tend to be alike).
+    private var lastFieldCount = 0
+
+    init(cursor: Cursor, file: String) {
+        self.cursor = cursor
+        self.file = file
+        base = SchemaDecoder(file: file)
+    }
+
+    /// The decoded file, or nil at the first thing this path does not take.
+    mutating func run() -> SchemaEventDecoder.Loaded? {
+        do throws(GiveUp) {
+            let schema = try document()
+            return (schema, base.keyLines, cursor.multiline)
+        } catch {
+            return nil
+        }
+    }
 
     /// The current scalar as a field type: a canonical spelling matched by its bytes, else
     /// whatever `FieldType(parsing:)` makes of it.
     private func fieldType() -> FieldType? {
-        if let i = cursor.match(Self.fieldTypes) { return Self.fieldTypes[i].key }
+        if let i = cursor.match(Tables.fieldTypes) { return Tables.fieldTypes[i].key }
         return FieldType(parsing: cursor.text)
     }
 
@@ -102,7 +135,6 @@ struct SchemaEventDecoder {
         seen |= 1 << i
         return table[i].key
     }
-
 
     // MARK: The schema
 
@@ -114,7 +146,7 @@ struct SchemaEventDecoder {
         var schema = Schema(origin: Origin(file: file, line: 1, column: 1))
         var seen: UInt32 = 0
         while try cursor.advance() != .end {
-            let key = try key(Self.topKeys, seen: &seen)
+            let key = try key(Tables.topKeys, seen: &seen)
             base.keyLines[key.rawValue] = cursor.line
             switch key {
             case .ckschema:
@@ -146,14 +178,14 @@ struct SchemaEventDecoder {
             default: throw GiveUp()
             }
         }
-        if Self.hasDuplicate(schema.recordTypes.map(\.name)) { throw GiveUp() }
+        if Tables.hasDuplicate(schema.recordTypes.map(\.name)) { throw GiveUp() }
     }
 
     private mutating func recordType(_ name: String, at origin: Origin) throws(GiveUp) -> RecordType {
         var rt = RecordType(name: name, origin: origin)
         var seen: UInt32 = 0
         while try cursor.advance() != .end {
-            let key = try key(Self.recordTypeKeys, seen: &seen)
+            let key = try key(Tables.recordTypeKeys, seen: &seen)
             base.keyLines["recordTypes.\(name).\(key.rawValue)"] = cursor.line
             switch key {
             case .description: rt.description = try string()
@@ -173,7 +205,7 @@ struct SchemaEventDecoder {
         try cursor.expect(.mappingStart)
         var seen: UInt32 = 0
         while try cursor.advance() != .end {
-            let field = try key(Self.systemFields, seen: &seen)
+            let field = try key(Tables.systemFields, seen: &seen)
             let origin = cursor.origin(file)
             base.keyLines["recordTypes.\(rt.name).system.\(field.rawValue)"] = cursor.line
             let set = try indexes().set
@@ -192,7 +224,7 @@ struct SchemaEventDecoder {
             let name = try cursor.name()
             fields.append(try field(name, at: cursor.origin(file)))
         }
-        if Self.hasDuplicate(fields.map(\.name)) { throw GiveUp() }
+        if Tables.hasDuplicate(fields.map(\.name)) { throw GiveUp() }
         lastFieldCount = fields.count
         rt.fields = fields
     }
@@ -210,7 +242,7 @@ struct SchemaEventDecoder {
             var seen: UInt32 = 0
             var typed = false
             while try cursor.advance() != .end {
-                switch try key(Self.fieldKeys, seen: &seen) {
+                switch try key(Tables.fieldKeys, seen: &seen) {
                 case .type:
                     guard try cursor.advance() == .scalar, !cursor.isNull, let type = fieldType() else { throw GiveUp() }
                     field.type = type
@@ -244,19 +276,7 @@ struct SchemaEventDecoder {
             let origin = cursor.origin(file)
             rt.grants.append(Grant(role: role, permissions: try enumSet(Permission.self), origin: origin))
         }
-        if Self.hasDuplicate(rt.grants.map(\.role)) { throw GiveUp() }
-    }
-
-    /// True when two of `names` are equal: a duplicate key, which the tree path reports.
-    /// Found by sorting a copy (hashing every field name into a set cost three times more).
-    private static func hasDuplicate(_ names: [String]) -> Bool {
-        if names.count <= 8 {
-            for i in names.indices { for j in names.indices where j > i && names[i] == names[j] { return true } }
-            return false
-        }
-        let sorted = names.sorted()
-        for i in 1..<sorted.count where sorted[i] == sorted[i - 1] { return true }
-        return false
+        if Tables.hasDuplicate(rt.grants.map(\.role)) { throw GiveUp() }
     }
 
     // MARK: Values
@@ -307,8 +327,8 @@ struct SchemaEventDecoder {
         case .sequenceStart:
             let line = cursor.line, column = cursor.column, flow = cursor.isFlow
             while try cursor.advance() != .end {
-                guard cursor.kind == .scalar, let i = cursor.match(Self.indexKinds) else { throw GiveUp() }
-                set.insert(Self.indexKinds[i].key)
+                guard cursor.kind == .scalar, let i = cursor.match(Tables.indexKinds) else { throw GiveUp() }
+                set.insert(Tables.indexKinds[i].key)
             }
             let width = flow && cursor.endLine == line ? cursor.endColumn - column : -1
             return (set, SchemaDecoder.indexesPlace(line: line, column: column, width: width, isEmptyScalar: false))
@@ -316,8 +336,8 @@ struct SchemaEventDecoder {
             let place = SchemaDecoder.indexesPlace(line: cursor.line, column: cursor.column, width: cursor.width,
                                                    isEmptyScalar: cursor.isPlain && cursor.equals(""))
             if cursor.isNull { return (set, place) }
-            guard let i = cursor.match(Self.indexKinds) else { throw GiveUp() }
-            set.insert(Self.indexKinds[i].key)
+            guard let i = cursor.match(Tables.indexKinds) else { throw GiveUp() }
+            set.insert(Tables.indexKinds[i].key)
             return (set, place)
         default:
             throw GiveUp()
@@ -325,104 +345,45 @@ struct SchemaEventDecoder {
     }
 }
 
-/// libyaml's events one at a time, for `SchemaEventDecoder`. Owns the parser and the
-/// current event, and frees both. Gives up at a parse error, an anchor or an alias: the
-/// tree path words the error, and expands aliases within `YAMLReader`'s bounds.
-final class EventCursor {
-    enum Kind: Equatable { case streamStart, streamEnd, documentStart, documentEnd, scalar, sequenceStart, mappingStart, end }
+/// Where `SchemaEventDecoder` reads events from: libyaml (`EventCursor`) or the canonical
+/// scanner (`CanonicalCursor`). A class, so that the decoder's non-mutating helpers can move
+/// it on; generic use (not an existential) keeps every call direct.
+protocol YAMLEventSource: AnyObject {
+    typealias Kind = YAMLEventKind
+    /// Moves to the next event and returns its kind; throws where this source stops.
+    @discardableResult func advance() throws(SchemaEventDecoder.GiveUp) -> Kind
+    var kind: Kind { get }
+    /// 1-based line and column of the current event's first character.
+    var line: Int { get }
+    var column: Int { get }
+    /// Where the current event ends: 1-based line, and the column just past its last character.
+    var endLine: Int { get }
+    var endColumn: Int { get }
+    /// The current collection starts in flow style (`[a, b]`, `{ a: b }`).
+    var isFlow: Bool { get }
+    /// The current scalar's style and bytes.
+    var style: YAMLNode.ScalarStyle { get }
+    var bytes: UnsafeBufferPointer<UInt8> { get }
+    /// Lines of multi-line scalars so far, which the comment scanner skips.
+    var multiline: [ClosedRange<Int>] { get }
+}
 
-    /// The current event and what it is. Kept behind a pointer, not in stored properties:
-    /// each access to a class's stored `var` is checked for exclusivity at run time, which
-    /// cost a tenth of loading a large schema.
-    private struct State {
-        var event = yaml_event_t()
-        var live = false
-        var kind = Kind.streamEnd
-    }
+package enum YAMLEventKind: Equatable, Sendable { case streamStart, streamEnd, documentStart, documentEnd, scalar, sequenceStart, mappingStart, end }
 
-    private let parser: EventParser
-    private let state: UnsafeMutablePointer<State>
-    /// Lines of multi-line scalars, which the comment scanner skips.
-    private(set) var multiline: [ClosedRange<Int>] = []
-
-    /// `bytes` must stay valid for the cursor's life (the caller scopes both).
-    init(bytes: UnsafeRawBufferPointer) {
-        parser = EventParser(bytes: bytes)
-        state = .allocate(capacity: 1)
-        state.initialize(to: State())
-    }
-
-    deinit {
-        if state.pointee.live { yaml_event_delete(&state.pointee.event) }
-        state.deinitialize(count: 1)
-        state.deallocate()
-    }
-
-    private var event: yaml_event_t { state.pointee.event }
-    var kind: Kind { state.pointee.kind }
-
-    /// Moves to the next event and returns its kind.
-    @discardableResult
-    func advance() throws(SchemaEventDecoder.GiveUp) -> Kind {
-        if state.pointee.live { yaml_event_delete(&state.pointee.event) }
-        state.pointee.live = parser.pull(&state.pointee.event)
-        guard state.pointee.live else { throw .init() }
-        let kind: Kind
-        switch event.type {
-        case YAML_SCALAR_EVENT:
-            guard event.data.scalar.anchor == nil else { throw .init() }
-            let endLine = Int(event.end_mark.line) + 1
-            if endLine > line { multiline.append(line...endLine) }
-            kind = .scalar
-        case YAML_MAPPING_START_EVENT:
-            guard event.data.mapping_start.anchor == nil else { throw .init() }
-            kind = .mappingStart
-        case YAML_SEQUENCE_START_EVENT:
-            guard event.data.sequence_start.anchor == nil else { throw .init() }
-            kind = .sequenceStart
-        case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT: kind = .end
-        case YAML_DOCUMENT_START_EVENT: kind = .documentStart
-        case YAML_DOCUMENT_END_EVENT: kind = .documentEnd
-        case YAML_STREAM_START_EVENT: kind = .streamStart
-        case YAML_STREAM_END_EVENT: kind = .streamEnd
-        default: throw .init()  // an alias
-        }
-        state.pointee.kind = kind
-        return kind
-    }
-
+extension YAMLEventSource {
     /// Moves to the next event, which must be of `expected` kind.
     func expect(_ expected: Kind) throws(SchemaEventDecoder.GiveUp) {
         guard try advance() == expected else { throw .init() }
     }
 
-    /// 1-based line and column of the current event's first character.
-    var line: Int { Int(event.start_mark.line) + 1 }
-    var column: Int { Int(event.start_mark.column) + 1 }
-    /// Where the current event ends: 1-based line, and the column just past its last character.
-    var endLine: Int { Int(event.end_mark.line) + 1 }
-    var endColumn: Int { Int(event.end_mark.column) + 1 }
-    /// The current collection starts in flow style (`[a, b]`, `{ a: b }`).
-    var isFlow: Bool {
-        switch kind {
-        case .sequenceStart: event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
-        case .mappingStart: event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
-        default: false
-        }
-    }
     /// The current scalar's width on its line, quotes included; -1 when it spans lines.
-    var width: Int { event.end_mark.line == event.start_mark.line ? Int(event.end_mark.column) + 1 - column : -1 }
+    var width: Int { endLine == line ? endColumn - column : -1 }
     func origin(_ file: String) -> Origin { Origin(file: file, line: line, column: column) }
-
-    /// The current scalar's bytes.
-    private var bytes: UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: event.data.scalar.value, count: Int(event.data.scalar.length))
-    }
 
     /// The current scalar's text.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    var isPlain: Bool { EventParser.style(event.data.scalar.style) == .plain }
+    var isPlain: Bool { style == .plain }
 
     /// A plain `~`, `null` or empty scalar: YAML's null (`YAMLNode.isNull`).
     var isNull: Bool {
@@ -461,7 +422,7 @@ final class EventCursor {
             do throws(InputError) {
                 switch kind {
                 case .scalar:
-                    try builder.scalar(text, style: EventParser.style(event.data.scalar.style), anchor: nil, line: line, column: column, width: width)
+                    try builder.scalar(text, style: style, anchor: nil, line: line, column: column, width: width)
                 case .mappingStart, .sequenceStart:
                     depth += 1
                     try builder.open(mapping: kind == .mappingStart, anchor: nil, line: line, column: column, flow: isFlow)
@@ -480,4 +441,134 @@ final class EventCursor {
         guard let node = builder.finish() else { throw .init() }
         return node
     }
+}
+
+/// libyaml's events one at a time, for `SchemaEventDecoder`. Owns the parser and the
+/// current event, and frees both. Gives up at a parse error, an anchor or an alias: the
+/// tree path words the error, and expands aliases within `YAMLReader`'s bounds.
+final class EventCursor: YAMLEventSource {
+    /// The current event and what it is. Kept behind a pointer, not in stored properties:
+    /// each access to a class's stored `var` is checked for exclusivity at run time, which
+    /// cost a tenth of loading a large schema.
+    private struct State {
+        var event = yaml_event_t()
+        var live = false
+        var kind = Kind.streamEnd
+    }
+
+    private let parser: EventParser
+    private let state: UnsafeMutablePointer<State>
+    private(set) var multiline: [ClosedRange<Int>] = []
+
+    /// `bytes` must stay valid for the cursor's life (the caller scopes both).
+    init(bytes: UnsafeRawBufferPointer) {
+        parser = EventParser(bytes: bytes)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+    }
+
+    deinit {
+        if state.pointee.live { yaml_event_delete(&state.pointee.event) }
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    private var event: yaml_event_t { state.pointee.event }
+    var kind: Kind { state.pointee.kind }
+
+    @discardableResult
+    func advance() throws(SchemaEventDecoder.GiveUp) -> Kind {
+        if state.pointee.live { yaml_event_delete(&state.pointee.event) }
+        state.pointee.live = parser.pull(&state.pointee.event)
+        guard state.pointee.live else { throw .init() }
+        let kind: Kind
+        switch event.type {
+        case YAML_SCALAR_EVENT:
+            guard event.data.scalar.anchor == nil else { throw .init() }
+            let endLine = Int(event.end_mark.line) + 1
+            if endLine > line { multiline.append(line...endLine) }
+            kind = .scalar
+        case YAML_MAPPING_START_EVENT:
+            guard event.data.mapping_start.anchor == nil else { throw .init() }
+            kind = .mappingStart
+        case YAML_SEQUENCE_START_EVENT:
+            guard event.data.sequence_start.anchor == nil else { throw .init() }
+            kind = .sequenceStart
+        case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT: kind = .end
+        case YAML_DOCUMENT_START_EVENT: kind = .documentStart
+        case YAML_DOCUMENT_END_EVENT: kind = .documentEnd
+        case YAML_STREAM_START_EVENT: kind = .streamStart
+        case YAML_STREAM_END_EVENT: kind = .streamEnd
+        default: throw .init()  // an alias
+        }
+        state.pointee.kind = kind
+        return kind
+    }
+
+    var line: Int { Int(event.start_mark.line) + 1 }
+    var column: Int { Int(event.start_mark.column) + 1 }
+    var endLine: Int { Int(event.end_mark.line) + 1 }
+    var endColumn: Int { Int(event.end_mark.column) + 1 }
+    var isFlow: Bool {
+        switch kind {
+        case .sequenceStart: event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+        case .mappingStart: event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+        default: false
+        }
+    }
+    var style: YAMLNode.ScalarStyle { kind == .scalar ? EventParser.style(event.data.scalar.style) : .plain }
+    var bytes: UnsafeBufferPointer<UInt8> {
+        guard kind == .scalar else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: event.data.scalar.value, count: Int(event.data.scalar.length))
+    }
+}
+
+/// `CanonicalScanner`'s events one at a time, for `SchemaEventDecoder`. When the scanner
+/// declines, `declined` says so and `advance` throws: the caller reads the file again
+/// through libyaml.
+final class CanonicalCursor: YAMLEventSource {
+    private struct State {
+        var scanner: CanonicalScanner
+        var event = CanonicalScanner.Event(kind: .streamEnd)
+        var declined = false
+    }
+
+    /// Behind a pointer for the reason `EventCursor` gives.
+    private let state: UnsafeMutablePointer<State>
+
+    /// `bytes` must stay valid for the cursor's life and be valid UTF-8.
+    init(bytes: UnsafeRawBufferPointer) {
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(scanner: CanonicalScanner(bytes)))
+    }
+
+    deinit {
+        state.pointee.scanner.free()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    var declined: Bool { state.pointee.declined }
+    var kind: Kind { state.pointee.event.kind }
+
+    @discardableResult
+    func advance() throws(SchemaEventDecoder.GiveUp) -> Kind {
+        do throws(CanonicalScanner.Decline) {
+            state.pointee.event = try state.pointee.scanner.advance()
+        } catch {
+            state.pointee.declined = true
+            throw .init()
+        }
+        return state.pointee.event.kind
+    }
+
+    var line: Int { state.pointee.event.line + 1 }
+    var column: Int { state.pointee.event.column + 1 }
+    var endLine: Int { state.pointee.event.endLine + 1 }
+    var endColumn: Int { state.pointee.event.endColumn + 1 }
+    var isFlow: Bool { state.pointee.event.isFlow }
+    var style: YAMLNode.ScalarStyle { state.pointee.event.style }
+    var bytes: UnsafeBufferPointer<UInt8> { state.pointee.scanner.bytes(of: state.pointee.event) }
+    /// The scanner takes no multi-line scalar.
+    var multiline: [ClosedRange<Int>] { [] }
 }
