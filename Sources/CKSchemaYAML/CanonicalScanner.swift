@@ -501,8 +501,10 @@ struct CanonicalScanner {
         scratchCapacity = capacity
     }
 
+    /// One decoded byte. `decode` made room for the longest decoding first, so the growth here
+    /// never runs; it is there so that a wrong bound grows the buffer instead of trapping.
     @inline(__always) private mutating func put(_ b: UInt8) {
-        precondition(scratchCount < scratchCapacity, "CanonicalScanner: scratch too small")
+        if scratchCount >= scratchCapacity { ensureScratch(max(64, scratchCapacity * 2)) }
         scratch[scratchCount] = b
         scratchCount += 1
     }
