@@ -309,7 +309,11 @@ public enum RecordImporter {
                               before: inout [NotificationRecorder.Key: NotificationRecorder.State], options: Options, now: Int64) throws -> Bool {
         let store = writer.store
         // The record exists: the save policy decides.
-        guard let old = try store.recordRow(env: writer.env, zone: r.zone, name: r.name) else { return false }
+        // The row, and its fields too when the save reports the version it replaces: one read.
+        let found: (row: RecordRows.Row, fields: String?)? = try options.reportsSaved
+            ? store.recordRowAndFields(env: writer.env, zone: r.zone, name: r.name).map { ($0.row, $0.fields) }
+            : store.recordRow(env: writer.env, zone: r.zone, name: r.name).map { ($0, nil) }
+        guard let (old, oldFields) = found else { return false }
         let (type, current) = (old.recordType, old.changeTag)
         let at = SourceLocation(file: r.file, line: r.line, column: 1)
         if type != r.type {
@@ -329,9 +333,7 @@ public enum RecordImporter {
             if before[key] == nil, let state = try recorder.states([key])[key] { before[key] = state }
         }
         let merging = options.savePolicy == .changedKeys
-        let replaced = try options.reportsSaved
-            ? (old, store.withRecordFields(env: writer.env, zone: r.zone, name: r.name) { String(decoding: $0, as: UTF8.self) } ?? "{}")
-            : nil
+        let replaced = oldFields.map { (old, $0) }
         try store.saveRecordFields(env: writer.env, zone: r.zone, name: r.name, fields: r.storedFields, merging: merging, changeTag: tag, now: now)
         var row = old
         row.changeTag = tag

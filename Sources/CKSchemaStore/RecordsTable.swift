@@ -88,6 +88,7 @@ package enum RecordsTable {
             + values.joined(separator: ", ")
     }
     static let rowByKey = CachedSQL("SELECT \(rowColumns.dropLast().map(\.rawValue).joined(separator: ", ")) FROM \(name) WHERE \(byKey)")
+    static let rowAndFieldsByKey = CachedSQL("\(selectRows) WHERE \(byKey)")
     static let replace = CachedSQL("UPDATE \(name) SET \(C.fields) = ?4, \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3")
     static let merge = CachedSQL("UPDATE \(name) SET \(C.fields) = json_patch(\(C.fields), ?4), \(C.changeTag) = ?5, \(C.modifiedAt) = ?6 WHERE \(C.env) = ?1 AND \(C.zone) = ?2 AND \(C.recordName) = ?3")
     static let delete = CachedSQL("DELETE FROM \(name) WHERE \(byKey)")

@@ -78,6 +78,15 @@ extension Store {
         return RecordRows.row(s)
     }
 
+    /// An existing record's row and its fields JSON, read in one statement (a save that
+    /// reports the version it replaces, `RecordImporter.Options.reportsSaved`), or nil.
+    package func recordRowAndFields(env: Environment, zone: String, name: String) throws -> (row: RecordRows.Row, fields: String)? {
+        let s = try db.cached(T.rowAndFieldsByKey)
+        try bindKey(s, env, zone, name)
+        guard try s.step() else { return nil }
+        return (RecordRows.row(s), s.string(at: T.rowColumns.count - 1))
+    }
+
     /// Saves an existing record's fields: all of them replaced (`merging: false`, save policy
     /// allKeys and ifServerRecordUnchanged), or only the keys given (`json_patch`, changedKeys).
     package func saveRecordFields(env: Environment, zone: String, name: String, fields: String, merging: Bool, changeTag: String, now: Int64) throws {
