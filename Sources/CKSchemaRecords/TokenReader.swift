@@ -1,4 +1,3 @@
-import Foundation
 import CKSchemaModel
 
 /// Reads a record's values from the token tape `JSONTape` produced for it, so that a
@@ -41,11 +40,14 @@ package struct TokenReader {
         return out
     }
 
-    /// Whether the `key.utf8.count` bytes at `start` are `key`'s: one `memcmp` (the generic
-    /// `elementsEqual` of a `String.UTF8View` and a buffer costs about ten times as much).
+    /// Whether the `key.utf8.count` bytes at `start` are `key`'s, compared by `ByteTable.same`
+    /// (the generic `elementsEqual` of a `String.UTF8View` and a buffer cost about ten times as much).
     @inline(__always) static func bytes(_ bytes: UnsafeRawBufferPointer, at start: Int, equal key: String) -> Bool {
         var key = key
-        return key.withUTF8 { k in k.isEmpty || memcmp(bytes.baseAddress! + start, k.baseAddress!, k.count) == 0 }
+        return key.withUTF8 { k in
+            guard let kb = k.baseAddress, let b = bytes.baseAddress else { return k.isEmpty }
+            return ByteTable.same(b.assumingMemoryBound(to: UInt8.self) + start, kb, k.count)
+        }
     }
 
     /// The value token of the first `key` of the object at `obj` (nil when `obj` is not an
