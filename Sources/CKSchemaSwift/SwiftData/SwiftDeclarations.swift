@@ -105,6 +105,8 @@ struct SwiftDeclarations: Sendable {
 struct SwiftDeclarationReader {
     let s: SwiftSource
     var out = SwiftDeclarations()
+    /// The types of the stored properties read so far, by their tokens (`SwiftTypeRef.Memo`).
+    var typeMemo = SwiftTypeRef.Memo()
 
     init(_ source: SwiftSource) { s = source }
 
@@ -459,7 +461,7 @@ struct SwiftDeclarationReader {
                 while e < limit, !s.isOperator(e, UInt8(ascii: "=")), !s.is(e, .leftBrace), !s.is(e, .comma), !(e > typeStart && startsDeclaration(e)) {
                     e = s.tokens[e].kind == .leftParen || s.tokens[e].kind == .leftBracket ? s.skipGroup(e) : e + 1
                 }
-                p.type = SwiftTypeRef.parse(s, typeStart..<e)
+                p.type = typeMemo.parse(s, typeStart..<e)
                 j = e
             }
             var computed = false

@@ -124,6 +124,10 @@ struct Resolver {
     var declaredNames: Set<String> = []
     /// The name of every typealias the sources declare.
     var aliasNames: Set<String> = []
+    /// Whether the sources declare a type or typealias named as a value type SwiftData stores
+    /// (`struct Date`, `typealias Data = ...`): when none does, `String` needs no lookup to be
+    /// the standard type (the lookups were a twentieth of a dense SwiftData import, Benchmarks/swift).
+    var shadowsStoredType = false
     /// Static properties that name types or other lists, by their joined path (`AppSchema.models`).
     var staticLists: [String: SwiftDeclarations.StaticList] = [:]
     /// What the reader chose, for the message when no model is left (CK645): the
@@ -157,6 +161,7 @@ struct Resolver {
                 if staticLists[key] == nil { staticLists[key] = l }
             }
         }
+        shadowsStoredType = declaredNames.contains { Self.attributeType($0) != nil }
     }
 
     /// The names the static lists `references` name hold (`AppSchema.models` gives `[A.self,
@@ -471,7 +476,7 @@ struct Resolver {
     }
 
     /// What a property's type stores as: an attribute type, a relationship, or nothing.
-    mutating func classify(_ type: SwiftTypeRef, _ p: SwiftDeclarations.Property, in scope: [String], modelNames: [String: String]) -> Stored {
+    mutating func classify(_ type: SwiftTypeRef, _ property: UnsafePointer<SwiftDeclarations.Property>, in scope: [String], modelNames: [String: String]) -> Stored {
         let (t, _) = expand(type, in: scope).unwrapped
         func model(_ path: [String]) -> String? {
             guard let d = resolve(path, in: scope) else { return nil }
@@ -479,37 +484,37 @@ struct Resolver {
         }
         switch t {
         case let .named(path):
-            if path.count == 1, let a = Self.attributeType(path[0]), resolve(path, in: scope) == nil { return .attribute(a) }
+            if path.count == 1, let a = Self.attributeType(path[0]), !shadowsStoredType || resolve(path, in: scope) == nil { return .attribute(a) }
             if let m = model(path) { return .toOne(m) }
             if let d = resolve(path, in: scope) {
                 if models[d.path.joined(separator: ".")] != nil {
-                    note(SwiftRules.notUnderstood, "'\(p.name)' refers to the model '\(d.path.last ?? "")', which the models chosen (the VersionedSchema's list, or ckschema.yaml's swiftData.models) do not include; skipped", at: p.origin)
+                    note(SwiftRules.notUnderstood, "'\(property.pointee.name)' refers to the model '\(d.path.last ?? "")', which the models chosen (the VersionedSchema's list, or ckschema.yaml's swiftData.models) do not include; skipped", at: property.pointee.origin)
                     return .skipped
                 }
                 switch d.kind {
                 case "enum":
-                    note(SwiftRules.uncertain, "'\(p.name)' stores the enum '\(path.joined(separator: "."))': mirrored as one BYTES field, as the real exports show (Apple does not document it)",
-                         fix: "to store a plain value instead, keep its raw value in a String or Int property", at: p.origin)
+                    note(SwiftRules.uncertain, "'\(property.pointee.name)' stores the enum '\(path.joined(separator: "."))': mirrored as one BYTES field, as the real exports show (Apple does not document it)",
+                         fix: "to store a plain value instead, keep its raw value in a String or Int property", at: property.pointee.origin)
                     return .attribute("Transformable")
                 case "struct": return .attribute("Transformable")   // a Codable struct: one encoded value
                 case "protocol":
-                    note(SwiftRules.notUnderstood, "'\(p.name)' has the protocol type '\(path.joined(separator: "."))', which SwiftData cannot store; skipped", at: p.origin)
+                    note(SwiftRules.notUnderstood, "'\(property.pointee.name)' has the protocol type '\(path.joined(separator: "."))', which SwiftData cannot store; skipped", at: property.pointee.origin)
                     return .skipped
                 default:
-                    note(SwiftRules.notUnderstood, "'\(p.name)' has the type '\(path.joined(separator: "."))', a class that is not a model: not understood, assumed bytes", at: p.origin)
+                    note(SwiftRules.notUnderstood, "'\(property.pointee.name)' has the type '\(path.joined(separator: "."))', a class that is not a model: not understood, assumed bytes", at: property.pointee.origin)
                     return .attribute("Transformable")
                 }
             }
             if path.count == 1, let a = Self.attributeType(path[0]) { return .attribute(a) }
-            note(SwiftRules.notUnderstood, "'\(p.name)' has the type '\(path.joined(separator: "."))', which the sources do not declare (another module's type?): not understood, assumed bytes",
-                 fix: "add the file that declares '\(path.last ?? "")' to the schema source if it is the app's", at: p.origin)
+            note(SwiftRules.notUnderstood, "'\(property.pointee.name)' has the type '\(path.joined(separator: "."))', which the sources do not declare (another module's type?): not understood, assumed bytes",
+                 fix: "add the file that declares '\(path.last ?? "")' to the schema source if it is the app's", at: property.pointee.origin)
             return .attribute("Transformable")
         case let .array(e), let .set(e):
             if case let .named(path) = expand(e, in: scope).unwrapped.type {
                 if let m = model(path) { return .toMany(m) }
                 // A to-many of a model left out is no relationship here, and never bytes.
                 if let d = resolve(path, in: scope), models[d.path.joined(separator: ".")] != nil {
-                    note(SwiftRules.notUnderstood, "'\(p.name)' refers to the model '\(d.path.last ?? "")', which the models chosen (the VersionedSchema's list, or ckschema.yaml's swiftData.models) do not include; skipped", at: p.origin)
+                    note(SwiftRules.notUnderstood, "'\(property.pointee.name)' refers to the model '\(d.path.last ?? "")', which the models chosen (the VersionedSchema's list, or ckschema.yaml's swiftData.models) do not include; skipped", at: property.pointee.origin)
                     return .skipped
                 }
             }
@@ -517,11 +522,11 @@ struct Resolver {
         case .dictionary: return .attribute("Transformable")
         case .optional: return .attribute("Transformable")
         case let .other(text):
-            note(SwiftRules.notUnderstood, "'\(p.name)' has the type '\(text)': not understood, assumed bytes", at: p.origin)
+            note(SwiftRules.notUnderstood, "'\(property.pointee.name)' has the type '\(text)': not understood, assumed bytes", at: property.pointee.origin)
             return .attribute("Transformable")
         case let .tooDeep(text):
-            note(SwiftRules.notUnderstood, "'\(p.name)' has a type nested more than \(SwiftTypeRef.maxDepth) levels deep ('\(text)'): not read, assumed bytes",
-                 fix: "name the inner type with a typealias, or store it as Data", at: p.origin)
+            note(SwiftRules.notUnderstood, "'\(property.pointee.name)' has a type nested more than \(SwiftTypeRef.maxDepth) levels deep ('\(text)'): not read, assumed bytes",
+                 fix: "name the inner type with a typealias, or store it as Data", at: property.pointee.origin)
             return .attribute("Transformable")
         }
     }
@@ -533,63 +538,73 @@ struct Resolver {
             e.parent = parent
         }
         e.attributes.reserveCapacity(m.properties.count)
-        for p in m.properties {
-            if p.attributes.contains(where: { $0.name == "Transient" }) { continue }
-            let attribute = p.attributes.first { $0.name == "Attribute" }
-            let relationship = p.attributes.first { $0.name == "Relationship" }
-            if attribute?.options.contains("ephemeral") == true { continue }
-            var wrapped = false
-            for a in p.attributes where a.name != "Attribute" && a.name != "Relationship" && a.name != "Transient" {
-                note(SwiftRules.notUnderstood, "'\(p.name)' has the attribute '@\(a.name)' (a property wrapper or macro): what it stores is not understood; skipped", at: a.origin)
-                wrapped = true
-            }
-            if wrapped { continue }
-            var type = p.type ?? p.inferred
-            // An inferred type holds only when the sources declare it (or it is a value type
-            // SwiftData stores): `Factory.make()` says nothing of what it returns.
-            if p.type == nil, let t = type, case let .named(path) = t {
-                let declared = resolve(path, in: scope)
-                let primitive = path.count == 1 && Self.attributeType(path[0]) != nil
-                if p.inferredFromMember ? declared?.kind != "enum" : (declared == nil && !primitive) { type = nil }
-            }
-            guard let type else {
-                note(SwiftRules.notUnderstood, "the type of '\(m.name).\(p.name)' is not written and cannot be told from its initializer; skipped",
-                     fix: "write its type: var \(p.name): Type = ...", at: p.origin)
-                continue
-            }
-            let optional = expand(type, in: scope).unwrapped.optional
-            let stored = classify(type, p, in: scope, modelNames: modelNames)
-            switch stored {
-            case .skipped: continue
-            case var .attribute(kind):
-                if attribute?.options.contains(where: { $0 == "transformable" }) == true { kind = "Transformable" }
-                var a = CoreDataModel.Attribute(name: p.name, type: kind, origin: p.origin)
-                a.isOptional = optional
-                a.hasDefault = p.hasDefault
-                a.allowsCloudEncryption = attribute?.options.contains("allowsCloudEncryption") == true
-                a.renamingIdentifier = attribute?.originalName
-                if attribute?.options.contains("unique") == true { e.uniquenessConstraints.append(([p.name], attribute?.origin ?? p.origin)) }
-                e.attributes.append(a)
-            case let .toOne(dest), let .toMany(dest):
-                var r = CoreDataModel.Relationship(name: p.name, destination: dest, origin: p.origin)
-                if case .toMany = stored { r.isToMany = true }
-                r.isOptional = optional
-                r.inverseName = relationship?.inverse?.property
-                r.renamingIdentifier = relationship?.originalName ?? attribute?.originalName
-                switch relationship?.deleteRule {
-                case "cascade": r.deleteRule = .cascade
-                case "deny": r.deleteRule = .deny
-                case "noAction": r.deleteRule = .noAction
-                default: r.deleteRule = .nullify
-                }
-                if relationship?.options.contains("unique") == true || attribute?.options.contains("unique") == true {
-                    e.uniquenessConstraints.append(([p.name], (relationship ?? attribute)?.origin ?? p.origin))
-                }
-                e.relationships.append(r)
-            }
+        // Each property read where it is: a copy per property (a retain and a release of each
+        // of its strings, types and lists) was a twentieth of a dense SwiftData import (Benchmarks/swift).
+        m.properties.withUnsafeBufferPointer { properties in
+            guard let first = properties.baseAddress else { return }
+            for i in properties.indices { add(first + i, of: m, scope: scope, to: &e, modelNames: modelNames) }
         }
         e.uniquenessConstraints += m.uniques
         return e
+    }
+
+    /// The attribute or relationship property `property` of model `m` stores, added to `e`.
+    private mutating func add(_ property: UnsafePointer<SwiftDeclarations.Property>, of m: SwiftDeclarations.Model, scope: [String],
+                              to e: inout CoreDataModel.Entity, modelNames: [String: String]) {
+        let p = property
+        if p.pointee.attributes.contains(where: { $0.name == "Transient" }) { return }
+        let attribute = p.pointee.attributes.first { $0.name == "Attribute" }
+        let relationship = p.pointee.attributes.first { $0.name == "Relationship" }
+        if attribute?.options.contains("ephemeral") == true { return }
+        var wrapped = false
+        for a in p.pointee.attributes where a.name != "Attribute" && a.name != "Relationship" && a.name != "Transient" {
+            note(SwiftRules.notUnderstood, "'\(p.pointee.name)' has the attribute '@\(a.name)' (a property wrapper or macro): what it stores is not understood; skipped", at: a.origin)
+            wrapped = true
+        }
+        if wrapped { return }
+        var type = p.pointee.type ?? p.pointee.inferred
+        // An inferred type holds only when the sources declare it (or it is a value type
+        // SwiftData stores): `Factory.make()` says nothing of what it returns.
+        if p.pointee.type == nil, let t = type, case let .named(path) = t {
+            let declared = resolve(path, in: scope)
+            let primitive = path.count == 1 && Self.attributeType(path[0]) != nil
+            if p.pointee.inferredFromMember ? declared?.kind != "enum" : (declared == nil && !primitive) { type = nil }
+        }
+        guard let type else {
+            note(SwiftRules.notUnderstood, "the type of '\(m.name).\(p.pointee.name)' is not written and cannot be told from its initializer; skipped",
+                 fix: "write its type: var \(p.pointee.name): Type = ...", at: p.pointee.origin)
+            return
+        }
+        let optional = expand(type, in: scope).unwrapped.optional
+        let stored = classify(type, p, in: scope, modelNames: modelNames)
+        switch stored {
+        case .skipped: return
+        case var .attribute(kind):
+            if attribute?.options.contains(where: { $0 == "transformable" }) == true { kind = "Transformable" }
+            var a = CoreDataModel.Attribute(name: p.pointee.name, type: kind, origin: p.pointee.origin)
+            a.isOptional = optional
+            a.hasDefault = p.pointee.hasDefault
+            a.allowsCloudEncryption = attribute?.options.contains("allowsCloudEncryption") == true
+            a.renamingIdentifier = attribute?.originalName
+            if attribute?.options.contains("unique") == true { e.uniquenessConstraints.append(([p.pointee.name], attribute?.origin ?? p.pointee.origin)) }
+            e.attributes.append(a)
+        case let .toOne(dest), let .toMany(dest):
+            var r = CoreDataModel.Relationship(name: p.pointee.name, destination: dest, origin: p.pointee.origin)
+            if case .toMany = stored { r.isToMany = true }
+            r.isOptional = optional
+            r.inverseName = relationship?.inverse?.property
+            r.renamingIdentifier = relationship?.originalName ?? attribute?.originalName
+            switch relationship?.deleteRule {
+            case "cascade": r.deleteRule = .cascade
+            case "deny": r.deleteRule = .deny
+            case "noAction": r.deleteRule = .noAction
+            default: r.deleteRule = .nullify
+            }
+            if relationship?.options.contains("unique") == true || attribute?.options.contains("unique") == true {
+                e.uniquenessConstraints.append(([p.pointee.name], (relationship ?? attribute)?.origin ?? p.pointee.origin))
+            }
+            e.relationships.append(r)
+        }
     }
 
     /// SwiftData's inverse inference: an explicit `inverse:` on either side names both;

@@ -114,6 +114,52 @@ enum SwiftTypeRef: Sendable, Hashable {
         return t.type
     }
 
+    /// `parse` of the types of one file's properties, remembered by their tokens: the same
+    /// few types (`String`, `Date?`, `[String]`) repeat property after property, and a parsed
+    /// `Name?` is two heap objects (the path and the optional's box) that a copy of the memo's
+    /// value shares instead. A hit is a range whose bytes, token kinds and token bounds are
+    /// those of the remembered one, so `parse` would give the same type: nothing but the tokens
+    /// enters it. Two allocations, two frees and the parse per property were a tenth of a dense
+    /// SwiftData import (Benchmarks/swift). Bounded: `slots` entries, a slot replaced on a clash.
+    struct Memo {
+        static let slots = 512
+        /// Types longer than this (bytes or tokens) are parsed every time.
+        static let maxBytes = 96, maxTokens = 12
+        private var ranges = [Range<Int>?](repeating: nil, count: Memo.slots)
+        private var types = [SwiftTypeRef?](repeating: nil, count: Memo.slots)
+
+        mutating func parse(_ source: SwiftSource, _ range: Range<Int>) -> SwiftTypeRef? {
+            guard !range.isEmpty, range.count <= Self.maxTokens else { return SwiftTypeRef.parse(source, range) }
+            let start = Int(source.tokens[range.lowerBound].start), end = Int(source.tokens[range.upperBound - 1].end)
+            guard end - start <= Self.maxBytes else { return SwiftTypeRef.parse(source, range) }
+            // FNV-1a over the text, then the token count.
+            var h: UInt32 = 2_166_136_261
+            for i in start..<end { h = (h ^ UInt32(source.bytes[i])) &* 16_777_619 }
+            h = (h ^ UInt32(truncatingIfNeeded: range.count)) &* 16_777_619
+            let slot = Int(h % UInt32(Self.slots))
+            if let seen = ranges[slot], Self.same(source, seen, range) { return types[slot] }
+            let parsed = SwiftTypeRef.parse(source, range)
+            ranges[slot] = range
+            types[slot] = parsed
+            return parsed
+        }
+
+        /// The two ranges hold the same bytes in tokens of the same kinds and bounds.
+        private static func same(_ source: SwiftSource, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+            guard a.count == b.count else { return false }
+            let t = source.tokens
+            let aStart = t[a.lowerBound].start, bStart = t[b.lowerBound].start
+            guard t[a.upperBound - 1].end - aStart == t[b.upperBound - 1].end - bStart else { return false }
+            for k in 0..<a.count {
+                let x = t[a.lowerBound + k], y = t[b.lowerBound + k]
+                guard x.kind == y.kind, x.start - aStart == y.start - bStart, x.end - aStart == y.end - bStart else { return false }
+            }
+            let length = Int(t[a.upperBound - 1].end - aStart)
+            for i in 0..<length where source.bytes[Int(aStart) + i] != source.bytes[Int(bStart) + i] { return false }
+            return true
+        }
+    }
+
     /// The text of tokens `range`, clipped for a message.
     static func clippedText(_ source: SwiftSource, _ range: Range<Int>) -> String {
         let start = Int(source.tokens[range.lowerBound].start)
