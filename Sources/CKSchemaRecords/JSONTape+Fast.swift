@@ -73,7 +73,7 @@ extension JSONTape {
                 guard end >= 0 else { return .fallback }
                 tk[top].count += 1
                 if Self.noteKey(q, i + 1, end, flags: 0, keys: Int(tk[top].count), object: tk + top, row: row) { needsMeaning = true }
-                tk[count] = JSONToken(kind: .string, flags: 0, start: Int32(i + 1), end: Int32(end), count: 0)
+                tk[count] = JSONToken(kind: .string, flags: 0, start: Self.offset(i + 1), end: Self.offset(end), count: 0)
                 count += 1
                 i = end + 1
                 Self.skipSpaces(q, &i)
@@ -89,15 +89,15 @@ extension JSONTape {
             case Self.quote:
                 let end = Self.plainStringEnd(q, n, i + 1)
                 guard end >= 0 else { return .fallback }
-                tk[count] = JSONToken(kind: .string, flags: 0, start: Int32(i + 1), end: Int32(end), count: 0)
+                tk[count] = JSONToken(kind: .string, flags: 0, start: Self.offset(i + 1), end: Self.offset(end), count: 0)
                 count += 1
                 i = end + 1
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard depth < Self.maxDepth else { return .fallback }
                 let isObject = c == UInt8(ascii: "{")
-                stack[depth] = Int32(count)
+                stack[depth] = Self.offset(count)
                 depth += 1
-                tk[count] = JSONToken(kind: isObject ? .object : .array, flags: 0, start: Int32(i), end: 0, count: 0)
+                tk[count] = JSONToken(kind: isObject ? .object : .array, flags: 0, start: Self.offset(i), end: 0, count: 0)
                 top = count
                 count += 1
                 inArray = !isObject
@@ -142,13 +142,21 @@ extension JSONTape {
                 guard c == (inArray ? UInt8(ascii: "]") : UInt8(ascii: "}")) else { return .fallback }
                 i += 1
                 depth -= 1
-                tk[top].end = Int32(count)
+                tk[top].end = Self.offset(count)
                 top = depth > 0 ? Int(stack[depth - 1]) : -1
                 inArray = top >= 0 && tk[top].kind == .array
                 row = hashes + max(depth - 1, 0) * Self.hashedKeys
             }
         }
     }
+
+    /// An offset into the line, or a token index, as the tape's `Int32`. Exact without a
+    /// check: the fast path reads only lines of at most `fastLimit` (1 MB) bytes, so every
+    /// offset is at most `fastLimit + padding` and every token index below that too (a
+    /// token takes at least one byte). The checked conversion it replaces cost a compare
+    /// and a branch per stored field.
+    @inline(__always)
+    private static func offset(_ x: Int) -> Int32 { Int32(truncatingIfNeeded: x) }
 
     /// The number at `i` (RFC 8259's grammar, its digits eight at a time), with the flags the
     /// general path's `parseNumber` gives it; `i` is then past it. Nil for anything that is no
@@ -179,7 +187,7 @@ extension JSONTape {
         }
         if flags & JSONToken.integer != 0, intDigits >= 19, int64Value(q + start, j - start) == nil { flags |= JSONToken.overflow }
         i = j
-        return JSONToken(kind: .number, flags: flags, start: Int32(start), end: Int32(j), count: 0)
+        return JSONToken(kind: .number, flags: flags, start: offset(start), end: offset(j), count: 0)
     }
 
     /// The offset of the first byte at or after `from` that is no ASCII digit, eight bytes at
