@@ -549,9 +549,8 @@ struct Resolver {
     }
 
     /// The attribute or relationship property `property` of model `m` stores, added to `e`.
-    private mutating func add(_ property: UnsafePointer<SwiftDeclarations.Property>, of m: SwiftDeclarations.Model, scope: [String],
+    private mutating func add(_ p: UnsafePointer<SwiftDeclarations.Property>, of m: SwiftDeclarations.Model, scope: [String],
                               to e: inout CoreDataModel.Entity, modelNames: [String: String]) {
-        let p = property
         if p.pointee.attributes.contains(where: { $0.name == "Transient" }) { return }
         let attribute = p.pointee.attributes.first { $0.name == "Attribute" }
         let relationship = p.pointee.attributes.first { $0.name == "Relationship" }

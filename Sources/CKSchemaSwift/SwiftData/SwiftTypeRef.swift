@@ -125,8 +125,8 @@ enum SwiftTypeRef: Sendable, Hashable {
         static let slots = 512
         /// Types longer than this (bytes or tokens) are parsed every time.
         static let maxBytes = 96, maxTokens = 12
-        private var ranges = [Range<Int>?](repeating: nil, count: Memo.slots)
-        private var types = [SwiftTypeRef?](repeating: nil, count: Memo.slots)
+        /// Each slot's tokens and what `parse` gave for them.
+        private var entries = [(range: Range<Int>, type: SwiftTypeRef?)?](repeating: nil, count: Memo.slots)
 
         mutating func parse(_ source: SwiftSource, _ range: Range<Int>) -> SwiftTypeRef? {
             guard !range.isEmpty, range.count <= Self.maxTokens else { return SwiftTypeRef.parse(source, range) }
@@ -137,10 +137,9 @@ enum SwiftTypeRef: Sendable, Hashable {
             for i in start..<end { h = (h ^ UInt32(source.bytes[i])) &* 16_777_619 }
             h = (h ^ UInt32(truncatingIfNeeded: range.count)) &* 16_777_619
             let slot = Int(h % UInt32(Self.slots))
-            if let seen = ranges[slot], Self.same(source, seen, range) { return types[slot] }
+            if let seen = entries[slot], Self.same(source, seen.range, range) { return seen.type }
             let parsed = SwiftTypeRef.parse(source, range)
-            ranges[slot] = range
-            types[slot] = parsed
+            entries[slot] = (range, parsed)
             return parsed
         }
 
