@@ -27,8 +27,10 @@ public struct LintContext: Sendable {
         recordTypesByName = types
         let sites = PredicateSite.all(in: schema)
         predicateSites = sites
-        predicateProblems = PredicateSite.problems(of: sites, types: types, notation: schema.notation.value)
+        // Each predicate text parsed once for both (a scanned app's thousands of queries share a few).
+        let parsed = ParsedPredicates()
+        predicateProblems = PredicateSite.problems(of: sites, types: types, notation: schema.notation.value, parsed: parsed)
         cloudKitFindings = CloudKitRules.lintFindings(schema)
-        queryShortfalls = schema.queries.map { q in types[q.recordType].map { q.shortfalls(on: $0, predicate: false) } ?? [] }
+        queryShortfalls = schema.queries.map { q in types[q.recordType].map { q.shortfalls(on: $0, predicate: false, parse: parsed.result) } ?? [] }
     }
 }
