@@ -32,6 +32,11 @@ enum ScanWord: UInt8 {
     case other, funcWord, initWord, get, set, didSet, willSet, enumWord, string, letWord, varWord, caseWord, assign, question
     case privateCloudDatabase, publicCloudDatabase, sharedCloudDatabase
     case structWord, classWord, extensionWord, protocolWord, actorWord, selfWord, returnWord
+    // The words `values` and `end` test (`s.is(k, "as")` was a tenth of a dense scan, a call
+    // and a walk of the word's UTF-8 each time).
+    case asWord, elseWord, database, defaultWord, id, ckRecordZone, ckRecord, ckQuery, ckQuerySubscription, ckDatabaseSubscription
+    case ckRecordZoneSubscription, nsSortDescriptor, nsPredicate, ckSubscription, notificationInfoType, ckNotificationInfo
+    case rawValue, zoneID, selfType, trueWord
 
     private static let spelled: [(ScanWord, [UInt8])] = ([
         (.funcWord, "func"), (.initWord, "init"), (.get, "get"), (.set, "set"), (.didSet, "didSet"), (.willSet, "willSet"),
@@ -39,9 +44,14 @@ enum ScanWord: UInt8 {
         (.privateCloudDatabase, "privateCloudDatabase"), (.publicCloudDatabase, "publicCloudDatabase"), (.sharedCloudDatabase, "sharedCloudDatabase"),
         (.structWord, "struct"), (.classWord, "class"), (.extensionWord, "extension"), (.protocolWord, "protocol"), (.actorWord, "actor"),
         (.selfWord, "self"), (.returnWord, "return"),
+        (.asWord, "as"), (.elseWord, "else"), (.database, "database"), (.defaultWord, "default"), (.id, "ID"), (.ckRecordZone, "CKRecordZone"),
+        (.ckRecord, "CKRecord"), (.ckQuery, "CKQuery"), (.ckQuerySubscription, "CKQuerySubscription"), (.ckDatabaseSubscription, "CKDatabaseSubscription"),
+        (.ckRecordZoneSubscription, "CKRecordZoneSubscription"), (.nsSortDescriptor, "NSSortDescriptor"), (.nsPredicate, "NSPredicate"),
+        (.ckSubscription, "CKSubscription"), (.notificationInfoType, "NotificationInfo"), (.ckNotificationInfo, "CKNotificationInfo"),
+        (.rawValue, "rawValue"), (.zoneID, "zoneID"), (.selfType, "Self"), (.trueWord, "true"),
     ] as [(ScanWord, String)]).map { ($0.0, Array($0.1.utf8)) }
-    /// The words by length (the longest is 20 bytes).
-    private static let byLength: [[(ScanWord, [UInt8])]] = (0...20).map { n in spelled.filter { $0.1.count == n } }
+    /// The words by length (the longest, `CKRecordZoneSubscription`, is 24 bytes).
+    private static let byLength: [[(ScanWord, [UInt8])]] = (0...(spelled.map(\.1.count).max() ?? 0)).map { n in spelled.filter { $0.1.count == n } }
     /// The words by length and first byte (`length << 8 | first`): most identifiers of a file
     /// share no length and first byte with a word, and are passed over without a comparison.
     private static let byShape: [[(ScanWord, [UInt8])]] = {
@@ -50,7 +60,9 @@ enum ScanWord: UInt8 {
         return out
     }()
 
-    /// Each token's word (`SwiftSource.is(_:_:)`'s rule: an identifier or operator spelt so).
+    /// Each token's word (`SwiftSource.is(_:_:)`'s rule: an identifier or operator spelt so; no
+    /// word is an operator but `=` and `?`, nor begins with `#`, so `word(k) == .rawValue` is
+    /// `s.is(k, "rawValue")`).
     static func classify(_ s: SwiftSource) -> [ScanWord] {
         var out = [ScanWord](repeating: .other, count: s.tokens.count)
         let table = byShape
@@ -331,7 +343,9 @@ struct SwiftCallReader {
             case .comma, .rightParen, .rightBracket, .rightBrace, .semicolon, .leftBrace, .endOfFile: return j
             case .leftParen, .leftBracket: j = s.skipGroup(j)
             default:
-                if s.is(j, "as") || s.is(j, "else") || s.is(j, "{") { return j }
+                // (`{` is never an identifier or operator token: its kind is `.leftBrace`, above.)
+                let w = word(j)
+                if w == .asWord || w == .elseWord { return j }
                 j += 1
             }
         }
@@ -380,7 +394,7 @@ struct SwiftCallReader {
         guard depth < Self.maxDepth, k < s.tokens.count else { return nil }
         let e = end(k)
         guard e > k else { return nil }
-        func at(_ offset: Int, _ word: String) -> Bool { k + offset < e && s.is(k + offset, word) }
+        func at(_ offset: Int, _ w: ScanWord) -> Bool { k + offset < e && word(k + offset) == w }
         let count = e - k
         // The expression's items at depth 0, a bracketed group counted as one.
         var top = 0
@@ -390,37 +404,37 @@ struct SwiftCallReader {
         if count == 1, s.tokens[k].kind == .stringLiteral { return nil }
         // Databases: `...privateCloudDatabase`, `....database(with: .public)`.
         if let last = dbName(e - 1) { return [.database(last)] }
-        if s.is(e - 1, .rightParen), let open = s.matching(e - 1), open > k, s.is(open - 1, "database"), let w = argument(open, "with"), s.is(w, .period), let d = Database(rawValue: s.name(w + 1)) {
+        if s.is(e - 1, .rightParen), let open = s.matching(e - 1), open > k, word(open - 1) == .database, let w = argument(open, "with"), s.is(w, .period), let d = Database(rawValue: s.name(w + 1)) {
             return [.database(d)]
         }
-        if at(0, "CKRecordZone") {
+        if at(0, .ckRecordZone) {
             // CKRecordZone.default(), .default().zoneID, CKRecordZone.ID.default, CKRecordZone.ID(zoneName:), CKRecordZone(zoneName:)
             if s.is(k + 1, .period) {
-                if s.is(k + 2, "default"), s.is(k + 3, .leftParen) { return [.zone(Zone.defaultZoneName)] }
-                if s.is(k + 2, "ID"), s.is(k + 3, .period), s.is(k + 4, "default") { return [.zone(Zone.defaultZoneName)] }
-                if s.is(k + 2, "ID"), s.is(k + 3, .leftParen) { return zoneNamed(k + 3, scope, globals, depth) }
+                if word(k + 2) == .defaultWord, s.is(k + 3, .leftParen) { return [.zone(Zone.defaultZoneName)] }
+                if word(k + 2) == .id, s.is(k + 3, .period), word(k + 4) == .defaultWord { return [.zone(Zone.defaultZoneName)] }
+                if word(k + 2) == .id, s.is(k + 3, .leftParen) { return zoneNamed(k + 3, scope, globals, depth) }
             }
             if s.is(k + 1, .leftParen) { return zoneNamed(k + 1, scope, globals, depth) }
             return nil
         }
-        if s.is(k, .period), count == 2, s.is(k + 1, "default") { return [.zone(Zone.defaultZoneName)] }   // `.default` as a CKRecordZone.ID
-        if at(0, "CKRecord"), s.is(k + 1, .period), s.is(k + 2, "ID"), s.is(k + 3, .leftParen) {
+        if s.is(k, .period), count == 2, word(k + 1) == .defaultWord { return [.zone(Zone.defaultZoneName)] }   // `.default` as a CKRecordZone.ID
+        if at(0, .ckRecord), s.is(k + 1, .period), word(k + 2) == .id, s.is(k + 3, .leftParen) {
             guard argument(k + 3, "recordName") != nil else { return nil }
             guard let z = argument(k + 3, "zoneID") else { return [.recordID(zone: Zone.defaultZoneName)] }
             let zones = values(z, scope, globals, depth: depth + 1)?.compactMap { v -> String?? in if case .zone(let n) = v { return .some(n) }; return nil }
             return (zones?.isEmpty == false ? zones! : [nil]).map { .recordID(zone: $0) }
         }
         if top == 2, s.is(k + 1, .leftParen) {
-            if s.is(k, "CKRecord") { return [.record(k)] }
-            if s.is(k, "CKQuery") { return [.query(k)] }
-            if s.is(k, "CKQuerySubscription") || s.is(k, "CKDatabaseSubscription") || s.is(k, "CKRecordZoneSubscription") { return [.subscription(k)] }
-            if s.is(k, "NSSortDescriptor"), let key = argument(k + 1, "key") { return values(key, scope, globals, depth: depth + 1)?.compactMap { if case .string(let v) = $0 { .sort(v) } else { nil } } }
-            if s.is(k, "NSPredicate") { return predicate(k + 1, scope, globals, depth).map { [.predicate($0)] } }
+            if word(k) == .ckRecord { return [.record(k)] }
+            if word(k) == .ckQuery { return [.query(k)] }
+            if word(k) == .ckQuerySubscription || word(k) == .ckDatabaseSubscription || word(k) == .ckRecordZoneSubscription { return [.subscription(k)] }
+            if word(k) == .nsSortDescriptor, let key = argument(k + 1, "key") { return values(key, scope, globals, depth: depth + 1)?.compactMap { if case .string(let v) = $0 { .sort(v) } else { nil } } }
+            if word(k) == .nsPredicate { return predicate(k + 1, scope, globals, depth).map { [.predicate($0)] } }
         }
-        if top == 4, s.is(k, "CKSubscription"), s.is(k + 2, "NotificationInfo"), s.is(k + 3, .leftParen) { return [.notificationInfo(k)] }
-        if top == 2, s.is(k, "CKNotificationInfo"), s.is(k + 1, .leftParen) { return [.notificationInfo(k)] }
+        if top == 4, word(k) == .ckSubscription, word(k + 2) == .notificationInfoType, s.is(k + 3, .leftParen) { return [.notificationInfo(k)] }
+        if top == 2, word(k) == .ckNotificationInfo, s.is(k + 1, .leftParen) { return [.notificationInfo(k)] }
         // `.name.rawValue`, `Type.name.rawValue`, `A.B.name.rawValue`: a string enum's case.
-        if s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3), e - 3 > k, let names = chain(k, e - 2), names.count >= (s.is(k, .period) ? 1 : 2) {
+        if word(e - 1) == .rawValue, s.is(e - 2, .period), s.isName(e - 3), e - 3 > k, let names = chain(k, e - 2), names.count >= (s.is(k, .period) ? 1 : 2) {
             return globals.enumRaw(s.name(e - 3)).map { [.string($0)] }
         }
         // `A.B.name` (types nested to any depth): the constant `name`, as `Type.name` is.
@@ -433,7 +447,7 @@ struct SwiftCallReader {
         if count == 2, s.is(k, .period), s.isName(k + 1) { nameIndex = k + 1 }
         if count == 3, s.isName(k), s.is(k + 1, .period), s.isName(k + 2) {
             // `zone.zoneID`, `id.zoneID` on a local; `Self.zoneID`, `Store.zoneID` name a constant.
-            if s.is(k + 2, "zoneID"), !s.is(k, "self"), let c = s.name(k).first, c.isLowercase {
+            if word(k + 2) == .zoneID, word(k) != .selfWord, let c = s.name(k).first, c.isLowercase {
                 guard let inner = name(k, scope, globals, depth) else { return nil }
                 let zones = inner.compactMap { v -> ScanValue? in
                     switch v {
@@ -445,8 +459,8 @@ struct SwiftCallReader {
             }
             nameIndex = k + 2
             // `value.x` is a property of another object (`namespaceID.namespaceKey`): not a constant.
-            if !(s.is(k, "self") || s.is(k, "Self")), let c = s.name(k).first, c.isLowercase { return nil }
-            if !(s.is(k, "self") || s.is(k, "Self")), let own = name(k + 2, -2, globals, depth) { return own }
+            if !(word(k) == .selfWord || word(k) == .selfType), let c = s.name(k).first, c.isLowercase { return nil }
+            if !(word(k) == .selfWord || word(k) == .selfType), let own = name(k + 2, -2, globals, depth) { return own }
         }
         guard let n = nameIndex else { return nil }
         return name(n, count == 1 ? scope : -2, globals, depth)
@@ -478,7 +492,7 @@ struct SwiftCallReader {
         // `Type.x` is the `x` of a declaration named `Type` when this file has one; an instance
         // property set in code (`self.x = v`) is never `Type.x` or `.x`.
         let declared = members[word] ?? [:]
-        let bare = !s.is(n - 1, .period) || s.is(n - 2, "self") || s.is(n - 2, "Self")
+        let bare = !s.is(n - 1, .period) || self.word(n - 2) == .selfWord || self.word(n - 2) == .selfType
         var own: [(body: Int, value: Int, container: Int, property: Bool)] = []
         if bare {
             // The file level, then each type holding `n` by name (at most `maxNesting` out).
