@@ -97,7 +97,9 @@ struct SwiftCallReader {
     /// For each token, the index in `bodies` of the innermost one holding it, or -1.
     private var bodyOf: [Int32] = []
     /// Each body's function parameters (their names inside the body), as `bodies` is ordered.
-    private var parameters: [Set<String>] = []
+    /// A list, not a `Set`: a function has a few, and only `contains` asks (a set built per
+    /// function was a measured part of reading a dense file).
+    private var parameters: [[String]] = []
     /// Assignments by name: the body they are in (-1 outside any: a property, or `self.x = v`),
     /// the index of the value's first token, the type declaration holding it (-1 at file level),
     /// and whether it sets an instance property (`self.x = v`, `x = v` in an `init`, a computed
@@ -135,7 +137,7 @@ struct SwiftCallReader {
         let n = s.tokens.count
         var stringEnums: [(Int, Int)] = []
         var initOpens: Set<Int> = []
-        var paramsByOpen: [Int: Set<String>] = [:]
+        var paramsByOpen: [Int: [String]] = [:]
         var i = 0
         while i < n {
             let w = words[i]
@@ -164,13 +166,13 @@ struct SwiftCallReader {
                     var p = i + 1
                     while p < k, !s.is(p, .leftParen) { p += 1 }
                     if p < k, let end = s.matching(p) {
-                        var names: Set<String> = []
+                        var names: [String] = []
                         var j = p + 1
                         while j < end {
-                            if s.isName(j), s.is(j + 1, .colon) { names.insert(s.name(j)) }
+                            if s.isName(j), s.is(j + 1, .colon) { names.append(s.name(j)) }
                             j = s.skipGroup(j)
                         }
-                        if !names.isEmpty { paramsByOpen[k, default: []].formUnion(names) }
+                        if !names.isEmpty { paramsByOpen[k, default: []] += names }
                     }
                 }
             }
@@ -533,6 +535,10 @@ struct SwiftCallReader {
         return globals.constant(word, depth)
     }
 
+    /// True when every byte of `text` is ASCII: there Foundation's `contains` of one ASCII
+    /// character is a byte search (no combining mark or composed character to match).
+    static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+
     func dbName(_ i: Int) -> Database? {
         switch word(i) {
         case .privateCloudDatabase: .private
@@ -555,7 +561,9 @@ struct SwiftCallReader {
         guard let f = args.first, f.label == "format", let format = s.stringValue(f.start) else { return nil }
         var rest = args.dropFirst().map(\.start)
         let start = s.location(f.start)
-        guard format.contains("%") else {
+        // A byte search where the text is ASCII (Foundation's `contains` was most of this
+        // function); otherwise Foundation's answer, as before.
+        guard Self.isASCII(format) ? format.utf8.contains(UInt8(ascii: "%")) : format.contains("%") else {
             return ScanPredicate(text: format, start: SourceLocation(file: start.file, line: start.line, column: start.column + 1), untypedValues: false)
         }
         var out = "", untyped = false
@@ -574,7 +582,7 @@ struct SwiftCallReader {
             if c == "K" {
                 guard let text, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
                 out += text
-            } else if let text, !text.contains("\"") && !text.contains("\\") {
+            } else if let text, Self.isASCII(text) ? !text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) : !text.contains("\"") && !text.contains("\\") {
                 out += "\"" + text + "\""
             } else {
                 out += "\"\""

@@ -105,25 +105,27 @@ public struct SwiftSource: Sendable {
             if end - start >= 2, !t.flags.contains(.unterminated) { start += 1; end -= 1 }
         default: return false
         }
-        if end - start == word.utf8.count {
-            var k = start
-            var same = true
-            for c in word.utf8 {
-                if bytes[k] != c { same = false; break }
-                k += 1
+        let answer: Bool? = word.utf8.withContiguousStorageIfAvailable { w in
+            var ascii = true
+            if end - start == w.count {
+                var same = true
+                for k in 0..<w.count where bytes[start + k] != w[k] { same = false; break }
+                if same { return true }
             }
-            if same { return true }
-        }
-        return nameIsCanonically(start, end, word)
+            for c in w where c >= 0x80 { ascii = false; break }
+            var k = start
+            while ascii, k < end { if bytes[k] >= 0x80 { ascii = false }; k += 1 }
+            // Two ASCII texts that differ are not equal.
+            return ascii ? false : nil
+        } ?? nil
+        return answer ?? nameIsCanonically(start, end, word)
     }
 
-    /// `nameIs` when the bytes differ: `String`'s `==` is canonical equivalence (a KELVIN SIGN
-    /// is a `K`), which needs a byte of 0x80 or more on one side; two ASCII texts that differ
-    /// are not equal.
+    /// `nameIs` when the bytes differ and one side is not ASCII (or the word's bytes are not
+    /// contiguous): `String`'s `==` is canonical equivalence (a KELVIN SIGN is a `K`).
     @usableFromInline
     func nameIsCanonically(_ start: Int, _ end: Int, _ word: String) -> Bool {
-        guard bytes[start..<end].contains(where: { $0 >= 0x80 }) || word.utf8.contains(where: { $0 >= 0x80 }) else { return false }
-        return String(decoding: bytes[start..<end], as: UTF8.self) == word
+        String(decoding: bytes[start..<end], as: UTF8.self) == word
     }
 
     /// True when token `index` is a name (identifier or backtick name).
