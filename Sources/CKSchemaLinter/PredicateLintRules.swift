@@ -97,7 +97,8 @@ protocol PredicateLintRule: LintRule {}
 
 extension PredicateLintRule {
     func check(_ context: LintContext, into findings: inout [LintFinding]) {
-        for (e, start, label) in context.predicateProblems where e.rule.code == Self.info.code {
+        for i in context.predicateProblemsByCode[Self.info.code] ?? [] {
+            let (e, start, label) = context.predicateProblems[i]
             var f = LintFinding("\(label) predicate: \(e.message)", at: .unknown, fix: e.fix)
             if var loc = start {
                 loc.column += e.column - 1

@@ -118,20 +118,23 @@ struct ScanCollector {
                 guard let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuery(recordType:predicate:)"); continue }
                 // A predicate a local is given in several places (`if` and `else`): one query each.
                 guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuery on '\(shown(names[0]))'"); continue }
+                // The call's place, found once (a binary search of the line table each time).
+                let here = s.location(i)
                 for pred in preds {
-                    var q = DeclaredQuery(recordType: names[0], origin: s.origin(i))
+                    var q = DeclaredQuery(recordType: names[0], origin: Origin(here))
                     q.spelling = .cloudKit
                     q.predicate = pred.text
                     let relocate = pred.start == nil
-                    q.predicateOrigin = Origin(pred.start ?? SourceLocation(file: s.file, line: s.location(i).line, column: 1))
-                    if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
+                    q.predicateOrigin = Origin(pred.start ?? SourceLocation(file: s.file, line: here.line, column: 1))
+                    if pred.untypedValues { untyped.insert(Line(file: s.file, line: here.line)) }
                     querySites[i, default: []].append(queries.count)
-                    queries.append((q, s.location(i), relocate))
-                    for f in filterFields(pred.text) where surface.recordTypes[names[0]]?.filtered[f]?.last != s.location(i) { surface.add(names[0], \.filtered, f, s.location(i)) }
+                    queries.append((q, here, relocate))
+                    for f in filterFields(pred.text) where surface.recordTypes[names[0]]?.filtered[f]?.last != here { surface.add(names[0], \.filtered, f, here) }
                 }
             case "CKQuerySubscription", "CKDatabaseSubscription", "CKRecordZoneSubscription":
                 let kind: Subscription.Kind = s.is(i, "CKQuerySubscription") ? .query : s.is(i, "CKDatabaseSubscription") ? .database : .zone
-                var sub = Subscription(id: "", kind: kind, origin: s.origin(i))
+                let here = s.location(i)
+                var sub = Subscription(id: "", kind: kind, origin: Origin(here))
                 // App code speaks CloudKit's keys: `createdAt` in its predicate is a custom field.
                 sub.spelling = .cloudKit
                 // One subscription per predicate a local gives it (`if` and `else`), each checked.
@@ -154,13 +157,13 @@ struct ScanCollector {
                     }
                     sub.firesOn = events(r, r.argument(i + 1, "options"))
                 }
-                if sub.id.isEmpty { sub.id = "\(s.file):\(s.location(i).line)" }
+                if sub.id.isEmpty { sub.id = "\(s.file):\(here.line)" }
                 for pred in variants {
                     var one = sub
                     if let pred {
                         one.predicate = pred.text == "TRUEPREDICATE" ? nil : pred.text
-                        one.predicateOrigin = Origin(pred.start ?? s.location(i))
-                        if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
+                        one.predicateOrigin = Origin(pred.start ?? here)
+                        if pred.untypedValues { untyped.insert(Line(file: s.file, line: here.line)) }
                     }
                     subscriptionSites[i, default: []].append(subscriptions.count)
                     subscriptions.append(one)

@@ -50,6 +50,8 @@ enum ScanWord: UInt8 {
         (.ckSubscription, "CKSubscription"), (.notificationInfoType, "NotificationInfo"), (.ckNotificationInfo, "CKNotificationInfo"),
         (.rawValue, "rawValue"), (.zoneID, "zoneID"), (.selfType, "Self"), (.trueWord, "true"),
     ] as [(ScanWord, String)]).map { ($0.0, Array($0.1.utf8)) }
+    /// Every word and its spelling (for the test that holds `classify` to `SwiftSource.is`).
+    static var spellings: [(ScanWord, [UInt8])] { spelled }
     /// The words by length (the longest, `CKRecordZoneSubscription`, is 24 bytes).
     private static let byLength: [[(ScanWord, [UInt8])]] = (0...(spelled.map(\.1.count).max() ?? 0)).map { n in spelled.filter { $0.1.count == n } }
     /// The words by length and first byte (`length << 8 | first`): most identifiers of a file
@@ -477,9 +479,10 @@ struct SwiftCallReader {
         if depth == 0 { globals.lookups = 0 }
         guard globals.spend() else { return nil }
         let word = s.name(n)
-        if scope >= 0, let local = locals[word]?[scope]?.filter({ $0.value < n }), !local.isEmpty {
+        // The assignments before `n`, read in place (no filtered copy).
+        if scope >= 0, let local = locals[word]?[scope], local.contains(where: { $0.value < n }) {
             var out: [ScanValue] = []
-            for a in local {
+            for a in local where a.value < n {
                 guard let v = values(a.value, scope, globals, depth: depth + 1) else { return nil }
                 for x in v where !out.contains(x) { out.append(x) }
             }
