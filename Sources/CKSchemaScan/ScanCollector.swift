@@ -198,8 +198,16 @@ struct ScanCollector {
             guard s.is(k, .period), s.isName(k + 1) else { continue }
             // Only the members the cases name are made into a `String`: any other one reaches
             // only `default`, which does not read it.
-            let member = Self.members.index(s, k + 1).map { Self.members.words[$0] } ?? ""
             let p = k + 2
+            // A member the list does not hold reaches only `default` (below, the same test):
+            // switching over an empty `String` compared it with every case first.
+            guard let known = Self.members.index(s, k + 1) else {
+                if s.is(i, "self"), s.is(p, .period), s.isName(p + 1), s.is(p + 2, .leftParen), ["perform", "records", "fetch", "save", "modifySubscriptions"].contains(s.name(p + 1)) {
+                    database(r, k + 1, s.name(p + 1), p + 2, scope, g, querySites, subscriptionSites, &unknownSaves)
+                }
+                continue
+            }
+            let member = Self.members.words[known]
             switch member {
             case "setValue", "setObject":
                 guard s.is(p, .leftParen), let key = r.argument(p, "forKey"), let held = r.name(i, scope, g, 0) else { continue }
