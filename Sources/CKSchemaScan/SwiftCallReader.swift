@@ -206,7 +206,9 @@ struct SwiftCallReader {
         // `x = v` of an `init` that set a property of the same name.
         /// A local's body and name (a struct rather than an interpolated `String`: one a `let`).
         struct Local: Hashable { var body: Int; var name: String }
-        var declared: Set<Local> = []
+        /// Each local's body and name token, kept as numbers: only an `init`'s bare `x = v` asks
+        /// (`initSets`), so the set of names is built only for a file that has one.
+        var declaredAt: [(body: Int, name: Int)] = []
         var initSets: [(name: String, body: Int, value: Int, container: Int)] = []
         for i in 0..<n {
             // `let x = v`, `var x: T = v`, `x = v` (at the start of a statement).
@@ -220,7 +222,7 @@ struct SwiftCallReader {
                     }
                 }
                 let b = body(at: i)
-                if b >= 0 { declared.insert(Local(body: b, name: s.name(i + 1))) }
+                if b >= 0 { declaredAt.append((b, i + 1)) }
                 if word(k) == .assign {
                     assignments[s.name(i + 1), default: []].append((b, k + 1, container(at: i), false))
                 } else if w == .varWord, b < 0, s.is(k, .leftBrace), let close = s.matching(k), word(k + 1) != .get, word(k + 1) != .set, word(k + 1) != .didSet, word(k + 1) != .willSet {
@@ -251,15 +253,23 @@ struct SwiftCallReader {
             }
         }
         // `x = v` in an `init` that declares no local `x` sets the property `x`.
+        let declared = initSets.isEmpty ? [] : Set(declaredAt.map { Local(body: $0.body, name: s.name($0.name)) })
         for a in initSets where !declared.contains(Local(body: a.body, name: a.name)) {
             assignments[a.name, default: []].append((-1, a.value, a.container, true))
         }
+        // Each name's tables built apart and stored once (not a lookup of the name per assignment).
         for (word, list) in assignments {
-            for a in list where a.body >= 0 { locals[word, default: [:]][a.body, default: []].append(a) }
+            var byBody: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+            var byContainer: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+            var constant: [(body: Int, value: Int, container: Int, property: Bool)] = []
+            for a in list where a.body >= 0 { byBody[a.body, default: []].append(a) }
             for a in list where a.body == -1 {
-                members[word, default: [:]][a.container < 0 ? -1 : containerNames[a.container], default: []].append(a)
-                if !a.property { constantDeclarations[word, default: []].append(a) }
+                byContainer[a.container < 0 ? -1 : containerNames[a.container], default: []].append(a)
+                if !a.property { constant.append(a) }
             }
+            if !byBody.isEmpty { locals[word] = byBody }
+            if !byContainer.isEmpty { members[word] = byContainer }
+            if !constant.isEmpty { constantDeclarations[word] = constant }
         }
     }
 
