@@ -488,13 +488,15 @@ struct ScanCollector {
 
     /// Lint's findings on a query whose predicate had arguments put in point at the call.
     func relocate(_ found: [Diagnostic]) -> [Diagnostic] {
-        let moved = Dictionary(queries.filter(\.relocate).map { ("\($0.site.file):\($0.site.line)", $0.site) }, uniquingKeysWith: { a, _ in a })
+        // Keyed by file and line (a `Line`, not the text "file:line" made per query: the same
+        // pairs, as a line number holds no colon).
+        let moved = Dictionary(queries.filter(\.relocate).map { (Line(file: $0.site.file, line: $0.site.line), $0.site) }, uniquingKeysWith: { a, _ in a })
         let predicateCodes = Set(PredicateRules.all.map(\.code))
         return found.filter { d in
             guard d.code == PredicateRules.typeMismatch.code, let l = d.location else { return true }
             return !untyped.contains(Line(file: l.file, line: l.line))
         }.map { d in
-            guard predicateCodes.contains(d.code), let l = d.location, let site = moved["\(l.file):\(l.line)"] else { return d }
+            guard predicateCodes.contains(d.code), let l = d.location, let site = moved[Line(file: l.file, line: l.line)] else { return d }
             var d = d
             d.location = site
             return d
