@@ -17,6 +17,9 @@ struct DeprecatedInQueryRule: LintRule {
         let types = context.recordTypesByName
         for q in schema.queries {
             guard let t = types[q.recordType] else { continue }
+            // Nothing of a type with nothing deprecated is (a scan's 16,000 queries were each
+            // walked name by name, with a set and the lists joined, to find nothing).
+            guard t.isDeprecated || t.fields.contains(where: \.isDeprecated) else { continue }
             if t.isDeprecated {
                 findings.append(LintFinding("query \(q.label) uses record type '\(t.name)', which is deprecated", at: q.origin,
                                             fix: "stop querying '\(t.name)' or un-deprecate it"))

@@ -14,6 +14,9 @@ public struct LintContext: Sendable {
     let predicateSites: [PredicateSite]
     /// Every problem of those predicates, parsed once, located inside the predicate.
     let predicateProblems: [(QueryPredicateError, SourceLocation?, String)]
+    /// The indices in `predicateProblems` of each code's problems, in order: each predicate rule
+    /// reads its own rather than every problem (a scan's 16,000 queries give as many).
+    let predicateProblemsByCode: [String: [Int]]
     /// CK104-CK107's findings, by rule.
     let cloudKitFindings: [CloudKitRule: [LintFinding]]
     /// Why production cannot run each declared query (`DeclaredQuery.shortfalls(on:)`, its
@@ -27,8 +30,13 @@ public struct LintContext: Sendable {
         recordTypesByName = types
         let sites = PredicateSite.all(in: schema)
         predicateSites = sites
-        predicateProblems = PredicateSite.problems(of: sites, types: types, notation: schema.notation.value)
+        // Each predicate text parsed once for both (a scanned app's thousands of queries share a few).
+        let parsed = ParsedPredicates()
+        predicateProblems = PredicateSite.problems(of: sites, types: types, notation: schema.notation.value, parsed: parsed)
+        var byCode: [String: [Int]] = [:]
+        for (i, p) in predicateProblems.enumerated() { byCode[p.0.rule.code, default: []].append(i) }
+        predicateProblemsByCode = byCode
         cloudKitFindings = CloudKitRules.lintFindings(schema)
-        queryShortfalls = schema.queries.map { q in types[q.recordType].map { q.shortfalls(on: $0, predicate: false) } ?? [] }
+        queryShortfalls = schema.queries.map { q in types[q.recordType].map { q.shortfalls(on: $0, predicate: false, parse: parsed.result) } ?? [] }
     }
 }

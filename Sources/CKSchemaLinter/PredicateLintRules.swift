@@ -31,15 +31,16 @@ struct PredicateSite {
     }
 
     /// Every problem of these predicates, located inside the predicate (`LintContext` asks once).
-    static func problems(of sites: [PredicateSite], types: [String: RecordType], notation: SchemaNotation = .yaml) -> [(QueryPredicateError, SourceLocation?, String)] {
+    static func problems(of sites: [PredicateSite], types: [String: RecordType], notation: SchemaNotation = .yaml,
+                         parsed: ParsedPredicates = ParsedPredicates()) -> [(QueryPredicateError, SourceLocation?, String)] {
         var out: [(QueryPredicateError, SourceLocation?, String)] = []
-        // Each distinct text parsed once: a scanned app repeats the same predicate in many files.
-        var parsed: [Parsed: Result<QueryPredicate, QueryPredicateError>] = [:]
+        // Each distinct text parsed once (a scanned app repeats the same predicate in many
+        // files), and checked once on each record type: the checker's answer depends on the
+        // predicate, the type and the notation only, and the notation is one per run.
+        var checked: [CheckKey: [QueryPredicateError]] = [:]
         for site in sites {
             let text = site.text ?? "TRUEPREDICATE"
-            let key = Parsed(text: text, spelling: site.spelling)
-            let result = parsed[key] ?? Result { () throws(QueryPredicateError) in try PredicateParser.parse(text, spelling: site.spelling) }
-            parsed[key] = result
+            let result = parsed.result(text, site.spelling)
             let predicate: QueryPredicate
             switch result {
             case .success(let p): predicate = p
@@ -48,7 +49,10 @@ struct PredicateSite {
                 continue
             }
             guard let t = types[site.recordType] else { continue }
-            for e in PredicateChecker.check(predicate, on: t, notation: notation) { out.append((e, site.start, site.label)) }
+            let key = CheckKey(text: text, spelling: site.spelling, recordType: site.recordType)
+            let errors = checked[key] ?? PredicateChecker.check(predicate, on: t, notation: notation)
+            checked[key] = errors
+            for e in errors { out.append((e, site.start, site.label)) }
             // A declared query that matches all records is CK110's; a subscription's is checked here.
             if site.isSubscription, predicate.matchesAll, !t.indexes(on: .recordName).contains(.queryable) {
                 out.append((QueryPredicateError(PredicateRules.needsIndex, column: 1, "matches all records: Field 'recordName' is not marked queryable",
@@ -59,10 +63,32 @@ struct PredicateSite {
         return out
     }
 
-    /// A predicate's text as one spelling reads it: the key of the parse cache.
-    private struct Parsed: Hashable {
+    /// A predicate's text as one spelling reads it, on one record type: the key of the check cache.
+    private struct CheckKey: Hashable {
         var text: String
         var spelling: DeclaredQuery.Spelling
+        var recordType: String
+    }
+}
+
+/// Predicates parsed once per text and spelling, for one lint run (`LintContext`): the
+/// predicate rules and the declared queries' shortfalls read the same parses.
+final class ParsedPredicates {
+    private struct Key: Hashable {
+        var text: String
+        var spelling: DeclaredQuery.Spelling
+    }
+    private var parsed: [Key: Result<QueryPredicate, QueryPredicateError>] = [:]
+
+    init() {}
+
+    /// `PredicateParser.parse(text, spelling:)`'s result, parsed the first time it is asked.
+    func result(_ text: String, _ spelling: DeclaredQuery.Spelling) -> Result<QueryPredicate, QueryPredicateError> {
+        let key = Key(text: text, spelling: spelling)
+        if let known = parsed[key] { return known }
+        let result = Result { () throws(QueryPredicateError) in try PredicateParser.parse(text, spelling: spelling) }
+        parsed[key] = result
+        return result
     }
 }
 
@@ -71,7 +97,8 @@ protocol PredicateLintRule: LintRule {}
 
 extension PredicateLintRule {
     func check(_ context: LintContext, into findings: inout [LintFinding]) {
-        for (e, start, label) in context.predicateProblems where e.rule.code == Self.info.code {
+        for i in context.predicateProblemsByCode[Self.info.code] ?? [] {
+            let (e, start, label) = context.predicateProblems[i]
             var f = LintFinding("\(label) predicate: \(e.message)", at: .unknown, fix: e.fix)
             if var loc = start {
                 loc.column += e.column - 1

@@ -19,6 +19,16 @@ extension DeclaredQuery {
     /// that matches all records. Which index kinds a field can hold at all is CloudKit's rule
     /// (`CloudKitRules.allowedIndexes(for:)`, `allowedSystemIndexes`; none on an encrypted field).
     public func shortfalls(on type: RecordType, predicate checkPredicate: Bool = true) -> [QueryShortfall] {
+        shortfalls(on: type, predicate: checkPredicate) { text, spelling in
+            Result { () throws(QueryPredicateError) in try PredicateParser.parse(text, spelling: spelling) }
+        }
+    }
+
+    /// `shortfalls(on:predicate:)` with the predicate parsed by `parse` (`PredicateParser.parse`
+    /// of the text with the spelling, or a cache of it): lint asks for thousands of queries
+    /// that share a few predicate texts, and parses each text once.
+    package func shortfalls(on type: RecordType, predicate checkPredicate: Bool,
+                            parse: (String, Spelling) -> Result<QueryPredicate, QueryPredicateError>) -> [QueryShortfall] {
         var out: [QueryShortfall] = []
         for (use, names) in [(QueryNeed.Use.filter, filter), (.search, search), (.sort, sort)] {
             for (position, name) in names.enumerated() {
@@ -43,7 +53,7 @@ extension DeclaredQuery {
         }
         // The predicate is parsed once, and only when something asks for it.
         let lists = !filter.isEmpty || !search.isEmpty
-        let parsed = lists && !checkPredicate ? nil : predicate.map { text in Result { () throws(QueryPredicateError) in try PredicateParser.parse(text, spelling: spelling) } }
+        let parsed = lists && !checkPredicate ? nil : predicate.map { parse($0, spelling) }
         // A query with no filter, no search and no predicate (or TRUEPREDICATE) matches all records.
         let matchesAll = !lists && (parsed.map { (try? $0.get())?.matchesAll == true } ?? true)
         if matchesAll, !type.indexes(on: .recordName).contains(.queryable) { out.append(.matchesAll) }

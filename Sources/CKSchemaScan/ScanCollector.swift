@@ -118,20 +118,23 @@ struct ScanCollector {
                 guard let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuery(recordType:predicate:)"); continue }
                 // A predicate a local is given in several places (`if` and `else`): one query each.
                 guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuery on '\(shown(names[0]))'"); continue }
+                // The call's place, found once (a binary search of the line table each time).
+                let here = s.location(i)
                 for pred in preds {
-                    var q = DeclaredQuery(recordType: names[0], origin: s.origin(i))
+                    var q = DeclaredQuery(recordType: names[0], origin: Origin(here))
                     q.spelling = .cloudKit
                     q.predicate = pred.text
                     let relocate = pred.start == nil
-                    q.predicateOrigin = Origin(pred.start ?? SourceLocation(file: s.file, line: s.location(i).line, column: 1))
-                    if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
+                    q.predicateOrigin = Origin(pred.start ?? SourceLocation(file: s.file, line: here.line, column: 1))
+                    if pred.untypedValues { untyped.insert(Line(file: s.file, line: here.line)) }
                     querySites[i, default: []].append(queries.count)
-                    queries.append((q, s.location(i), relocate))
-                    for f in filterFields(pred.text) where surface.recordTypes[names[0]]?.filtered[f]?.last != s.location(i) { surface.add(names[0], \.filtered, f, s.location(i)) }
+                    queries.append((q, here, relocate))
+                    for f in filterFields(pred.text) where surface.recordTypes[names[0]]?.filtered[f]?.last != here { surface.add(names[0], \.filtered, f, here) }
                 }
             case "CKQuerySubscription", "CKDatabaseSubscription", "CKRecordZoneSubscription":
                 let kind: Subscription.Kind = s.is(i, "CKQuerySubscription") ? .query : s.is(i, "CKDatabaseSubscription") ? .database : .zone
-                var sub = Subscription(id: "", kind: kind, origin: s.origin(i))
+                let here = s.location(i)
+                var sub = Subscription(id: "", kind: kind, origin: Origin(here))
                 // App code speaks CloudKit's keys: `createdAt` in its predicate is a custom field.
                 sub.spelling = .cloudKit
                 // One subscription per predicate a local gives it (`if` and `else`), each checked.
@@ -154,13 +157,13 @@ struct ScanCollector {
                     }
                     sub.firesOn = events(r, r.argument(i + 1, "options"))
                 }
-                if sub.id.isEmpty { sub.id = "\(s.file):\(s.location(i).line)" }
+                if sub.id.isEmpty { sub.id = "\(s.file):\(here.line)" }
                 for pred in variants {
                     var one = sub
                     if let pred {
                         one.predicate = pred.text == "TRUEPREDICATE" ? nil : pred.text
-                        one.predicateOrigin = Origin(pred.start ?? s.location(i))
-                        if pred.untypedValues { untyped.insert(Line(file: s.file, line: s.location(i).line)) }
+                        one.predicateOrigin = Origin(pred.start ?? here)
+                        if pred.untypedValues { untyped.insert(Line(file: s.file, line: here.line)) }
                     }
                     subscriptionSites[i, default: []].append(subscriptions.count)
                     subscriptions.append(one)
@@ -195,8 +198,16 @@ struct ScanCollector {
             guard s.is(k, .period), s.isName(k + 1) else { continue }
             // Only the members the cases name are made into a `String`: any other one reaches
             // only `default`, which does not read it.
-            let member = Self.members.index(s, k + 1).map { Self.members.words[$0] } ?? ""
             let p = k + 2
+            // A member the list does not hold reaches only `default` (below, the same test):
+            // switching over an empty `String` compared it with every case first.
+            guard let known = Self.members.index(s, k + 1) else {
+                if s.is(i, "self"), s.is(p, .period), s.isName(p + 1), s.is(p + 2, .leftParen), ["perform", "records", "fetch", "save", "modifySubscriptions"].contains(s.name(p + 1)) {
+                    database(r, k + 1, s.name(p + 1), p + 2, scope, g, querySites, subscriptionSites, &unknownSaves)
+                }
+                continue
+            }
+            let member = Self.members.words[known]
             switch member {
             case "setValue", "setObject":
                 guard s.is(p, .leftParen), let key = r.argument(p, "forKey"), let held = r.name(i, scope, g, 0) else { continue }
@@ -477,13 +488,15 @@ struct ScanCollector {
 
     /// Lint's findings on a query whose predicate had arguments put in point at the call.
     func relocate(_ found: [Diagnostic]) -> [Diagnostic] {
-        let moved = Dictionary(queries.filter(\.relocate).map { ("\($0.site.file):\($0.site.line)", $0.site) }, uniquingKeysWith: { a, _ in a })
+        // Keyed by file and line (a `Line`, not the text "file:line" made per query: the same
+        // pairs, as a line number holds no colon).
+        let moved = Dictionary(queries.filter(\.relocate).map { (Line(file: $0.site.file, line: $0.site.line), $0.site) }, uniquingKeysWith: { a, _ in a })
         let predicateCodes = Set(PredicateRules.all.map(\.code))
         return found.filter { d in
             guard d.code == PredicateRules.typeMismatch.code, let l = d.location else { return true }
             return !untyped.contains(Line(file: l.file, line: l.line))
         }.map { d in
-            guard predicateCodes.contains(d.code), let l = d.location, let site = moved["\(l.file):\(l.line)"] else { return d }
+            guard predicateCodes.contains(d.code), let l = d.location, let site = moved[Line(file: l.file, line: l.line)] else { return d }
             var d = d
             d.location = site
             return d

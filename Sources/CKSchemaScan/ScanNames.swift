@@ -8,17 +8,23 @@ import CKSchemaSwift
 struct ScanNames {
     /// The words, in the order given.
     let words: [String]
-    /// The words' indices by byte length, then first byte.
-    private let buckets: [Int: [(bytes: [UInt8], index: Int)]]
+    /// The words' indices by byte length, then first byte: `buckets[length << 8 | first]`, an
+    /// array rather than a dictionary, since every identifier of a file is looked up (three
+    /// passes of the scan each do, and hashing the key was most of them).
+    private let buckets: [[(bytes: [UInt8], index: Int)]]
+    /// The longest word's length: a longer token is no word.
+    private let maxLength: Int
 
     init(_ words: [String]) {
         self.words = words
-        var b: [Int: [(bytes: [UInt8], index: Int)]] = [:]
+        let longest = words.map(\.utf8.count).max() ?? 0
+        var b = [[(bytes: [UInt8], index: Int)]](repeating: [], count: (longest + 1) << 8)
         for (i, w) in words.enumerated() {
             let bytes = Array(w.utf8)
-            b[bytes.count << 8 | Int(bytes.first ?? 0), default: []].append((bytes, i))
+            b[bytes.count << 8 | Int(bytes.first ?? 0)].append((bytes, i))
         }
         buckets = b
+        maxLength = longest
     }
 
     /// The index in `words` of name token `i`'s text, or nil (also for a token that is no name).
@@ -33,7 +39,9 @@ struct ScanNames {
         default: return nil
         }
         let length = end - start
-        guard length > 0, let bucket = buckets[length << 8 | Int(s.bytes[start])] else { return nil }
+        guard length > 0, length <= maxLength else { return nil }
+        let bucket = buckets[length << 8 | Int(s.bytes[start])]
+        guard !bucket.isEmpty else { return nil }
         return s.bytes.withUnsafeBufferPointer { bytes in
             search: for entry in bucket {
                 for k in 1..<max(length, 1) where entry.bytes[k] != bytes[start + k] { continue search }

@@ -33,7 +33,7 @@ struct ShipCode {
         var known: [(token: Int, word: String)] = []
         for i in 0..<n { if let k = Self.names.index(s, i) { known.append((i, Self.names.words[k])) } }
         var words: Set<String> = []
-        for (_, word) in known {
+        for (_, word) in known where word != "try" {
             switch word {
             case "failedRecordSaves", "deletions", "perRecordSaveBlock", "perRecordCompletionBlock", "CKSyncEngine", "pendingRecordZoneChanges": words.insert(word)
             default: break
@@ -42,6 +42,9 @@ struct ShipCode {
         reads = words.intersection(["failedRecordSaves", "deletions"])
         let engine = words.contains("CKSyncEngine") || words.contains("pendingRecordZoneChanges")
         for (i, word) in known {
+            // `try` matters only before `?` (its case below, the one that names it): `try await`,
+            // the most common of the words here, is not compared with every case.
+            if word == "try", !s.is(i + 1, "?") { continue }
             switch word {
             case "modifyRecords" where s.is(i - 1, .period) && s.is(i + 1, .leftParen):
                 modifyRecords(r, i)

@@ -32,6 +32,11 @@ enum ScanWord: UInt8 {
     case other, funcWord, initWord, get, set, didSet, willSet, enumWord, string, letWord, varWord, caseWord, assign, question
     case privateCloudDatabase, publicCloudDatabase, sharedCloudDatabase
     case structWord, classWord, extensionWord, protocolWord, actorWord, selfWord, returnWord
+    // The words `values` and `end` test (`s.is(k, "as")` was a tenth of a dense scan, a call
+    // and a walk of the word's UTF-8 each time).
+    case asWord, elseWord, database, defaultWord, id, ckRecordZone, ckRecord, ckQuery, ckQuerySubscription, ckDatabaseSubscription
+    case ckRecordZoneSubscription, nsSortDescriptor, nsPredicate, ckSubscription, notificationInfoType, ckNotificationInfo
+    case rawValue, zoneID, selfType, trueWord
 
     private static let spelled: [(ScanWord, [UInt8])] = ([
         (.funcWord, "func"), (.initWord, "init"), (.get, "get"), (.set, "set"), (.didSet, "didSet"), (.willSet, "willSet"),
@@ -39,20 +44,37 @@ enum ScanWord: UInt8 {
         (.privateCloudDatabase, "privateCloudDatabase"), (.publicCloudDatabase, "publicCloudDatabase"), (.sharedCloudDatabase, "sharedCloudDatabase"),
         (.structWord, "struct"), (.classWord, "class"), (.extensionWord, "extension"), (.protocolWord, "protocol"), (.actorWord, "actor"),
         (.selfWord, "self"), (.returnWord, "return"),
+        (.asWord, "as"), (.elseWord, "else"), (.database, "database"), (.defaultWord, "default"), (.id, "ID"), (.ckRecordZone, "CKRecordZone"),
+        (.ckRecord, "CKRecord"), (.ckQuery, "CKQuery"), (.ckQuerySubscription, "CKQuerySubscription"), (.ckDatabaseSubscription, "CKDatabaseSubscription"),
+        (.ckRecordZoneSubscription, "CKRecordZoneSubscription"), (.nsSortDescriptor, "NSSortDescriptor"), (.nsPredicate, "NSPredicate"),
+        (.ckSubscription, "CKSubscription"), (.notificationInfoType, "NotificationInfo"), (.ckNotificationInfo, "CKNotificationInfo"),
+        (.rawValue, "rawValue"), (.zoneID, "zoneID"), (.selfType, "Self"), (.trueWord, "true"),
     ] as [(ScanWord, String)]).map { ($0.0, Array($0.1.utf8)) }
-    /// The words by length (the longest is 20 bytes).
-    private static let byLength: [[(ScanWord, [UInt8])]] = (0...20).map { n in spelled.filter { $0.1.count == n } }
+    /// Every word and its spelling (for the test that holds `classify` to `SwiftSource.is`).
+    static var spellings: [(ScanWord, [UInt8])] { spelled }
+    /// The words by length (the longest, `CKRecordZoneSubscription`, is 24 bytes).
+    private static let byLength: [[(ScanWord, [UInt8])]] = (0...(spelled.map(\.1.count).max() ?? 0)).map { n in spelled.filter { $0.1.count == n } }
+    /// The words by length and first byte (`length << 8 | first`): most identifiers of a file
+    /// share no length and first byte with a word, and are passed over without a comparison.
+    private static let byShape: [[(ScanWord, [UInt8])]] = {
+        var out = [[(ScanWord, [UInt8])]](repeating: [], count: byLength.count << 8)
+        for (word, text) in spelled { out[text.count << 8 | Int(text[0])].append((word, text)) }
+        return out
+    }()
 
-    /// Each token's word (`SwiftSource.is(_:_:)`'s rule: an identifier or operator spelt so).
+    /// Each token's word (`SwiftSource.is(_:_:)`'s rule: an identifier or operator spelt so; no
+    /// word is an operator but `=` and `?`, nor begins with `#`, so `word(k) == .rawValue` is
+    /// `s.is(k, "rawValue")`).
     static func classify(_ s: SwiftSource) -> [ScanWord] {
         var out = [ScanWord](repeating: .other, count: s.tokens.count)
+        let table = byShape
         s.bytes.withUnsafeBufferPointer { bytes in
             for (i, t) in s.tokens.enumerated() {
                 let start = Int(t.start), len = Int(t.end) - start
                 switch t.kind {
                 case .identifier:
-                    guard len < byLength.count else { continue }
-                    for (word, text) in byLength[len] where text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + start, len) == 0 }) {
+                    guard len > 0, len < byLength.count else { continue }
+                    for (word, text) in table[len << 8 | Int(bytes[start])] where text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + start, len) == 0 }) {
                         out[i] = word
                         break
                     }
@@ -77,7 +99,9 @@ struct SwiftCallReader {
     /// For each token, the index in `bodies` of the innermost one holding it, or -1.
     private var bodyOf: [Int32] = []
     /// Each body's function parameters (their names inside the body), as `bodies` is ordered.
-    private var parameters: [Set<String>] = []
+    /// A list, not a `Set`: a function has a few, and only `contains` asks (a set built per
+    /// function was a measured part of reading a dense file).
+    private var parameters: [[String]] = []
     /// Assignments by name: the body they are in (-1 outside any: a property, or `self.x = v`),
     /// the index of the value's first token, the type declaration holding it (-1 at file level),
     /// and whether it sets an instance property (`self.x = v`, `x = v` in an `init`, a computed
@@ -115,7 +139,7 @@ struct SwiftCallReader {
         let n = s.tokens.count
         var stringEnums: [(Int, Int)] = []
         var initOpens: Set<Int> = []
-        var paramsByOpen: [Int: Set<String>] = [:]
+        var paramsByOpen: [Int: [String]] = [:]
         var i = 0
         while i < n {
             let w = words[i]
@@ -144,13 +168,13 @@ struct SwiftCallReader {
                     var p = i + 1
                     while p < k, !s.is(p, .leftParen) { p += 1 }
                     if p < k, let end = s.matching(p) {
-                        var names: Set<String> = []
+                        var names: [String] = []
                         var j = p + 1
                         while j < end {
-                            if s.isName(j), s.is(j + 1, .colon) { names.insert(s.name(j)) }
+                            if s.isName(j), s.is(j + 1, .colon) { names.append(s.name(j)) }
                             j = s.skipGroup(j)
                         }
-                        if !names.isEmpty { paramsByOpen[k, default: []].formUnion(names) }
+                        if !names.isEmpty { paramsByOpen[k, default: []] += names }
                     }
                 }
             }
@@ -180,7 +204,11 @@ struct SwiftCallReader {
         containerIDs = ids
         // Locals declared in each body (`let x`, `var x`, with or without a value), and the bare
         // `x = v` of an `init` that set a property of the same name.
-        var declared: Set<String> = []
+        /// A local's body and name (a struct rather than an interpolated `String`: one a `let`).
+        struct Local: Hashable { var body: Int; var name: String }
+        /// Each local's body and name token, kept as numbers: only an `init`'s bare `x = v` asks
+        /// (`initSets`), so the set of names is built only for a file that has one.
+        var declaredAt: [(body: Int, name: Int)] = []
         var initSets: [(name: String, body: Int, value: Int, container: Int)] = []
         for i in 0..<n {
             // `let x = v`, `var x: T = v`, `x = v` (at the start of a statement).
@@ -194,7 +222,7 @@ struct SwiftCallReader {
                     }
                 }
                 let b = body(at: i)
-                if b >= 0 { declared.insert("\(b) \(s.name(i + 1))") }
+                if b >= 0 { declaredAt.append((b, i + 1)) }
                 if word(k) == .assign {
                     assignments[s.name(i + 1), default: []].append((b, k + 1, container(at: i), false))
                 } else if w == .varWord, b < 0, s.is(k, .leftBrace), let close = s.matching(k), word(k + 1) != .get, word(k + 1) != .set, word(k + 1) != .didSet, word(k + 1) != .willSet {
@@ -225,15 +253,23 @@ struct SwiftCallReader {
             }
         }
         // `x = v` in an `init` that declares no local `x` sets the property `x`.
-        for a in initSets where !declared.contains("\(a.body) \(a.name)") {
+        let declared = initSets.isEmpty ? [] : Set(declaredAt.map { Local(body: $0.body, name: s.name($0.name)) })
+        for a in initSets where !declared.contains(Local(body: a.body, name: a.name)) {
             assignments[a.name, default: []].append((-1, a.value, a.container, true))
         }
+        // Each name's tables built apart and stored once (not a lookup of the name per assignment).
         for (word, list) in assignments {
-            for a in list where a.body >= 0 { locals[word, default: [:]][a.body, default: []].append(a) }
+            var byBody: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+            var byContainer: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+            var constant: [(body: Int, value: Int, container: Int, property: Bool)] = []
+            for a in list where a.body >= 0 { byBody[a.body, default: []].append(a) }
             for a in list where a.body == -1 {
-                members[word, default: [:]][a.container < 0 ? -1 : containerNames[a.container], default: []].append(a)
-                if !a.property { constantDeclarations[word, default: []].append(a) }
+                byContainer[a.container < 0 ? -1 : containerNames[a.container], default: []].append(a)
+                if !a.property { constant.append(a) }
             }
+            if !byBody.isEmpty { locals[word] = byBody }
+            if !byContainer.isEmpty { members[word] = byContainer }
+            if !constant.isEmpty { constantDeclarations[word] = constant }
         }
     }
 
@@ -266,7 +302,34 @@ struct SwiftCallReader {
 
     /// For each token, the innermost body holding it (a body holds its `{`, not its `}`),
     /// found in one sweep: bodies are bracket pairs, so they nest and a stack follows them.
+    /// The stack changes only where a body opens or the innermost closes, so each run between
+    /// two such tokens is filled at once rather than the stack asked at every token.
     private static func innermost(_ bodies: [(Int, Int)], count n: Int) -> [Int32] {
+        var out = [Int32](repeating: -1, count: n)
+        var open: [Int] = []
+        var next = 0
+        var i = 0
+        out.withUnsafeMutableBufferPointer { out in
+            while i < n {
+                while let top = open.last, bodies[top].1 <= i { open.removeLast() }
+                while next < bodies.count, bodies[next].0 == i { open.append(next); next += 1 }
+                // The next token where the stack can change: the next opening or the top's closing.
+                var stop = n
+                if next < bodies.count { stop = min(stop, bodies[next].0) }
+                if let top = open.last { stop = min(stop, bodies[top].1) }
+                stop = max(stop, i + 1)
+                if let top = open.last {
+                    let v = Int32(top)
+                    for j in i..<stop { out[j] = v }
+                }
+                i = stop
+            }
+        }
+        return out
+    }
+
+    /// `innermost` as it was, one token at a time: the test holds the two to the same answers.
+    static func innermostByToken(_ bodies: [(Int, Int)], count n: Int) -> [Int32] {
         var out = [Int32](repeating: -1, count: n)
         var open: [Int] = []
         var next = 0
@@ -277,6 +340,9 @@ struct SwiftCallReader {
         }
         return out
     }
+
+    /// `innermost`, for the test.
+    static func innermostByRun(_ bodies: [(Int, Int)], count n: Int) -> [Int32] { innermost(bodies, count: n) }
 
     // MARK: Expressions
 
@@ -291,7 +357,9 @@ struct SwiftCallReader {
             case .comma, .rightParen, .rightBracket, .rightBrace, .semicolon, .leftBrace, .endOfFile: return j
             case .leftParen, .leftBracket: j = s.skipGroup(j)
             default:
-                if s.is(j, "as") || s.is(j, "else") || s.is(j, "{") { return j }
+                // (`{` is never an identifier or operator token: its kind is `.leftBrace`, above.)
+                let w = word(j)
+                if w == .asWord || w == .elseWord { return j }
                 j += 1
             }
         }
@@ -301,25 +369,46 @@ struct SwiftCallReader {
     /// The labelled arguments of the call whose `(` is at `p`: label (nil when none) and first token.
     func arguments(_ p: Int) -> [(label: String?, start: Int)] {
         guard s.is(p, .leftParen) || s.is(p, .leftBracket), let close = s.matching(p) else { return [] }
-        var out: [(String?, Int)] = []
+        // Built with its labelled type: an array of unlabelled tuples returned as labelled ones
+        // is converted element by element (`_arrayForceCast`, 4% of a dense scan).
+        var out: [(label: String?, start: Int)] = []
         var k = p + 1
         while k < close {
             if s.isName(k), s.is(k + 1, .colon) { out.append((s.name(k), k + 2)) } else { out.append((nil, k)) }
-            var j = out[out.count - 1].1
+            var j = out[out.count - 1].start
             while j < close, !s.is(j, .comma) { j = s.skipGroup(j) }
             k = j + 1
         }
         return out
     }
 
-    func argument(_ p: Int, _ label: String) -> Int? { arguments(p).first { $0.label == label }?.start }
+    /// The first token of the argument labelled `label` of the call whose `(` is at `p`:
+    /// `arguments(p).first { $0.label == label }?.start`, walking the same arguments with no
+    /// array and no label made into a `String` (`SwiftSource.nameIs`).
+    func argument(_ p: Int, _ label: String) -> Int? {
+        guard s.is(p, .leftParen) || s.is(p, .leftBracket), let close = s.matching(p) else { return nil }
+        var k = p + 1
+        while k < close {
+            var j = k
+            if s.isName(k), s.is(k + 1, .colon) {
+                if s.nameIs(k, label) { return k + 2 }
+                j = k + 2
+            }
+            while j < close, !s.is(j, .comma) { j = s.skipGroup(j) }
+            k = j + 1
+        }
+        return nil
+    }
+
+    /// `argument(_:_:)` as it was, for the test that holds the two to the same answers.
+    func argumentByList(_ p: Int, _ label: String) -> Int? { arguments(p).first { $0.label == label }?.start }
 
     /// The values the expression at `k` can have, or nil when it cannot be followed.
     func values(_ k: Int, _ scope: Int, _ globals: ScanGlobals, depth: Int = 0) -> [ScanValue]? {
         guard depth < Self.maxDepth, k < s.tokens.count else { return nil }
         let e = end(k)
         guard e > k else { return nil }
-        func at(_ offset: Int, _ word: String) -> Bool { k + offset < e && s.is(k + offset, word) }
+        func at(_ offset: Int, _ w: ScanWord) -> Bool { k + offset < e && word(k + offset) == w }
         let count = e - k
         // The expression's items at depth 0, a bracketed group counted as one.
         var top = 0
@@ -329,37 +418,37 @@ struct SwiftCallReader {
         if count == 1, s.tokens[k].kind == .stringLiteral { return nil }
         // Databases: `...privateCloudDatabase`, `....database(with: .public)`.
         if let last = dbName(e - 1) { return [.database(last)] }
-        if s.is(e - 1, .rightParen), let open = s.matching(e - 1), open > k, s.is(open - 1, "database"), let w = argument(open, "with"), s.is(w, .period), let d = Database(rawValue: s.name(w + 1)) {
+        if s.is(e - 1, .rightParen), let open = s.matching(e - 1), open > k, word(open - 1) == .database, let w = argument(open, "with"), s.is(w, .period), let d = Database(rawValue: s.name(w + 1)) {
             return [.database(d)]
         }
-        if at(0, "CKRecordZone") {
+        if at(0, .ckRecordZone) {
             // CKRecordZone.default(), .default().zoneID, CKRecordZone.ID.default, CKRecordZone.ID(zoneName:), CKRecordZone(zoneName:)
             if s.is(k + 1, .period) {
-                if s.is(k + 2, "default"), s.is(k + 3, .leftParen) { return [.zone(Zone.defaultZoneName)] }
-                if s.is(k + 2, "ID"), s.is(k + 3, .period), s.is(k + 4, "default") { return [.zone(Zone.defaultZoneName)] }
-                if s.is(k + 2, "ID"), s.is(k + 3, .leftParen) { return zoneNamed(k + 3, scope, globals, depth) }
+                if word(k + 2) == .defaultWord, s.is(k + 3, .leftParen) { return [.zone(Zone.defaultZoneName)] }
+                if word(k + 2) == .id, s.is(k + 3, .period), word(k + 4) == .defaultWord { return [.zone(Zone.defaultZoneName)] }
+                if word(k + 2) == .id, s.is(k + 3, .leftParen) { return zoneNamed(k + 3, scope, globals, depth) }
             }
             if s.is(k + 1, .leftParen) { return zoneNamed(k + 1, scope, globals, depth) }
             return nil
         }
-        if s.is(k, .period), count == 2, s.is(k + 1, "default") { return [.zone(Zone.defaultZoneName)] }   // `.default` as a CKRecordZone.ID
-        if at(0, "CKRecord"), s.is(k + 1, .period), s.is(k + 2, "ID"), s.is(k + 3, .leftParen) {
+        if s.is(k, .period), count == 2, word(k + 1) == .defaultWord { return [.zone(Zone.defaultZoneName)] }   // `.default` as a CKRecordZone.ID
+        if at(0, .ckRecord), s.is(k + 1, .period), word(k + 2) == .id, s.is(k + 3, .leftParen) {
             guard argument(k + 3, "recordName") != nil else { return nil }
             guard let z = argument(k + 3, "zoneID") else { return [.recordID(zone: Zone.defaultZoneName)] }
             let zones = values(z, scope, globals, depth: depth + 1)?.compactMap { v -> String?? in if case .zone(let n) = v { return .some(n) }; return nil }
             return (zones?.isEmpty == false ? zones! : [nil]).map { .recordID(zone: $0) }
         }
         if top == 2, s.is(k + 1, .leftParen) {
-            if s.is(k, "CKRecord") { return [.record(k)] }
-            if s.is(k, "CKQuery") { return [.query(k)] }
-            if s.is(k, "CKQuerySubscription") || s.is(k, "CKDatabaseSubscription") || s.is(k, "CKRecordZoneSubscription") { return [.subscription(k)] }
-            if s.is(k, "NSSortDescriptor"), let key = argument(k + 1, "key") { return values(key, scope, globals, depth: depth + 1)?.compactMap { if case .string(let v) = $0 { .sort(v) } else { nil } } }
-            if s.is(k, "NSPredicate") { return predicate(k + 1, scope, globals, depth).map { [.predicate($0)] } }
+            if word(k) == .ckRecord { return [.record(k)] }
+            if word(k) == .ckQuery { return [.query(k)] }
+            if word(k) == .ckQuerySubscription || word(k) == .ckDatabaseSubscription || word(k) == .ckRecordZoneSubscription { return [.subscription(k)] }
+            if word(k) == .nsSortDescriptor, let key = argument(k + 1, "key") { return values(key, scope, globals, depth: depth + 1)?.compactMap { if case .string(let v) = $0 { .sort(v) } else { nil } } }
+            if word(k) == .nsPredicate { return predicate(k + 1, scope, globals, depth).map { [.predicate($0)] } }
         }
-        if top == 4, s.is(k, "CKSubscription"), s.is(k + 2, "NotificationInfo"), s.is(k + 3, .leftParen) { return [.notificationInfo(k)] }
-        if top == 2, s.is(k, "CKNotificationInfo"), s.is(k + 1, .leftParen) { return [.notificationInfo(k)] }
+        if top == 4, word(k) == .ckSubscription, word(k + 2) == .notificationInfoType, s.is(k + 3, .leftParen) { return [.notificationInfo(k)] }
+        if top == 2, word(k) == .ckNotificationInfo, s.is(k + 1, .leftParen) { return [.notificationInfo(k)] }
         // `.name.rawValue`, `Type.name.rawValue`, `A.B.name.rawValue`: a string enum's case.
-        if s.is(e - 1, "rawValue"), s.is(e - 2, .period), s.isName(e - 3), e - 3 > k, let names = chain(k, e - 2), names.count >= (s.is(k, .period) ? 1 : 2) {
+        if word(e - 1) == .rawValue, s.is(e - 2, .period), s.isName(e - 3), e - 3 > k, let names = chain(k, e - 2), names.count >= (s.is(k, .period) ? 1 : 2) {
             return globals.enumRaw(s.name(e - 3)).map { [.string($0)] }
         }
         // `A.B.name` (types nested to any depth): the constant `name`, as `Type.name` is.
@@ -372,7 +461,7 @@ struct SwiftCallReader {
         if count == 2, s.is(k, .period), s.isName(k + 1) { nameIndex = k + 1 }
         if count == 3, s.isName(k), s.is(k + 1, .period), s.isName(k + 2) {
             // `zone.zoneID`, `id.zoneID` on a local; `Self.zoneID`, `Store.zoneID` name a constant.
-            if s.is(k + 2, "zoneID"), !s.is(k, "self"), let c = s.name(k).first, c.isLowercase {
+            if word(k + 2) == .zoneID, word(k) != .selfWord, let c = s.name(k).first, c.isLowercase {
                 guard let inner = name(k, scope, globals, depth) else { return nil }
                 let zones = inner.compactMap { v -> ScanValue? in
                     switch v {
@@ -384,8 +473,8 @@ struct SwiftCallReader {
             }
             nameIndex = k + 2
             // `value.x` is a property of another object (`namespaceID.namespaceKey`): not a constant.
-            if !(s.is(k, "self") || s.is(k, "Self")), let c = s.name(k).first, c.isLowercase { return nil }
-            if !(s.is(k, "self") || s.is(k, "Self")), let own = name(k + 2, -2, globals, depth) { return own }
+            if !(word(k) == .selfWord || word(k) == .selfType), let c = s.name(k).first, c.isLowercase { return nil }
+            if !(word(k) == .selfWord || word(k) == .selfType), let own = name(k + 2, -2, globals, depth) { return own }
         }
         guard let n = nameIndex else { return nil }
         return name(n, count == 1 ? scope : -2, globals, depth)
@@ -400,9 +489,10 @@ struct SwiftCallReader {
         if depth == 0 { globals.lookups = 0 }
         guard globals.spend() else { return nil }
         let word = s.name(n)
-        if scope >= 0, let local = locals[word]?[scope]?.filter({ $0.value < n }), !local.isEmpty {
+        // The assignments before `n`, read in place (no filtered copy).
+        if scope >= 0, let local = locals[word]?[scope], local.contains(where: { $0.value < n }) {
             var out: [ScanValue] = []
-            for a in local {
+            for a in local where a.value < n {
                 guard let v = values(a.value, scope, globals, depth: depth + 1) else { return nil }
                 for x in v where !out.contains(x) { out.append(x) }
             }
@@ -417,16 +507,17 @@ struct SwiftCallReader {
         // `Type.x` is the `x` of a declaration named `Type` when this file has one; an instance
         // property set in code (`self.x = v`) is never `Type.x` or `.x`.
         let declared = members[word] ?? [:]
-        let bare = !s.is(n - 1, .period) || s.is(n - 2, "self") || s.is(n - 2, "Self")
+        let bare = !s.is(n - 1, .period) || self.word(n - 2) == .selfWord || self.word(n - 2) == .selfType
         var own: [(body: Int, value: Int, container: Int, property: Bool)] = []
         if bare {
             // The file level, then each type holding `n` by name (at most `maxNesting` out).
-            var seen: Set<Int> = [-1]
+            // The type names already read: at most `maxNesting` + 1, looked through in place.
+            var seen: [Int] = [-1]
             own = declared[-1] ?? []
             var at = container(at: n)
             var level = 0
             while at >= 0, level < Self.maxNesting {
-                if seen.insert(containerNames[at]).inserted { own += declared[containerNames[at]] ?? [] }
+                if !seen.contains(containerNames[at]) { seen.append(containerNames[at]); own += declared[containerNames[at]] ?? [] }
                 at = containers[at].parent
                 level += 1
             }
@@ -457,6 +548,10 @@ struct SwiftCallReader {
         return globals.constant(word, depth)
     }
 
+    /// True when every byte of `text` is ASCII: there Foundation's `contains` of one ASCII
+    /// character is a byte search (no combining mark or composed character to match).
+    static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+
     func dbName(_ i: Int) -> Database? {
         switch word(i) {
         case .privateCloudDatabase: .private
@@ -479,7 +574,9 @@ struct SwiftCallReader {
         guard let f = args.first, f.label == "format", let format = s.stringValue(f.start) else { return nil }
         var rest = args.dropFirst().map(\.start)
         let start = s.location(f.start)
-        guard format.contains("%") else {
+        // A byte search where the text is ASCII (Foundation's `contains` was most of this
+        // function); otherwise Foundation's answer, as before.
+        guard Self.isASCII(format) ? format.utf8.contains(UInt8(ascii: "%")) : format.contains("%") else {
             return ScanPredicate(text: format, start: SourceLocation(file: start.file, line: start.line, column: start.column + 1), untypedValues: false)
         }
         var out = "", untyped = false
@@ -498,7 +595,7 @@ struct SwiftCallReader {
             if c == "K" {
                 guard let text, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
                 out += text
-            } else if let text, !text.contains("\"") && !text.contains("\\") {
+            } else if let text, Self.isASCII(text) ? !text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) : !text.contains("\"") && !text.contains("\\") {
                 out += "\"" + text + "\""
             } else {
                 out += "\"\""

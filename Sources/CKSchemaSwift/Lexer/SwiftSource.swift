@@ -92,13 +92,55 @@ public struct SwiftSource: Sendable {
         return text(index)
     }
 
+    /// True when token `index` is a name whose text (`name(_:)`'s: a backtick name without its
+    /// backticks) is `word`: `isName(index) && name(index) == word` with no `String` made.
+    @inlinable
+    public func nameIs(_ index: Int, _ word: String) -> Bool {
+        guard index >= 0, index < tokens.count else { return false }
+        let t = tokens[index]
+        var start = Int(t.start), end = Int(t.end)
+        switch t.kind {
+        case .identifier: break
+        case .backtickIdentifier:
+            if end - start >= 2, !t.flags.contains(.unterminated) { start += 1; end -= 1 }
+        default: return false
+        }
+        let answer: Bool? = word.utf8.withContiguousStorageIfAvailable { w in
+            var ascii = true
+            if end - start == w.count {
+                var same = true
+                for k in 0..<w.count where bytes[start + k] != w[k] { same = false; break }
+                if same { return true }
+            }
+            for c in w where c >= 0x80 { ascii = false; break }
+            var k = start
+            while ascii, k < end { if bytes[k] >= 0x80 { ascii = false }; k += 1 }
+            // Two ASCII texts that differ are not equal.
+            return ascii ? false : nil
+        } ?? nil
+        return answer ?? nameIsCanonically(start, end, word)
+    }
+
+    /// `nameIs` when the bytes differ and one side is not ASCII (or the word's bytes are not
+    /// contiguous): `String`'s `==` is canonical equivalence (a KELVIN SIGN is a `K`).
+    @usableFromInline
+    func nameIsCanonically(_ start: Int, _ end: Int, _ word: String) -> Bool {
+        String(decoding: bytes[start..<end], as: UTF8.self) == word
+    }
+
     /// True when token `index` is a name (identifier or backtick name).
+    ///
+    /// This and the other one-token tests below are `@inlinable`: the scan's readers (another
+    /// module) ask them at nearly every token, and a call each was a measured part of a
+    /// CloudKit-dense scan (Benchmarks/scan, `DENSE=1`).
+    @inlinable
     public func isName(_ index: Int) -> Bool {
         index < tokens.count && (tokens[index].kind == .identifier || tokens[index].kind == .backtickIdentifier)
     }
 
     /// True when token `index` is an identifier, operator or `#` keyword spelt exactly `word`
     /// (a backtick name never is: `` `var` `` is a name, not the keyword).
+    @inlinable
     public func `is`(_ index: Int, _ word: String) -> Bool {
         guard index >= 0, index < tokens.count else { return false }
         let t = tokens[index]
@@ -112,6 +154,7 @@ public struct SwiftSource: Sendable {
 
     /// True when token `index` is the one-character operator `byte` (`=`, `-`): `is(index, "=")`
     /// without walking a `String` (it was 2% of a SwiftData import, Benchmarks/swift).
+    @inlinable
     public func isOperator(_ index: Int, _ byte: UInt8) -> Bool {
         guard index >= 0, index < tokens.count else { return false }
         let t = tokens[index]
@@ -119,6 +162,7 @@ public struct SwiftSource: Sendable {
     }
 
     /// True when token `index` is of `kind`.
+    @inlinable
     public func `is`(_ index: Int, _ kind: SwiftToken.Kind) -> Bool {
         index >= 0 && index < tokens.count && tokens[index].kind == kind
     }
@@ -183,6 +227,7 @@ public struct SwiftSource: Sendable {
 
     /// The index of the token that closes the bracket at `index` (or opens the one there),
     /// or nil when it does not balance.
+    @inlinable
     public func matching(_ index: Int) -> Int? {
         guard index >= 0, index < partner.count, partner[index] >= 0 else { return nil }
         return Int(partner[index])
@@ -190,6 +235,7 @@ public struct SwiftSource: Sendable {
 
     /// The index just past a bracketed group that starts at `index`; `index + 1` when the
     /// token there is not an opening; the end of file when it never closes.
+    @inlinable
     public func skipGroup(_ index: Int) -> Int {
         guard index < tokens.count, tokens[index].isOpening else { return index + 1 }
         return matching(index).map { $0 + 1 } ?? tokens.count - 1

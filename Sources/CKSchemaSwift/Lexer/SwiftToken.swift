@@ -77,11 +77,14 @@ public struct SwiftToken: Sendable, Hashable {
     }
 
     /// The token's bytes as a range of offsets.
+    @inlinable
     public var range: Range<Int> { Int(start)..<Int(end) }
 
     /// `(`, `[` or `{`.
+    @inlinable
     public var isOpening: Bool { kind == .leftParen || kind == .leftBracket || kind == .leftBrace }
     /// `)`, `]` or `}`.
+    @inlinable
     public var isClosing: Bool { kind == .rightParen || kind == .rightBracket || kind == .rightBrace }
 }
 

@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+@testable import CKSchemaLinter
+@testable import CKSchemaModel
+@testable import CKSchemaPredicate
+@testable import CKSchemaScan
+@testable import CKSchemaSwift
+
+/// The scan's fast paths (issue 36 point 4, the dense scan) against the general paths they
+/// stand for: each must give the same answer on every token of every Swift fixture and on
+/// sources written to reach its edges (backtick names, non-ASCII names, nesting).
+@Suite struct ScanFastPathTests {
+    /// Every Swift fixture, lexed, and a few sources written for the edges.
+    static func sources() throws -> [SwiftSource] {
+        let root = Paths.fixture("")
+        let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        var out = try files.sorted().map { f in SwiftSource(bytes: try [UInt8](Data(contentsOf: URL(fileURLWithPath: root + "/" + f))), file: f) }
+        out += edgeSources.enumerated().map { SwiftSource(bytes: Array($0.element.utf8), file: "edge\($0.offset).swift") }
+        return out
+    }
+
+    /// Backtick labels, a KELVIN SIGN (U+212A, canonically `K`) in a label, a decomposed `é`,
+    /// unterminated backticks, nested functions and types, `init`s that share a brace.
+    static let edgeSources = [
+        "func f() { record.setValue(v, forKey: \"a\"); record.setValue(v, for\u{212A}ey: \"b\"); x(`forKey`: 1, `recordType`: 2) }",
+        "let q = CKQuery(recordType: \"Entry\", predicate: NSPredicate(format: \"rank > %@\", a)); f(caf\u{E9}: 1, cafe\u{301}: 2)",
+        "struct A { struct B { func g() { func h() { let x = 1 } } }; init() {} init?(x: Int) {} }\nextension A.B { var v: Int { 1 } }",
+        "func f(`a b`: Int, `: Int) { g(`x`: 1, `: 2 }",
+        "enum E: String { case a = \"x\", b }\nclass C { static let zoneID = CKRecordZone.ID(zoneName: \"Z\"); func s() { CKRecord(recordType: \"T\", recordID: CKRecord.ID(recordName: \"n\", zoneID: Self.zoneID)) } }",
+    ]
+
+    /// Labels the scan asks for, and labels that clash with them in length or first byte.
+    static let labels = ["recordType", "recordID", "zoneID", "zoneName", "predicate", "format", "value", "forKey", "key", "with", "identifier",
+                         "subscriptionID", "options", "saving", "deleting", "inZoneWith", "withID", "recordZoneIDs", "database", "x", "a b", "caf\u{E9}", "\u{212A}"]
+
+    @Test func argumentAgreesWithTheListOfArguments() throws {
+        var checked = 0
+        for s in try Self.sources() {
+            let r = SwiftCallReader(s)
+            for p in s.tokens.indices where s.is(p, .leftParen) || s.is(p, .leftBracket) || p % 7 == 0 {
+                var asked = Set(Self.labels)
+                for a in r.arguments(p) { if let l = a.label { asked.insert(l) } }
+                for label in asked {
+                    let fast = r.argument(p, label), listed = r.argumentByList(p, label)
+                    if fast != listed { Issue.record("\(s.file) token \(p) label \(label): \(String(describing: fast)) vs \(String(describing: listed))"); return }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 50_000)
+    }
+
+    @Test func nameIsAgreesWithName() throws {
+        var checked = 0
+        for s in try Self.sources() {
+            for i in -1...s.tokens.count {
+                let words = i >= 0 && i < s.tokens.count && s.isName(i) ? Self.labels + [s.name(i), s.text(i)] : Self.labels
+                for w in words {
+                    let general = i >= 0 && s.isName(i) && s.name(i) == w
+                    if s.nameIs(i, w) != general { Issue.record("\(s.file) token \(i) '\(w)': nameIs \(!general)"); return }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 100_000)
+    }
+
+    /// The KELVIN SIGN case the byte comparison alone would miss: `String`'s `==` is canonical.
+    @Test func nameIsIsCanonicalEquivalence() {
+        let s = SwiftSource(bytes: Array("for\u{212A}ey caf\u{E9} cafe\u{301} `forKey`".utf8), file: "k.swift")
+        #expect(s.nameIs(0, "forKey") == ("for\u{212A}ey" == "forKey"))
+        #expect(s.nameIs(1, "cafe\u{301}"))
+        #expect(s.nameIs(2, "caf\u{E9}"))
+        #expect(s.nameIs(3, "forKey"))
+        #expect(!s.nameIs(3, "`forKey`"))
+    }
+
+    @Test func innermostByRunsAgreesTokenByToken() throws {
+        var checked = 0
+        for s in try Self.sources() {
+            let r = SwiftCallReader(s)
+            let n = s.tokens.count
+            for spans in [r.bodies, r.containers.map { ($0.open, $0.close) }] {
+                #expect(SwiftCallReader.innermostByRun(spans, count: n) == SwiftCallReader.innermostByToken(spans, count: n))
+                checked += 1
+            }
+        }
+        // Nested, touching, repeated and improperly nested spans, and spans that were never sorted.
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let n = Int.random(in: 0...40, using: &rng)
+            var spans: [(Int, Int)] = (0..<Int.random(in: 0...8, using: &rng)).map { _ in
+                let a = Int.random(in: 0...max(n, 1), using: &rng)
+                return (a, a + Int.random(in: 0...12, using: &rng))
+            }
+            if Bool.random(using: &rng) { spans.sort { $0.0 < $1.0 } }
+            let byRun = SwiftCallReader.innermostByRun(spans, count: n), byToken = SwiftCallReader.innermostByToken(spans, count: n)
+            if byRun != byToken { Issue.record("spans \(spans) over \(n): \(byRun) vs \(byToken)"); return }
+            checked += 1
+        }
+        #expect(checked > 2_000)
+    }
+
+    /// Each token's `ScanWord` is `SwiftSource.is(_:_:)` of its spelling, for every word.
+    @Test func scanWordsAreTheirSpellings() throws {
+        var checked = 0
+        for s in try Self.sources() {
+            let r = SwiftCallReader(s)
+            for i in -1...s.tokens.count {
+                for (word, bytes) in ScanWord.spellings {
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    if (r.word(i) == word) != s.is(i, text) { Issue.record("\(s.file) token \(i): \(word) vs is '\(text)'"); return }
+                    checked += 1
+                }
+                if (r.word(i) == .assign) != s.is(i, "=") || (r.word(i) == .question) != s.is(i, "?") { Issue.record("\(s.file) token \(i): = or ?"); return }
+            }
+        }
+        #expect(checked > 100_000)
+    }
+
+    /// `ScanNames.index` (a table by length and first byte) is the word `SwiftSource.name` gives.
+    @Test func scanNamesAreTheirNames() throws {
+        let words = ["CKRecord", "CKQuery", "save", "share", "perRecordCompletionBlock", "fetchedRecordZoneChanges", "a b", "x"]
+        let names = ScanNames(words)
+        var checked = 0
+        for s in try Self.sources() {
+            for i in -1...s.tokens.count {
+                // `ScanNames` compares bytes, as it always did: a name spelt with other bytes is not its word.
+                let bytewise = i >= 0 && s.isName(i) ? words.firstIndex { Array($0.utf8) == Array(s.name(i).utf8) } : nil
+                if names.index(s, i) != bytewise { Issue.record("\(s.file) token \(i)"); return }
+                checked += 1
+            }
+        }
+        #expect(checked > 10_000)
+    }
+
+    /// The byte search `predicate()` makes of an ASCII text is Foundation's `contains` there.
+    @Test func asciiSearchIsFoundationsContains() {
+        for t in ["rank > %@", "a", "", "100%", "title == \"x\"", "a\\b", "caf\u{E9} %@", "%\u{301}", "\"\u{301}", "\u{212A}"] {
+            let fast = SwiftCallReader.isASCII(t) ? t.utf8.contains(UInt8(ascii: "%")) : t.contains("%")
+            #expect(fast == t.contains("%"), "\(t)")
+            let quote = SwiftCallReader.isASCII(t) ? t.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) : t.contains("\"") || t.contains("\\")
+            #expect(quote == (t.contains("\"") || t.contains("\\")), "\(t)")
+        }
+    }
+
+    /// `LintContext` parses each predicate text once and checks it once per record type: its
+    /// problems and shortfalls are those of parsing and checking every site afresh. Two types
+    /// that answer the same text differently, and two spellings, so a cache keyed on less fails.
+    @Test func lintContextCachesAreTheDirectAnswers() {
+        let a = RecordType(name: "A", fields: [Field(name: "rank", type: FieldType(.int64), indexes: [.queryable, .sortable]),
+                                               Field(name: "createdAt", type: FieldType(.timestamp), indexes: [.queryable])],
+                           systemIndexes: [.recordName: [.queryable]])
+        let b = RecordType(name: "B", fields: [Field(name: "rank", type: FieldType(.string))])
+        var schema = Schema(recordTypes: [a, b])
+        let texts = ["rank > 3", "rank > %@", "rank == \"x\"", "createdAt > 1", "creationDate > 1", "TRUEPREDICATE", "rank > 1 OR rank < 0", "nope ==", "missing > 1"]
+        for (i, text) in (texts + texts + texts).enumerated() {
+            var q = DeclaredQuery(recordType: ["B", "A", "Z"][(i + i / texts.count) % 3], sort: i % 2 == 0 ? ["rank"] : [], origin: Origin(CKSchemaModel.SourceLocation(file: "q", line: i + 1, column: 1)))
+            q.predicate = text
+            q.spelling = i % 4 < 2 ? .cloudKit : .schema
+            schema.queries.append(q)
+            var sub = Subscription(id: "s\(i)", kind: .query, recordType: i % 2 == 0 ? "A" : "B", predicate: i % 5 == 0 ? nil : text,
+                                   origin: Origin(CKSchemaModel.SourceLocation(file: "s", line: i + 1, column: 1)))
+            sub.spelling = i % 3 == 0 ? .cloudKit : .schema
+            schema.subscriptions.append(sub)
+        }
+        let context = LintContext(schema)
+        let types = context.recordTypesByName
+        // Each site parsed and checked afresh.
+        var direct: [(QueryPredicateError, CKSchemaModel.SourceLocation?, String)] = []
+        for site in PredicateSite.all(in: schema) {
+            let text = site.text ?? "TRUEPREDICATE"
+            let parsed: QueryPredicate
+            do { parsed = try PredicateParser.parse(text, spelling: site.spelling) } catch { direct.append((error, site.start, site.label)); continue }
+            guard let t = types[site.recordType] else { continue }
+            for e in PredicateChecker.check(parsed, on: t, notation: schema.notation.value) { direct.append((e, site.start, site.label)) }
+            if site.isSubscription, parsed.matchesAll, !t.indexes(on: .recordName).contains(.queryable) {
+                direct.append((QueryPredicateError(PredicateRules.needsIndex, column: 1, "matches all records: Field 'recordName' is not marked queryable",
+                                                   fix: schema.notation.value.queryableRecordName(t) + ", or give the subscription a predicate"), site.start, site.label))
+            }
+        }
+        #expect(context.predicateProblems.count == direct.count)
+        for (x, y) in zip(context.predicateProblems, direct) {
+            let same = x.0 == y.0 && x.1 == y.1 && x.2 == y.2
+            #expect(same)
+        }
+        #expect(direct.count > 20)
+        var shortfalls: [[QueryShortfall]] = []
+        for q in schema.queries {
+            if let t = types[q.recordType] { shortfalls.append(q.shortfalls(on: t, predicate: false)) } else { shortfalls.append([]) }
+        }
+        #expect(context.queryShortfalls == shortfalls)
+        let someMatchAll = shortfalls.contains { $0.contains(.matchesAll) }
+        #expect(someMatchAll)
+    }
+}
