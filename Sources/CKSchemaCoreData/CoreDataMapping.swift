@@ -15,7 +15,20 @@ public enum CoreDataMapping {
 
     /// `CD_` before every record type and field. Source: “Reading CloudKit Records for
     /// Core Data” (“CloudKit prefixes the CKRecord types and fields it creates ... with CD_”).
-    public static func cloudName(_ name: String) -> String { "CD_" + name }
+    public static func cloudName(_ name: String) -> String {
+        // Built from the bytes in one step: `"CD_" + name` went through the general append
+        // (a small string re-encoded), about 150 instructions a field of a model-dense import.
+        var name = name
+        return name.withUTF8 { b in
+            String(unsafeUninitializedCapacity: b.count + 3) { out in
+                out[0] = UInt8(ascii: "C")
+                out[1] = UInt8(ascii: "D")
+                out[2] = UInt8(ascii: "_")
+                if let from = b.baseAddress, let to = out.baseAddress { (to + 3).update(from: from, count: b.count) }
+                return b.count + 3
+            }
+        }
+    }
 
     /// Whether a record type is one Core Data's mirroring writes (`CD_Trip`, `CDMR`).
     public static func isMirrored(_ recordType: String) -> Bool {
@@ -62,11 +75,16 @@ public enum CoreDataMapping {
     /// corpus exports (every CD_ field, `CD_moveReceipt BYTES QUERYABLE SORTABLE`).
     static func indexes(_ type: PrimitiveType) -> IndexKinds {
         switch type {
-        case .string: [.queryable, .searchable, .sortable]
+        case .string: stringIndexes
         case .asset: []
-        default: [.queryable, .sortable]
+        default: valueIndexes
         }
     }
+
+    // Built once: an array literal of index kinds is a variadic call that makes an array,
+    // once per field of an import.
+    private static let stringIndexes: IndexKinds = [.queryable, .searchable, .sortable]
+    private static let valueIndexes: IndexKinds = [.queryable, .sortable]
 
     /// The grants CloudKit gives a record type it creates. Source: every CD_ type of the
     /// corpus exports (`GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world"`).
@@ -165,7 +183,7 @@ public enum CoreDataMapping {
         // field, were a quarter of `import`'s time on 2,400 models: Benchmarks/swift.)
         var types: [RecordType] = []
         var typeIndex: [String: Int] = [:]
-        var fieldNames: [Set<String>] = []
+        var fieldNames: [NameSet] = []
         var manyToMany: Origin?
         for e in included {
             guard let root = roots[e.name] else { continue }
@@ -184,25 +202,35 @@ public enum CoreDataMapping {
                     fields: [Field(name: "CD_entityName", type: FieldType(.string), indexes: indexes(.string), origin: rootOrigin)]
                         + (onDemandFields ? [moveReceipt(rootOrigin)] : []),
                     grants: grants(rootOrigin), origin: rootOrigin))
-                fieldNames.append(["CD_entityName", "CD_moveReceipt"])
+                fieldNames.append(NameSet(["CD_entityName", "CD_moveReceipt"]))
             }
-            var fields: [Field] = []
-            fields.reserveCapacity(e.attributes.count * 2 + e.relationships.count)
-            for a in e.attributes where !a.isTransient {
-                guard let mapped = fieldType(a.type) else {
-                    errors.append(Diagnostic(rule: CoreDataRules.unknownAttributeType, "attribute '\(e.name).\(a.name)' has the type '\(a.type)', which the mapping to CloudKit does not know",
-                                         at: a.origin.location, fix: "use one of Xcode's attribute types (String, Integer 64, Double, Date, Binary, ...)"))
+            // Each field joins its type unless a field of that name is there already (the
+            // root's or another subentity's: the first one stays). Appended in place: an
+            // entity's fields gathered apart and then copied over cost a copy of each.
+            let room = e.attributes.count + e.relationships.count
+            types[t].fields.reserveCapacity(types[t].fields.count + room)
+            fieldNames[t].reserveCapacity(fieldNames[t].count + room)
+            // By index, the attribute's properties read in place: iterating `e.attributes`
+            // copied each attribute (its strings retained and released), once per field.
+            let attributes = e.attributes
+            for i in attributes.indices where !attributes[i].isTransient {
+                let type = attributes[i].type
+                guard let mapped = fieldType(type) else {
+                    errors.append(Diagnostic(rule: CoreDataRules.unknownAttributeType, "attribute '\(e.name).\(attributes[i].name)' has the type '\(type)', which the mapping to CloudKit does not know",
+                                             at: attributes[i].origin.location, fix: "use one of Xcode's attribute types (String, Integer 64, Double, Date, Binary, ...)"))
                     continue
                 }
-                guard let type = mapped else { continue }
+                guard let primitive = mapped else { continue }
                 // Encrypted fields carry no index: the server cannot read them.
                 // Source: CKRecord.encryptedValues; `allowsCloudEncryption` in the model.
-                fields.append(Field(name: cloudName(a.name), type: FieldType(type), isEncrypted: a.allowsCloudEncryption,
-                                    indexes: a.allowsCloudEncryption ? [] : indexes(type), origin: a.origin))
-                if onDemandFields, isExternalizable(a.type) {
-                    var companion = Field(name: cloudName(a.name) + "_ckAsset", type: FieldType(.asset), origin: a.origin)
+                let encrypted = attributes[i].allowsCloudEncryption
+                let name = cloudName(attributes[i].name)
+                add(Field(name: name, type: FieldType(primitive), isEncrypted: encrypted,
+                          indexes: encrypted ? [] : indexes(primitive), origin: attributes[i].origin), to: &types[t], names: &fieldNames[t])
+                if onDemandFields, isExternalizable(type) {
+                    var companion = Field(name: name + "_ckAsset", type: FieldType(.asset), origin: attributes[i].origin)
                     companion.mayBeAbsent = true
-                    fields.append(companion)
+                    add(companion, to: &types[t], names: &fieldNames[t])
                 }
             }
             for r in e.relationships where !r.isTransient {
@@ -211,18 +239,12 @@ public enum CoreDataMapping {
                 if !r.isToMany {
                     // A to-one holds the related record's name. Source: “Reading CloudKit
                     // Records for Core Data”, to-one relationships.
-                    fields.append(Field(name: cloudName(r.name), type: FieldType(.string), indexes: indexes(.string), origin: r.origin))
+                    add(Field(name: cloudName(r.name), type: FieldType(.string), indexes: indexes(.string), origin: r.origin), to: &types[t], names: &fieldNames[t])
                 } else if let inverse, inverse.isToMany, includedNames.contains(dest.name) {
                     // Both sides to-many: a CDMR record per link. A to-many whose inverse is
                     // to-one is stored on the other side only.
                     if manyToMany == nil { manyToMany = r.origin }
                 }
-            }
-            types[t].fields.reserveCapacity(types[t].fields.count + fields.count)
-            // Grown one insert at a time, the set rehashed every name at each doubling.
-            fieldNames[t].reserveCapacity(fieldNames[t].count + fields.count)
-            for f in fields where fieldNames[t].insert(f.name).inserted {
-                types[t].fields.append(f)
             }
         }
         if !errors.isEmpty { throw InputError(errors) }
@@ -241,6 +263,13 @@ public enum CoreDataMapping {
         schema.coreDataModel = model
         schema.coreDataConfiguration = configuration
         return schema
+    }
+
+    /// Adds `field` to `type` unless a field of its name is there (`names`: those of `type`).
+    /// A static function of `inout` values, not a local one: a local function that captured
+    /// the type list made every access to it a checked one (`swift_beginAccess`).
+    private static func add(_ field: consuming Field, to type: inout RecordType, names: inout NameSet) {
+        if names.insert(field.name) { type.fields.append(field) }
     }
 
     /// `CD_moveReceipt`: written when a record moves between stores or zones; the

@@ -147,7 +147,7 @@ public enum SchemaEmitter {
         var room: Int? {
             switch self {
             case .field(let f):
-                guard f.pointee.name.utf8.count <= 64, f.pointee.referenceTarget == nil, f.pointee.description == nil else { return nil }
+                guard Field.plainValueKey(f) != nil, f.pointee.name.utf8.count <= 64 else { return nil }
                 return 1024
             case .grant(let g):
                 return g.role.utf8.count <= 64 ? 1024 : nil
@@ -388,13 +388,12 @@ public enum SchemaEmitter {
         }
 
         /// The value texts of fields without a reference target or description, by
-        /// `Field.valueKey` (a schema's thousands of fields share a few dozen values): direct
+        /// `Field.plainValueKey` (a schema's thousands of fields share a few dozen values): direct
         /// mapped, a slot's text replaced when another key needs it.
         private var valueKeys = [UInt32](repeating: .max, count: 256)
         private var values = [[UInt8]](repeating: [], count: 256)
 
-        private mutating func value(of f: UnsafePointer<Field>) -> [UInt8] {
-            let key = f.pointee.valueKey
+        private mutating func value(of f: UnsafePointer<Field>, key: UInt32) -> [UInt8] {
             let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> 24)
             if valueKeys[slot] != key {
                 var text: [UInt8] = []
@@ -409,7 +408,7 @@ public enum SchemaEmitter {
             if let room = line.room {
                 // `room` is known only for a field without a reference target or description.
                 var value: [UInt8]?
-                if case .field(let f) = line { value = self.value(of: f) }
+                if case .field(let f) = line, let key = Field.plainValueKey(f) { value = self.value(of: f, key: key) }
                 withCursor(room: room) { SchemaEmitter.append(line, value: value, to: &$0) }
             } else {
                 var apart: [UInt8] = []
