@@ -465,6 +465,10 @@ package struct RecordChecker {
         let end = Int(tk[obj].end)
         var i = obj + 1
         let type = ctx.type
+        // The table's entry after the last field found: records of one type mostly list their
+        // fields in one order, the schema's, so it is tried first, checked by its bytes, before
+        // the table is hashed into (the same field either way: a table's keys are distinct).
+        var guess = 0
         while i < end {
             let key = tk[i]
             let v = i + 1
@@ -474,7 +478,14 @@ package struct RecordChecker {
                     let name = Array(Self.text(p, Int(key.start), Int(key.end), escaped: true).utf8)
                     fi = name.withUnsafeBufferPointer { b in type.fieldTable.lookup(b.baseAddress ?? p, b.count) }
                 } else {
-                    fi = type.fieldTable.lookup(p + Int(key.start), Int(key.end - key.start))
+                    let kp = p + Int(key.start), kn = Int(key.end - key.start)
+                    fi = type.fieldTable.value(ifEntry: guess, is: kp, kn)
+                    if fi >= 0 {
+                        guess += 1
+                    } else {
+                        let e = type.fieldTable.entry(kp, kn)
+                        if e >= 0 { fi = type.fieldTable.value(ofEntry: e); guess = e + 1 }
+                    }
                 }
             }
             checkField(tk, fieldIndex: fi, key: i, value: v, encryptedForm: encryptedForm, &ctx, &r)

@@ -9,7 +9,7 @@ extension RecordLimits {
     /// Records are keyed by bytes: their zone's, U+0001, their name's (`DeleteSelfList.key`),
     /// in an open-addressing table of its own over one array of key bytes, hashed once a key;
     /// no String is made per reference. The `[String: Int]` and `[String: Held]` dictionaries
-    /// this replaces cost about 5,000 instructions a reference, 14% of `validate`
+    /// this replaces cost about 5,000 instructions a reference, 13% of `validate`
     /// (Benchmarks/RESULTS.md, issue 36 point 1). One entry serves a record as a target (the
     /// references to it) and as a referrer (what it holds); an entry is never removed (a count
     /// of 0 is no count), so memory grows with the distinct records named, about 60 bytes and
