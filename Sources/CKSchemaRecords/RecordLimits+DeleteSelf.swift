@@ -32,8 +32,9 @@ extension RecordLimits {
         /// Entry numbers (-1: empty), a power of two in size, at most half full.
         private var slots = [Int32](repeating: -1, count: 64)
         private var entries: [Entry] = []
-        /// Every entry's key, one after the other.
-        private var keys: [UInt8] = []
+        /// Every entry's key, one after the other (after a first byte of none: never empty, so
+        /// its base address exists even when the only keys are empty).
+        private var keys: [UInt8] = [0]
         /// The targets of the referrers that held more than one (rare), and the free ones.
         private var many: [[(target: Int32, count: Int)]] = []
         private var freeMany: [Int32] = []
@@ -179,9 +180,13 @@ extension RecordLimits {
             }
         }
 
-        /// The entry of the key `k` (never empty), made if new.
+        /// The entry of the key `k`, made if new.
         private mutating func entry(_ k: UnsafeBufferPointer<UInt8>) -> Int {
-            let p = k.baseAddress!, n = k.count
+            guard let p = k.baseAddress else {
+                // An empty key (an empty text given by `from:` or `preload`) at any address.
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { entry(UnsafeBufferPointer(start: $0.baseAddress!, count: 0)) }
+            }
+            let n = k.count
             let h = Self.hash(p, n)
             let h32 = UInt32(truncatingIfNeeded: h)
             var s = h & (slots.count - 1)

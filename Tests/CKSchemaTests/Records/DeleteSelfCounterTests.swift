@@ -112,6 +112,20 @@ import Testing
         #expect(refused > 0, "\(agreed) saves, none refused")
     }
 
+    /// An empty text is a key like any other (`from:` and `preload` take any text).
+    @Test func emptyKeysAreKeys() {
+        var counter = RecordLimits.DeleteSelfCounter()
+        // The list's key for zone "" and name "" is "\u{1}"; the texts below are keys as given.
+        counter.preload(target: "\u{1}", referrer: "", count: 749)
+        var list = DeleteSelfList()
+        list.append(record: 0, zone: "", name: nil, target: "", line: 0, column: 1, absoluteLine: false, field: "f")
+        #expect(counter.add(list, 0..<1, from: "").isEmpty)      // "" saved again: 749 -> 1
+        #expect(counter.add(list, 0..<1, from: "\u{1}").isEmpty) // 2
+        counter.preload(target: "\u{1}", referrer: "x", count: 748)  // 750
+        #expect(counter.add(list, 0..<1, from: "y") == [0])
+        #expect(counter.add(list, 0..<1, from: "x").isEmpty)     // x saved again: 748 -> 1
+    }
+
     /// The table doubles past its first 64 slots many times over and finds every key again.
     @Test func manyTargetsEachCountedAlone() {
         var counter = RecordLimits.DeleteSelfCounter()
