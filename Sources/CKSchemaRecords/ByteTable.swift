@@ -4,10 +4,15 @@
 struct ByteTable: Sendable {
     private var slots: [Int32]
     private var mask: Int
-    private var keyStart: [Int32] = []
-    private var keyLength: [Int32] = []
+    /// Each key's place in `keyBytes` and its value, in one array: a guessed entry is checked
+    /// with one bounds check, not three.
+    private struct Entry {
+        var start: Int32
+        var length: Int32
+        var value: Int32
+    }
+    private var entries: [Entry] = []
     private var keyBytes: [UInt8] = [0]  // never empty, so its base address exists
-    private var values: [Int32] = []
 
     /// Builds the table; later duplicates of a key are ignored.
     init(_ entries: [(key: String, value: Int)]) {
@@ -22,11 +27,9 @@ struct ByteTable: Sendable {
             let h = bytes.withUnsafeBufferPointer { b in Self.hash(b.baseAddress ?? UnsafePointer(bitPattern: 1)!, b.count) }
             var s = h & mask
             while slots[s] >= 0 { s = (s + 1) & mask }
-            slots[s] = Int32(values.count)
-            keyStart.append(Int32(keyBytes.count))
-            keyLength.append(Int32(bytes.count))
+            slots[s] = Int32(self.entries.count)
+            self.entries.append(Entry(start: Int32(keyBytes.count), length: Int32(bytes.count), value: Int32(value)))
             keyBytes.append(contentsOf: bytes)
-            values.append(Int32(value))
         }
     }
 
@@ -73,16 +76,50 @@ struct ByteTable: Sendable {
         return x.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
     }
 
+    /// The value of entry `e` (the entries are numbered in the order given, less duplicates)
+    /// when its key is `p[0..<n]`, else -1, also when there is no entry `e`: a guess checked by
+    /// its bytes, with no hash.
+    @inline(__always) func value(ifEntry e: Int, is p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+        guard e >= 0, e < entries.count else { return -1 }
+        let x = entries[e]
+        guard Int(x.length) == n else { return -1 }
+        return keyBytes.withUnsafeBufferPointer { kb in Self.same(kb.baseAddress! + Int(x.start), p, n) } ? Int(x.value) : -1
+    }
+
+    /// The entry of the key `p[0..<n]`, or -1.
+    @inline(__always) func entry(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+        var s = Self.hash(p, n) & mask
+        return slots.withUnsafeBufferPointer { sl in
+            keyBytes.withUnsafeBufferPointer { kb in
+                entries.withUnsafeBufferPointer { es in
+                    while true {
+                        let e = Int(sl[s])
+                        if e < 0 { return -1 }
+                        let x = es[e]
+                        if Int(x.length) == n, Self.same(kb.baseAddress! + Int(x.start), p, n) { return e }
+                        s = (s + 1) & mask
+                    }
+                }
+            }
+        }
+    }
+
+    /// The value of entry `e` (one `entry` returned).
+    @inline(__always) func value(ofEntry e: Int) -> Int { Int(entries[e].value) }
+
     /// The value for the key `p[0..<n]`, or -1.
     @inline(__always) func lookup(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
         var s = Self.hash(p, n) & mask
         return slots.withUnsafeBufferPointer { sl in
             keyBytes.withUnsafeBufferPointer { kb in
-                while true {
-                    let e = Int(sl[s])
-                    if e < 0 { return -1 }
-                    if Int(keyLength[e]) == n, Self.same(kb.baseAddress! + Int(keyStart[e]), p, n) { return Int(values[e]) }
-                    s = (s + 1) & mask
+                entries.withUnsafeBufferPointer { es in
+                    while true {
+                        let e = Int(sl[s])
+                        if e < 0 { return -1 }
+                        let x = es[e]
+                        if Int(x.length) == n, Self.same(kb.baseAddress! + Int(x.start), p, n) { return Int(x.value) }
+                        s = (s + 1) & mask
+                    }
                 }
             }
         }

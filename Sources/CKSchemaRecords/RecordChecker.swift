@@ -414,14 +414,32 @@ package struct RecordChecker {
         return name
     }
 
-    /// What `DeleteSelfCounter` counts a deleteSelf reference against: the record's zone and
-    /// the target's name (`name`, its token `rn`). Built from the bytes when the name has no
-    /// escape (two string appends a reference cost about 1,500 instructions).
-    private func deleteSelfTarget(_ ctx: Context, _ rn: JSONToken, _ name: String) -> String {
-        guard rn.flags & JSONToken.escaped == 0 else { return recordZone(ctx) + "\u{1}" + name }
-        let nameBytes = UnsafeBufferPointer(start: ctx.p + Int(rn.start), count: Int(rn.end - rn.start))
-        guard ctx.zoneStart >= 0 else { return Self.zoneDefault.withUnsafeBufferPointer { DeleteSelfReference.key(zone: $0, name: nameBytes) } }
-        return DeleteSelfReference.key(zone: UnsafeBufferPointer(start: ctx.p + ctx.zoneStart, count: ctx.zoneEnd - ctx.zoneStart), name: nameBytes)
+    /// Keeps a deleteSelf reference to the record `rn` names, to be counted against it over the
+    /// whole input (750 at most, CKRecord.Reference): the record's zone (its bytes, or the
+    /// default zone's), its own name and the target's, as bytes (texts only when escaped; the
+    /// Strings a reference once made here cost about 1,500 instructions).
+    private func keepDeleteSelf(_ ctx: Context, _ rn: JSONToken, at offset: Int, field: String, _ r: inout ChunkResult) {
+        let (line, column, abs) = locate(ctx, offset)
+        let p = ctx.p
+        func bytes<R>(_ s: Int, _ e: Int, escaped: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            guard escaped else { return body(UnsafeBufferPointer(start: p + s, count: max(0, e - s))) }
+            var text = Self.text(p, s, e, escaped: true)
+            return text.withUTF8(body)
+        }
+        func zone<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            guard ctx.zoneStart >= 0 else { return Self.zoneDefault.withUnsafeBufferPointer(body) }
+            return body(UnsafeBufferPointer(start: p + ctx.zoneStart, count: max(0, ctx.zoneEnd - ctx.zoneStart)))
+        }
+        bytes(Int(rn.start), Int(rn.end), escaped: rn.flags & JSONToken.escaped != 0) { target in
+            zone { z in
+                guard ctx.nameStart >= 0 else {
+                    return r.deleteSelf.append(record: ctx.index, zone: z, name: nil, target: target, line: line, column: column, absoluteLine: abs, field: field)
+                }
+                bytes(ctx.nameStart, ctx.nameEnd, escaped: ctx.nameEscaped) { name in
+                    r.deleteSelf.append(record: ctx.index, zone: z, name: name, target: target, line: line, column: column, absoluteLine: abs, field: field)
+                }
+            }
+        }
     }
 
     private func recordZone(_ ctx: Context) -> String {
@@ -447,6 +465,10 @@ package struct RecordChecker {
         let end = Int(tk[obj].end)
         var i = obj + 1
         let type = ctx.type
+        // The table's entry after the last field found: records of one type mostly list their
+        // fields in one order, the schema's, so it is tried first, checked by its bytes, before
+        // the table is hashed into (the same field either way: a table's keys are distinct).
+        var guess = 0
         while i < end {
             let key = tk[i]
             let v = i + 1
@@ -456,7 +478,14 @@ package struct RecordChecker {
                     let name = Array(Self.text(p, Int(key.start), Int(key.end), escaped: true).utf8)
                     fi = name.withUnsafeBufferPointer { b in type.fieldTable.lookup(b.baseAddress ?? p, b.count) }
                 } else {
-                    fi = type.fieldTable.lookup(p + Int(key.start), Int(key.end - key.start))
+                    let kp = p + Int(key.start), kn = Int(key.end - key.start)
+                    fi = type.fieldTable.value(ifEntry: guess, is: kp, kn)
+                    if fi >= 0 {
+                        guess += 1
+                    } else {
+                        let e = type.fieldTable.entry(kp, kn)
+                        if e >= 0 { fi = type.fieldTable.value(ofEntry: e); guess = e + 1 }
+                    }
                 }
             }
             checkField(tk, fieldIndex: fi, key: i, value: v, encryptedForm: encryptedForm, &ctx, &r)
@@ -755,10 +784,7 @@ package struct RecordChecker {
             default: return "reference action must be NONE, DELETE_SELF or VALIDATE"
             }
             if isDeleteSelf {
-                // Counted against the target over the whole input (750 at most, CKRecord.Reference).
-                let name = Self.text(p, Int(tk[rn].start), Int(tk[rn].end), escaped: tk[rn].flags & JSONToken.escaped != 0)
-                r.deleteSelf.append(DeleteSelfReference(target: deleteSelfTarget(ctx, tk[rn], name), targetName: name,
-                                                        place: place(ctx, Self.at(at), field: f.name)))
+                keepDeleteSelf(ctx, tk[rn], at: Self.at(at), field: f.name, &r)
             }
         }
         return nil

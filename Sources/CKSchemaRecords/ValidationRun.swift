@@ -354,29 +354,17 @@ package final class ValidationRun {
     /// The limits across records: deleteSelf references to one target (over every file, in
     /// input order) and the size of the asset files records name.
     private func limits(_ r: ChunkResult, into out: inout [(line: Int, diagnostic: Diagnostic)]) {
+        let list = r.deleteSelf
         var i = 0
-        while i < r.deleteSelf.count {
-            // One record's references together: a record saved again replaces its earlier ones.
-            let index = r.deleteSelf[i].place.recordIndex
+        while i < list.count {
+            // One record's references together: a record saved again replaces its earlier ones
+            // (the list knows the record's zone and name; without a name, nothing is kept).
+            let index = list.refs[i].recordIndex
             var j = i
-            while j < r.deleteSelf.count, r.deleteSelf[j].place.recordIndex == index { j += 1 }
-            let refs = r.deleteSelf[i..<j]
-            let first = r.deleteSelf[i]
-            // A record without a name is named by the server: it is never saved again.
-            // (The zone is the target's text up to U+0001, found in its bytes and joined to the
-            // name's bytes: a Character search cost 1,400 instructions a record, a substring
-            // and an append 700.)
-            var referrer = ""
-            if var name = first.place.recordName {
-                var target = first.target
-                referrer = target.withUTF8 { t in
-                    guard let cut = t.firstIndex(of: 1) else { return "" }
-                    return name.withUTF8 { DeleteSelfReference.key(zone: UnsafeBufferPointer(rebasing: t[..<cut]), name: $0) }
-                }
-            }
-            for ref in deleteSelf.add(refs, from: referrer, named: first.place.recordName != nil) {
-                let line = absolute(ref.place.line, ref.place.absoluteLine)
-                out.append((line, RecordLimits.deleteSelfDiagnostic(ref, number: baseRecord + index + 1, file: file, line: line)))
+            while j < list.count, list.refs[j].recordIndex == index { j += 1 }
+            for k in deleteSelf.add(list, i..<j) {
+                let line = absolute(list.refs[k].line, list.refs[k].absoluteLine)
+                out.append((line, RecordLimits.deleteSelfDiagnostic(list, k, number: baseRecord + index + 1, file: file, line: line)))
             }
             i = j
         }

@@ -116,7 +116,7 @@ final class ImportRun {
         }
         if rec.error == nil {
             rec.storedFields = JSONValue.object(rec.fields).text
-            rec.deleteSelfTargets = checked.deleteSelf.map(\.targetName)
+            rec.deleteSelfTargets = checked.deleteSelf.targetNames
         }
         return rec
     }
@@ -129,8 +129,9 @@ final class ImportRun {
             if let d = RecordLimits.assetDiagnostic(asset, number: number, file: file, line: line + asset.place.line) { out.append(d) }
         }
         if out.isEmpty, !checked.deleteSelf.isEmpty {
-            for ref in deleteSelf.add(checked.deleteSelf, from: rec.zone + "\u{1}" + rec.name) {
-                out.append(RecordLimits.deleteSelfDiagnostic(ref, number: number, file: file, line: line + ref.place.line))
+            let list = checked.deleteSelf
+            for k in deleteSelf.add(list, 0..<list.count, from: rec.zone + "\u{1}" + rec.name) {
+                out.append(RecordLimits.deleteSelfDiagnostic(list, k, number: number, file: file, line: line + list.refs[k].line))
             }
         }
         return out.isEmpty ? nil : out
@@ -147,7 +148,7 @@ final class ImportRun {
         /// it infers: `validate --infer` and the import agree.
         var inferred: [String: InferredObservation] = [:]
         /// Its deleteSelf references and the asset files it names (the limits across records).
-        var deleteSelf: [DeleteSelfReference] = []
+        var deleteSelf = DeleteSelfList()
         var assetPaths: [AssetPath] = []
     }
 

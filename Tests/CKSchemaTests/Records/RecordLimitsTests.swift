@@ -105,33 +105,40 @@ import Testing
         #expect(f.code == 0, "\(f.stdout)")
     }
 
+    /// References from one record (named `name` in zone Z; nil: no name) to `targets`.
+    static func refs(_ targets: [String], name: String? = "r") -> DeleteSelfList {
+        var list = DeleteSelfList()
+        for t in targets { list.append(record: 0, zone: "Z", name: name, target: t, line: 0, column: 1, absoluteLine: false, field: "f") }
+        return list
+    }
+
     @Test func theCounterReplacesARecordsEarlierReferences() {
         var counter = RecordLimits.DeleteSelfCounter()
-        let ref = DeleteSelfReference(target: "Z\u{1}t", targetName: "t", place: RecordPlace(recordIndex: 0, line: 0, column: 1, absoluteLine: false, recordName: "r", field: "f"))
+        let one = Self.refs(["t"]), two = Self.refs(["t", "t"])
         counter.preload(target: "Z\u{1}t", referrer: "Z\u{1}old", count: 749)
-        #expect(counter.add([ref], from: "Z\u{1}r").isEmpty)
-        #expect(counter.add([ref], from: "Z\u{1}r").isEmpty)  // saved again: still 750
-        #expect(counter.add([ref], from: "Z\u{1}s").count == 1)
-        #expect(counter.add([ref, ref], from: "Z\u{1}old").isEmpty)  // 749 -> 2: 3 in all
+        #expect(counter.add(one, 0..<1, from: "Z\u{1}r").isEmpty)
+        #expect(counter.add(one, 0..<1).isEmpty)  // saved again (the list names it r): still 750
+        #expect(counter.add(one, 0..<1, from: "Z\u{1}s") == [0])
+        #expect(counter.add(two, 0..<2, from: "Z\u{1}old").isEmpty)  // 749 -> 2: 3 in all
     }
 
     /// CloudKit replaces a record saved again whole: a record that now points at another target
     /// no longer counts against its old one (the counter kept the old count before issue 36).
     @Test func aRecordSavedAgainWithAnotherTargetLeavesItsOldOne() {
-        func ref(_ target: String) -> DeleteSelfReference {
-            DeleteSelfReference(target: "Z\u{1}" + target, targetName: target,
-                                place: RecordPlace(recordIndex: 0, line: 0, column: 1, absoluteLine: false, recordName: "r", field: "f"))
+        func add(_ counter: inout RecordLimits.DeleteSelfCounter, _ targets: [String], from referrer: String) -> [String] {
+            let list = Self.refs(targets)
+            return counter.add(list, 0..<list.count, from: referrer).map(list.targetName)
         }
         var counter = RecordLimits.DeleteSelfCounter()
         counter.preload(target: "Z\u{1}t", referrer: "Z\u{1}others", count: 749)
-        #expect(counter.add([ref("t")], from: "Z\u{1}r").isEmpty)        // t: 750
-        #expect(counter.add([ref("u")], from: "Z\u{1}r").isEmpty)        // r moves to u: t 749
-        #expect(counter.add([ref("t")], from: "Z\u{1}s").isEmpty)        // t: 750 again
-        let over = counter.add([ref("u"), ref("t"), ref("t")], from: "Z\u{1}q")
-        #expect(over.map(\.targetName) == ["t"])                          // t would be 752
+        #expect(add(&counter, ["t"], from: "Z\u{1}r").isEmpty)        // t: 750
+        #expect(add(&counter, ["u"], from: "Z\u{1}r").isEmpty)        // r moves to u: t 749
+        #expect(add(&counter, ["t"], from: "Z\u{1}s").isEmpty)        // t: 750 again
+        #expect(add(&counter, ["u", "t", "t"], from: "Z\u{1}q") == ["t"])  // t would be 752
         // Records without a name are never saved again: each counts, none replaces another.
         var anonymous = RecordLimits.DeleteSelfCounter()
-        for _ in 0..<750 { #expect(anonymous.add([ref("t")], from: "", named: false).isEmpty) }
-        #expect(anonymous.add([ref("t")], from: "", named: false).map(\.targetName) == ["t"])
+        let unnamed = Self.refs(["t"], name: nil)
+        for _ in 0..<750 { #expect(anonymous.add(unnamed, 0..<1).isEmpty) }
+        #expect(anonymous.add(unnamed, 0..<1).map(unnamed.targetName) == ["t"])
     }
 }
