@@ -12,6 +12,9 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A number in 0..<n (n > 0).
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
 /// Malformed input never traps or hangs: every outcome is a schema or an InputError whose
