@@ -107,7 +107,9 @@ struct ByteTable: Sendable {
     /// The value of entry `e` (one `entry` returned).
     @inline(__always) func value(ofEntry e: Int) -> Int { Int(entries[e].value) }
 
-    /// The value for the key `p[0..<n]`, or -1.
+    /// The value for the key `p[0..<n]`, or -1. The probe of `entry`, returning the value from
+    /// the entry it holds already: `entry` then `value(ofEntry:)` read the entry twice and cost
+    /// validate 11 M instructions (of 3,175 M), so the loop is written out twice.
     @inline(__always) func lookup(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
         var s = Self.hash(p, n) & mask
         return slots.withUnsafeBufferPointer { sl in
