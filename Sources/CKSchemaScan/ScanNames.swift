@@ -29,16 +29,9 @@ struct ScanNames {
 
     /// The index in `words` of name token `i`'s text, or nil (also for a token that is no name).
     func index(_ s: SwiftSource, _ i: Int) -> Int? {
-        guard i >= 0, i < s.tokens.count else { return nil }
-        let t = s.tokens[i]
-        var start = Int(t.start), end = Int(t.end)
-        switch t.kind {
-        case .identifier: break
-        case .backtickIdentifier:
-            if end - start >= 2, !t.flags.contains(.unterminated) { start += 1; end -= 1 }
-        default: return nil
-        }
-        let length = end - start
+        guard let bounds = s.nameBounds(i) else { return nil }
+        let start = bounds.lowerBound
+        let length = bounds.count
         guard length > 0, length <= maxLength else { return nil }
         let bucket = buckets[length << 8 | Int(s.bytes[start])]
         guard !bucket.isEmpty else { return nil }

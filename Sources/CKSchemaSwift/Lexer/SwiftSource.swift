@@ -83,6 +83,22 @@ public struct SwiftSource: Sendable {
         return String(decoding: bytes[t.range], as: UTF8.self)
     }
 
+    /// Where name token `index`'s text is in `bytes` (`name(_:)`'s: a backtick name without
+    /// its backticks, an unterminated one whole); nil when there is no such token or it is no
+    /// name. The readers that compare names by their bytes all start here.
+    @inlinable
+    public func nameBounds(_ index: Int) -> Range<Int>? {
+        guard index >= 0, index < tokens.count else { return nil }
+        let t = tokens[index]
+        let start = Int(t.start), end = Int(t.end)
+        switch t.kind {
+        case .identifier: return start..<end
+        case .backtickIdentifier:
+            return end - start >= 2 && !t.flags.contains(.unterminated) ? start + 1..<end - 1 : start..<end
+        default: return nil
+        }
+    }
+
     /// A name's text: an identifier, or a backtick name without its backticks.
     public func name(_ index: Int) -> String {
         let t = tokens[index]
@@ -96,15 +112,8 @@ public struct SwiftSource: Sendable {
     /// backticks) is `word`: `isName(index) && name(index) == word` with no `String` made.
     @inlinable
     public func nameIs(_ index: Int, _ word: String) -> Bool {
-        guard index >= 0, index < tokens.count else { return false }
-        let t = tokens[index]
-        var start = Int(t.start), end = Int(t.end)
-        switch t.kind {
-        case .identifier: break
-        case .backtickIdentifier:
-            if end - start >= 2, !t.flags.contains(.unterminated) { start += 1; end -= 1 }
-        default: return false
-        }
+        guard let bounds = nameBounds(index) else { return false }
+        let start = bounds.lowerBound, end = bounds.upperBound
         let answer: Bool? = word.utf8.withContiguousStorageIfAvailable { w in
             var ascii = true
             if end - start == w.count {
