@@ -80,7 +80,8 @@ public enum SchemaSource {
     }
 
     /// Loads one YAML schema file with its comments and layout.
-    /// `keepComments: false` skips the comment scan when only the model is needed.
+    /// `keepComments: false` skips the layout (comments, key lines, text) when only the model
+    /// is needed.
     public static func loadYAMLFile(path: String, keepComments: Bool = true) throws(InputError) -> SchemaFile {
         let data = try InputFile.read(path: path, limit: YAMLReader.maxFileSize)
         return try parseYAML(data, file: path, keepComments: keepComments)
@@ -88,7 +89,7 @@ public enum SchemaSource {
 
     /// Parses YAML schema text; `file` names it in diagnostics.
     public static func parseYAML(_ data: Data, file: String, keepComments: Bool = true) throws(InputError) -> SchemaFile {
-        var loaded = try SchemaDecoder.load(data, file: file)
+        var loaded = try SchemaDecoder.load(data, file: file, keyLines: keepComments)
         loaded.schema.suppressions = SuppressionList(Suppression.scan(data, file: file))
         let comments = keepComments ? CommentScanner.scan(data, skipping: loaded.multilineScalarLines) : []
         return SchemaFile(path: file, schema: loaded.schema, comments: comments, keyLines: loaded.keyLines,

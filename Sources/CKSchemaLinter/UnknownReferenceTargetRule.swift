@@ -17,8 +17,9 @@ struct UnknownReferenceTargetRule: LintRule {
         let schema = context.schema
         let names = Set(schema.recordTypes.map(\.name)).union(CloudKitRules.systemRecordTypes)
         for t in schema.recordTypes {
-            for f in t.fields {
-                guard let target = f.referenceTarget, !names.contains(target) else { continue }
+            for i in t.fields.indices {
+                guard let target = t.fields[i].referenceTarget, !names.contains(target) else { continue }
+                let f = t.fields[i]
                 // At the `to:` value; the one close name is a rename the renderer keeps only
                 // where the file holds the target there (`FixIt.verified(against:)`).
                 let place = f.referenceTargetLocation

@@ -5,18 +5,20 @@ internal import CYAML
 import Foundation
 
 extension SchemaDecoder {
-    /// A YAML schema file's model, the lines of its structural keys and the lines of its
-    /// multi-line scalars. Throws every problem as `SchemaDecoder` words it.
+    /// A YAML schema file's model, the lines of its structural keys (empty when `keyLines` is
+    /// false) and the lines of its multi-line scalars. Throws every problem as `SchemaDecoder`
+    /// words it.
     ///
     /// Two paths, one meaning: `SchemaEventDecoder` decodes straight from libyaml's events,
     /// and takes only files in which it has nothing to report; anything else (an error, an
     /// anchor or alias, a duplicate key) is read again through `YAMLReader`'s tree and
     /// `decode(_:)`, which stay the one home of every diagnostic.
-    package static func load(_ data: Data, file: String) throws(InputError)
+    package static func load(_ data: Data, file: String, keyLines: Bool = true) throws(InputError)
         -> (schema: Schema, keyLines: [String: Int], multilineScalarLines: [ClosedRange<Int>]) {
-        if let fast = SchemaEventDecoder.decode(data, file: file) { return fast }
+        if let fast = SchemaEventDecoder.decode(data, file: file, keyLines: keyLines) { return fast }
         let doc = try YAMLReader.parse(data, file: file)
         var decoder = SchemaDecoder(file: file)
+        decoder.keepsKeyLines = keyLines
         let schema = decoder.decode(doc)
         if decoder.d.hasErrors { throw InputError(decoder.d.diagnostics) }
         return (schema, decoder.keyLines, doc.multilineScalarLines)
@@ -45,15 +47,15 @@ enum SchemaEventDecoder {
     typealias Loaded = (schema: Schema, keyLines: [String: Int], multilineScalarLines: [ClosedRange<Int>])
 
     /// The decoded file, or nil when the tree path must read it.
-    static func decode(_ data: Data, file: String) -> Loaded? {
+    static func decode(_ data: Data, file: String, keyLines: Bool = true) -> Loaded? {
         guard TextBytes.firstInvalidUTF8(data) == nil else { return nil }
         return data.withUnsafeBytes { raw -> Loaded? in
             let canonical = CanonicalCursor(bytes: raw)
-            var fast = Decoding(cursor: canonical, file: file)
+            var fast = Decoding(cursor: canonical, file: file, keyLines: keyLines)
             if let loaded = fast.run() { return loaded }
             // The decoder gave up on what the scanner read: the tree path has something to say.
             guard canonical.declined else { return nil }
-            var general = Decoding(cursor: EventCursor(bytes: raw), file: file)
+            var general = Decoding(cursor: EventCursor(bytes: raw), file: file, keyLines: keyLines)
             return general.run()
         }
     }
@@ -106,10 +108,11 @@ private struct Decoding<Cursor: YAMLEventSource> {
     /// so that it rarely grows (types of one schema tend to be alike).
     private var lastFieldCount = 0
 
-    init(cursor: Cursor, file: String) {
+    init(cursor: Cursor, file: String, keyLines: Bool) {
         self.cursor = cursor
         self.file = file
         base = SchemaDecoder(file: file)
+        base.keepsKeyLines = keyLines
     }
 
     /// The decoded file, or nil at the first thing this path does not take.
@@ -147,7 +150,7 @@ private struct Decoding<Cursor: YAMLEventSource> {
         var seen: UInt32 = 0
         while try cursor.advance() != .end {
             let key = try key(Tables.topKeys, seen: &seen)
-            base.keyLines[key.rawValue] = cursor.line
+            base.noteKeyLine(key.rawValue, cursor.line)
             switch key {
             case .ckschema:
                 guard try cursor.advance() == .scalar, cursor.isPlain, Int(cursor.text) == Schema.formatVersion else { throw GiveUp() }
@@ -186,7 +189,7 @@ private struct Decoding<Cursor: YAMLEventSource> {
         var seen: UInt32 = 0
         while try cursor.advance() != .end {
             let key = try key(Tables.recordTypeKeys, seen: &seen)
-            base.keyLines["recordTypes.\(name).\(key.rawValue)"] = cursor.line
+            base.noteKeyLine("recordTypes.\(name).\(key.rawValue)", cursor.line)
             switch key {
             case .description: rt.description = try string()
             case .zone: rt.zone = try string()
@@ -207,7 +210,7 @@ private struct Decoding<Cursor: YAMLEventSource> {
         while try cursor.advance() != .end {
             let field = try key(Tables.systemFields, seen: &seen)
             let origin = cursor.origin(file)
-            base.keyLines["recordTypes.\(rt.name).system.\(field.rawValue)"] = cursor.line
+            base.noteKeyLine("recordTypes.\(rt.name).system.\(field.rawValue)", cursor.line)
             let set = try indexes().set
             if !set.isEmpty {
                 rt.systemIndexes[field] = set
@@ -302,7 +305,9 @@ private struct Decoding<Cursor: YAMLEventSource> {
 
     /// A list of enum values, a single value, or nothing (`NodeDecoder.enumSet`).
     private func enumSet<E: RawRepresentable & Hashable>(_: E.Type) throws(GiveUp) -> Set<E> where E.RawValue == String {
-        var out = Set<E>()
+        // Room for a few values from the start: grown one insert at a time, a grant's
+        // permissions cost a resize each.
+        var out = Set<E>(minimumCapacity: 4)
         switch try cursor.advance() {
         case .sequenceStart:
             while try cursor.advance() != .end {

