@@ -101,6 +101,39 @@ import Testing
         #expect(fast.multilineScalarLines == tree.multilineScalarLines)
     }
 
+    /// The files that load without an error, on either path.
+    static let loadableFiles: [String] = files.filter { path in
+        (try? InputFile.read(path: path)).flatMap { try? SchemaSource.parseYAML($0, file: path) } != nil
+    }
+
+    /// Loading for the model alone (`keepComments: false`: lint, check, the testing library)
+    /// skips the layout, key lines included, on both paths, and changes nothing in the model.
+    @Test(arguments: loadableFiles)
+    func theModelAloneIsTheSameModelWithoutItsLayout(path: String) throws {
+        let data = try InputFile.read(path: path)
+        let full = try SchemaSource.parseYAML(data, file: path)
+        let model = try SchemaSource.parseYAML(data, file: path, keepComments: false)
+        #expect(model.schema == full.schema)
+        #expect(Self.origins(model.schema) == Self.origins(full.schema))
+        #expect(model.keyLines.isEmpty && model.comments.isEmpty && model.text.isEmpty)
+        // The tree path, asked the same, skips them too.
+        var tree = SchemaDecoder(file: path)
+        tree.keepsKeyLines = false
+        #expect(tree.decode(try YAMLReader.parse(data, file: path)) == full.schema)
+        #expect(tree.keyLines.isEmpty)
+    }
+
+    /// Both paths still keep the key lines when asked, on a file whose every record type
+    /// has them: the switch is not stuck off.
+    @Test func keyLinesAreKeptByDefault() throws {
+        let path = Paths.root + "/Schemas/development.yaml"
+        let data = try InputFile.read(path: path)
+        let fast = try #require(SchemaEventDecoder.decode(data, file: path))
+        #expect(!fast.keyLines.isEmpty)
+        #expect(fast.keyLines == (try Self.treePath(data, file: path)).keyLines)
+        #expect(try SchemaSource.parseYAML(data, file: path).keyLines == fast.keyLines)
+    }
+
     /// The fast path must take the files it exists for, or loading silently slows down.
     @Test func typicalSchemasTakeTheFastPath() throws {
         for path in [Paths.root + "/Schemas/development.yaml", Paths.root + "/Schemas/production.yaml"] {
