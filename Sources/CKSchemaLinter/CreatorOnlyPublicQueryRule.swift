@@ -21,8 +21,16 @@ struct CreatorOnlyPublicQueryRule: LintRule {
     /// True when only the creator may read the type's records (custom roles aside: a user
     /// without one is still limited to their own records).
     static func isCreatorOnly(_ t: RecordType) -> Bool {
-        let readers = Set(t.grants.filter { $0.permissions.contains(.read) }.map(\.role))
-        return readers.contains("_creator") && !readers.contains("_world") && !readers.contains("_icloud")
+        // One pass over the grants, nothing built (a set of readers per type was 2% of lint).
+        var creator = false
+        for i in t.grants.indices where t.grants[i].permissions.contains(.read) {
+            switch t.grants[i].role {
+            case "_world", "_icloud": return false
+            case "_creator": creator = true
+            default: break
+            }
+        }
+        return creator
     }
 
     func check(_ context: LintContext, into findings: inout [LintFinding]) {

@@ -36,6 +36,15 @@ import Testing
     }
 
     /// The test is not vacuous: the scanner takes most fixtures.
+    /// The scalar loop's one-test stop set is exactly the seven bytes it replaced, over
+    /// every byte value.
+    @Test func flowStopsAreTheSevenBytes() {
+        let seven: Set<UInt8> = [0x20, 0x2C, 0x3A, 0x5B, 0x5D, 0x7B, 0x7D]
+        for b in UInt8.min...UInt8.max {
+            #expect(CanonicalScanner.isFlowStop(b) == seven.contains(b), "byte \(b)")
+        }
+    }
+
     @Test func mostFixturesAreTaken() throws {
         let taken = try Self.files.filter { YAMLEvents.canonical(try InputFile.read(path: $0)) != nil }
         #expect(taken.count * 2 >= Self.files.count, "\(taken.count) of \(Self.files.count)")
