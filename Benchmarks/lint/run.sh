@@ -13,6 +13,12 @@ python3 "$here/generate.py" 2000 40 "$work/schema.yaml"
 gcc -O2 -o "$work/libyaml_parse" "$here/libyaml_parse.c" $(pkg-config --cflags --libs yaml-0.1)
 (cd "$root" && swift build -c release --product ckschema >/dev/null)
 bin="$root/.build/release/ckschema"
+# STATIC=1: the binary scripts/build-release.sh ships (the Swift runtime and Foundation linked
+# in), built in a scratch folder of its own; it starts without loading Foundation's libraries.
+if [ -n "${STATIC:-}" ]; then
+  (cd "$root" && swift build -c release --product ckschema --static-swift-stdlib --scratch-path "$root/.build/static" >/dev/null)
+  bin="$root/.build/static/release/ckschema"
+fi
 
 ls -l "$work/schema.yaml"
 "$work/libyaml_parse" "$work/schema.yaml"
