@@ -79,4 +79,22 @@ import Testing
             #expect(Linter().lint(schema).isEmpty, "\(name)")
         }
     }
+
+    /// CK126's reading of the grants: only _creator reads, whoever else creates or writes;
+    /// a custom role does not widen it, _world or _icloud reading does.
+    @Test(arguments: [
+        ([("_creator", [Permission.read])], true),
+        ([("_creator", [.read, .write]), ("_icloud", [.create])], true),
+        ([("_creator", [.read]), ("Moderator", [.read])], true),
+        ([("_creator", [.read]), ("_world", [.read])], false),
+        ([("_icloud", [.read]), ("_creator", [.read, .write])], false),
+        ([("_world", [.read]), ("_creator", [.write])], false),
+        ([("_creator", [.write])], false),
+        ([], false),
+    ] as [([(String, Set<Permission>)], Bool)])
+    func creatorOnlyReadsTheGrants(grants: [(String, Set<Permission>)], creatorOnly: Bool) {
+        var t = RecordType(name: "Flag")
+        t.grants = grants.map { Grant(role: $0.0, permissions: $0.1) }
+        #expect(CreatorOnlyPublicQueryRule.isCreatorOnly(t) == creatorOnly)
+    }
 }
