@@ -358,34 +358,41 @@ struct ScanCollector {
         var db: Database?
         if let d = r.dbName(i) { db = d } else if s.is(i, .rightParen), let open = s.matching(i), s.is(open - 1, "database"), let w = r.argument(open, "with"), s.is(w, .period) { db = Database(rawValue: s.name(w + 1)) }
         else if s.isName(i), let v = r.name(i, scope, g, 0), v.count == 1, case .database(let d) = v[0] { db = d }
-        guard let first = r.arguments(p).first else { return }
+        // The first argument's label compared in place (`arguments(p).first` built every label).
+        guard let first = r.firstArgument(p) else { return }
+        func labelled(_ label: String) -> Bool { first.label.map { s.nameIs($0, label) } ?? false }
         switch member {
         case "recordZoneChanges":
-            guard first.label == "inZoneWith" else { return }
+            guard labelled("inZoneWith") else { return }
             if hasDefault(r, first.start, scope, g) { zoneChanges(s, first.start, "recordZoneChanges(inZoneWith:)") }
             return
         case "deleteRecordZone":
-            if first.label == "withID", hasDefault(r, first.start, scope, g) { zoneDelete(s, first.start, "deleteRecordZone(withID:)") }
+            if labelled("withID"), hasDefault(r, first.start, scope, g) { zoneDelete(s, first.start, "deleteRecordZone(withID:)") }
             return
         case "modifyRecordZones":
             if let d = r.argument(p, "deleting"), hasDefault(r, d, scope, g) { zoneDelete(s, d, "modifyRecordZones(saving:deleting:)") }
             return
         default: break
         }
+        // The member's kind found once (an array literal of its names was built per value).
+        let runsQuery = member == "perform" || member == "records" || member == "fetch"
+        let savesSubscription = member == "save" || member == "modifySubscriptions"
         var targets = [first.start]
-        if member == "modifySubscriptions", first.label == "saving", s.is(first.start, .leftBracket) { targets = r.arguments(first.start).map(\.start) }
+        if member == "modifySubscriptions", labelled("saving"), s.is(first.start, .leftBracket) { targets = r.arguments(first.start).map(\.start) }
         for t in targets {
             guard let held = r.values(t, scope, g) else { continue }
             for v in held {
                 switch v {
-                case .query(let q) where ["perform", "records", "fetch"].contains(member):
+                case .query(let q) where runsQuery:
                     guard let db else { continue }
-                    var surfaced: Set<String> = []
+                    // The record types already surfaced: a query site gives one or a few.
+                    var surfaced: [String] = []
                     for index in querySites[q] ?? [] {
                         queries[index].query.database = db
-                        if surfaced.insert(queries[index].query.recordType).inserted { surface.add(queries[index].query.recordType, \.databases, db.rawValue, s.location(i)) }
+                        let type = queries[index].query.recordType
+                        if !surfaced.contains(type) { surfaced.append(type); surface.add(type, \.databases, db.rawValue, s.location(i)) }
                     }
-                case .subscription(let q) where member == "save" || member == "modifySubscriptions":
+                case .subscription(let q) where savesSubscription:
                     for index in subscriptionSites[q] ?? [] {
                         if let db {
                             subscriptions[index].database = db

@@ -288,16 +288,16 @@ struct SwiftCallReader {
 
     /// The name tokens of `k..<e` when it is a dotted chain of names (`A.B.c`, `.a.b`), else nil.
     func chain(_ k: Int, _ e: Int) -> [Int]? {
-        var out: [Int] = []
-        var j = s.is(k, .period) ? k + 1 : k
-        while j < e {
-            guard s.isName(j) else { return nil }
-            out.append(j)
-            if j + 1 == e { return out }
+        // Checked before any array is made: most expressions asked (`NSNumber(value: 1)`) are no chain.
+        let first = s.is(k, .period) ? k + 1 : k
+        var j = first
+        while true {
+            guard j < e, s.isName(j) else { return nil }
+            if j + 1 == e { break }
             guard s.is(j + 1, .period) else { return nil }
             j += 2
         }
-        return nil
+        return Array(stride(from: first, through: j, by: 2))
     }
 
     /// For each token, the innermost body holding it (a body holds its `{`, not its `}`),
@@ -380,6 +380,12 @@ struct SwiftCallReader {
             k = j + 1
         }
         return out
+    }
+
+    /// `arguments(p).first` with its label as the label's token (nil when none): no array, no `String`.
+    func firstArgument(_ p: Int) -> (label: Int?, start: Int)? {
+        guard s.is(p, .leftParen) || s.is(p, .leftBracket), let close = s.matching(p), p + 1 < close else { return nil }
+        return s.isName(p + 1) && s.is(p + 2, .colon) ? (p + 1, p + 3) : (nil, p + 1)
     }
 
     /// The first token of the argument labelled `label` of the call whose `(` is at `p`:
@@ -568,17 +574,20 @@ struct SwiftCallReader {
     }
 
     /// `NSPredicate(value: true)` or `NSPredicate(format: "...", args...)` at `(` index `p`.
-    private func predicate(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> ScanPredicate? {
+    /// `byCharacter` takes the general loop for an ASCII format too (the test holds the two to one answer).
+    func predicate(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int, byCharacter: Bool = false) -> ScanPredicate? {
         let args = arguments(p)
         if let v = args.first, v.label == "value" { return s.is(v.start, "true") ? ScanPredicate(text: "TRUEPREDICATE", start: nil, untypedValues: false) : nil }
         guard let f = args.first, f.label == "format", let format = s.stringValue(f.start) else { return nil }
         var rest = args.dropFirst().map(\.start)
-        let start = s.location(f.start)
         // A byte search where the text is ASCII (Foundation's `contains` was most of this
         // function); otherwise Foundation's answer, as before.
-        guard Self.isASCII(format) ? format.utf8.contains(UInt8(ascii: "%")) : format.contains("%") else {
+        let ascii = Self.isASCII(format)
+        guard ascii ? format.utf8.contains(UInt8(ascii: "%")) : format.contains("%") else {
+            let start = s.location(f.start)
             return ScanPredicate(text: format, start: SourceLocation(file: start.file, line: start.line, column: start.column + 1), untypedValues: false)
         }
+        if ascii, !byCharacter { return asciiPredicate(format, rest, scope, globals, depth) }
         var out = "", untyped = false
         var chars = Substring(format)
         while let r = chars.firstIndex(of: "%") {
@@ -604,6 +613,44 @@ struct SwiftCallReader {
         }
         out += chars
         return ScanPredicate(text: out, start: nil, untypedValues: untyped)
+    }
+
+    /// The `%K`/`%@` arguments put into an ASCII format (`predicate`'s loop over `Character`s,
+    /// by byte): in ASCII text each byte is one `Character` but CR LF, and a `%` is never part
+    /// of one, so the two find the same `%`s and the same letters after them (a `%` before
+    /// CR LF is refused by both).
+    private func asciiPredicate(_ format: String, _ args: [Int], _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> ScanPredicate? {
+        var rest = args[...]
+        var out: [UInt8] = []
+        var untyped = false
+        let u = Array(format.utf8)
+        out.reserveCapacity(u.count + 16)
+        var from = 0, i = 0
+        while i < u.count {
+            guard u[i] == UInt8(ascii: "%") else { i += 1; continue }
+            out += u[from..<i]
+            guard i + 1 < u.count else { return nil }
+            let c = u[i + 1]
+            i += 2
+            from = i
+            guard c == UInt8(ascii: "K") || c == UInt8(ascii: "@"), let arg = rest.popFirst() else { return nil }
+            let resolved = values(arg, scope, globals, depth: depth + 1)
+            var text: String?
+            if case .string(let v)? = resolved?.first, resolved?.count == 1 { text = v }
+            if c == UInt8(ascii: "K") {
+                guard let text, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+                out += text.utf8
+            } else if let text, Self.isASCII(text) ? !text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) : !text.contains("\"") && !text.contains("\\") {
+                out.append(UInt8(ascii: "\""))
+                out += text.utf8
+                out.append(UInt8(ascii: "\""))
+            } else {
+                out += [UInt8(ascii: "\""), UInt8(ascii: "\"")]
+                untyped = true
+            }
+        }
+        out += u[from...]
+        return ScanPredicate(text: String(decoding: out, as: UTF8.self), start: nil, untypedValues: untyped)
     }
 }
 
