@@ -116,16 +116,30 @@ struct SwiftCallReader {
     private var containerNames: [Int] = []
     /// The declarations outside any function of each name, by the number of the name of the
     /// type holding them (-1 at file level): a bare name's lookup reads only the types around it.
-    private var members: [String: [Int: [(body: Int, value: Int, container: Int, property: Bool)]]] = [:]
-    /// The declarations outside any function of each name that are constants (no instance
-    /// property set in code), which `Type.x` and `.x` can name.
-    private var constantDeclarations: [String: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
-    /// Each name's assignments inside functions, by body: a local's lookup reads its own function's only.
-    private var locals: [String: [Int: [(body: Int, value: Int, container: Int, property: Bool)]]] = [:]
+    /// Each assigned name's tables, by the name's number (`names`): a lookup finds its name once,
+    /// not once per table (three `String` hashes and a `String` made per lookup were a measured
+    /// part of a dense scan).
+    private var tables: [NameTable] = []
+    /// Each assigned name's number in `tables`.
+    private var names: [String: Int] = [:]
+    /// `names` found from a name token's bytes (no `String` made), where the bytes can decide.
+    private var nameBytes = ScanNameIndex()
     /// Each container name's number (`containerNames`).
     private var containerIDs: [String: Int] = [:]
     /// String enum cases: name to raw value.
     private(set) var enumCases: [String: [String]] = [:]
+
+    /// One name's declarations.
+    struct NameTable {
+        /// Its assignments inside functions, by body: a local's lookup reads its own function's only.
+        var locals: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+        /// Its declarations outside any function, by the number of the name of the type holding
+        /// them (-1 at file level): a bare name's lookup reads only the types around it.
+        var members: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+        /// Its declarations outside any function that are constants (no instance property set in
+        /// code), which `Type.x` and `.x` can name.
+        var constants: [(body: Int, value: Int, container: Int, property: Bool)] = []
+    }
 
     static let maxDepth = 8
     /// How many enclosing type declarations a name's lookup looks through (bounded on any input).
@@ -267,10 +281,29 @@ struct SwiftCallReader {
                 byContainer[a.container < 0 ? -1 : containerNames[a.container], default: []].append(a)
                 if !a.property { constant.append(a) }
             }
-            if !byBody.isEmpty { locals[word] = byBody }
-            if !byContainer.isEmpty { members[word] = byContainer }
-            if !constant.isEmpty { constantDeclarations[word] = constant }
+            guard !byBody.isEmpty || !byContainer.isEmpty || !constant.isEmpty else { continue }
+            names[word] = tables.count
+            tables.append(NameTable(locals: byBody, members: byContainer, constants: constant))
         }
+        nameBytes = ScanNameIndex(names)
+    }
+
+    /// The number in `tables` of the name at token `n` (its text as `SwiftSource.name` gives
+    /// it), nil when no assignment names it: found by the token's bytes where they decide
+    /// (`ScanNameIndex`), else by its `String`.
+    func table(_ n: Int) -> Int? {
+        if let bounds = s.nameBounds(n), let found = s.bytes.withUnsafeBufferPointer({ nameBytes.find($0, bounds) }) { return found < 0 ? nil : found }
+        return tableByName(n)
+    }
+
+    /// `table(_:)` by the name's `String` (the general path, and the test's).
+    func tableByName(_ n: Int) -> Int? { n >= 0 && n < s.tokens.count ? names[s.name(n)] : nil }
+
+    /// True when the name at token `n` is one of `parameters` (`contains(s.name(n))`, compared in place for a name).
+    private func isParameter(_ n: Int, _ parameters: [String]) -> Bool {
+        guard !parameters.isEmpty else { return false }
+        if s.isName(n) { return parameters.contains { s.nameIs(n, $0) } }
+        return parameters.contains(s.name(n))
     }
 
     /// Token `i`'s word; `.other` outside the file.
@@ -494,9 +527,9 @@ struct SwiftCallReader {
         // declarations each, level after level, cost a bounded amount, not one per path.
         if depth == 0 { globals.lookups = 0 }
         guard globals.spend() else { return nil }
-        let word = s.name(n)
+        let named = table(n)
         // The assignments before `n`, read in place (no filtered copy).
-        if scope >= 0, let local = locals[word]?[scope], local.contains(where: { $0.value < n }) {
+        if scope >= 0, let named, let local = tables[named].locals[scope], local.contains(where: { $0.value < n }) {
             var out: [ScanValue] = []
             for a in local where a.value < n {
                 guard let v = values(a.value, scope, globals, depth: depth + 1) else { return nil }
@@ -506,29 +539,37 @@ struct SwiftCallReader {
         }
         // A parameter of the function is what the caller passes: not resolved, whatever a
         // property or constant of the same name holds.
-        if scope >= 0, scope < parameters.count, !s.is(n - 1, .period), parameters[scope].contains(word) { return nil }
+        if scope >= 0, scope < parameters.count, !s.is(n - 1, .period), isParameter(n, parameters[scope]) { return nil }
         // This file's own constants first (two types may each have a `database`), then every file's.
         // A bare name (`zoneID`, `self.zoneID`) is the property of the type it is written in (or
         // of a type holding that one, or a file-level constant): never another type's of this file.
         // `Type.x` is the `x` of a declaration named `Type` when this file has one; an instance
         // property set in code (`self.x = v`) is never `Type.x` or `.x`.
-        let declared = members[word] ?? [:]
+        let declared = named.map { tables[$0].members } ?? [:]
         let bare = !s.is(n - 1, .period) || self.word(n - 2) == .selfWord || self.word(n - 2) == .selfType
         var own: [(body: Int, value: Int, container: Int, property: Bool)] = []
         if bare {
             // The file level, then each type holding `n` by name (at most `maxNesting` out).
-            // The type names already read: at most `maxNesting` + 1, looked through in place.
-            var seen: [Int] = [-1]
+            // A type name already read is one of the types on the way out (at most `maxNesting`),
+            // looked through again rather than kept in an array made per lookup.
             own = declared[-1] ?? []
-            var at = container(at: n)
+            let innermost = container(at: n)
+            var at = innermost
             var level = 0
             while at >= 0, level < Self.maxNesting {
-                if !seen.contains(containerNames[at]) { seen.append(containerNames[at]); own += declared[containerNames[at]] ?? [] }
+                let id = containerNames[at]
+                var seen = false
+                var before = innermost
+                for _ in 0..<level where !seen {
+                    seen = containerNames[before] == id
+                    before = containers[before].parent
+                }
+                if !seen, let more = declared[id] { if own.isEmpty { own = more } else { own += more } }
                 at = containers[at].parent
                 level += 1
             }
         } else {
-            own = constantDeclarations[word] ?? []
+            own = named.map { tables[$0].constants } ?? []
         }
         if !bare, s.is(n - 1, .period), s.isName(n - 2) {
             // `Type.x`: the `x` of a declaration named `Type` when this file has one, else any's.
@@ -551,7 +592,7 @@ struct SwiftCallReader {
         }
         // A resolution that ran out of lookups gives nothing, not another file's value of the name.
         guard !globals.exhausted else { return nil }
-        return globals.constant(word, depth)
+        return globals.constant(s.name(n), depth)
     }
 
     /// True when every byte of `text` is ASCII: there Foundation's `contains` of one ASCII

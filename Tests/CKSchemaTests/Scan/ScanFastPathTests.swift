@@ -221,6 +221,28 @@ import Testing
         #expect(checked > 10_000)
     }
 
+    /// `table(_:)` (the name's number found by its bytes) is the lookup by `String`, at every
+    /// token of every fixture and of sources whose names are not ASCII (a KELVIN SIGN name is
+    /// canonically `Key`, a decomposed `é` the composed one), where the bytes must not decide.
+    @Test func nameTableByBytesIsByString() throws {
+        let extra = [
+            "let \u{212A}ey = \"a\"\nlet caf\u{E9} = 1\nfunc f() { _ = Key; _ = cafe\u{301}; _ = caf\u{E9}; let Key = 2; _ = `Key`; _ = \u{212A}ey }",
+            "let `a b` = 1\nlet x = 2\nstruct S { static let y = 3; var z = 4 }\nfunc g(p: Int) { let q = p; _ = `x`; _ = x; _ = S.y; _ = q; _ = `a b` }",
+        ].enumerated().map { SwiftSource(bytes: Array($0.element.utf8), file: "names\($0.offset).swift") }
+        var checked = 0, found = 0
+        for s in try Self.sources() + extra {
+            let r = SwiftCallReader(s)
+            for n in -1...s.tokens.count {
+                let fast = r.table(n), general = r.tableByName(n)
+                if fast != general { Issue.record("\(s.file) token \(n): \(String(describing: fast)) vs \(String(describing: general))"); return }
+                if fast != nil { found += 1 }
+                checked += 1
+            }
+        }
+        #expect(checked > 10_000)
+        #expect(found > 500)
+    }
+
     /// `LintContext` parses each predicate text once and checks it once per record type: its
     /// problems and shortfalls are those of parsing and checking every site afresh. Two types
     /// that answer the same text differently, and two spellings, so a cache keyed on less fails.
