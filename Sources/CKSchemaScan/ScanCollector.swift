@@ -185,7 +185,7 @@ struct ScanCollector {
             if s.is(k, .period), s.is(k + 1, "encryptedValues") { encrypted = true; k += 2 }
             // record[K] = v, record[K] as? T
             if s.is(k, .leftBracket), let close = s.matching(k), let held = r.name(i, scope, g, 0) {
-                let records = held.compactMap { if case .record(let t) = $0 { recordTypes[t] } else { nil } }.flatMap { $0 }
+                let records = Self.types(of: held, recordTypes)
                 guard !records.isEmpty else { continue }
                 guard let keys = strings(r.values(k + 1, scope, g)) else { note(s, k + 1, "the field key of a record subscript"); continue }
                 if s.is(close + 1, "=") {
@@ -211,7 +211,7 @@ struct ScanCollector {
             switch member {
             case "setValue", "setObject":
                 guard s.is(p, .leftParen), let key = r.argument(p, "forKey"), let held = r.name(i, scope, g, 0) else { continue }
-                let records = held.compactMap { if case .record(let t) = $0 { recordTypes[t] } else { nil } }.flatMap { $0 }
+                let records = Self.types(of: held, recordTypes)
                 guard !records.isEmpty else { continue }
                 guard let keys = strings(r.values(key, scope, g)) else { note(s, key, "the key of \(member)(_:forKey:)"); continue }
                 for t in records { for k in keys { wrote(t, k, encrypted: false, at: s.location(key)) } }
@@ -463,6 +463,17 @@ struct ScanCollector {
         let fields = (try? PredicateParser.parse(text, spelling: .cloudKit))?.filterKeys ?? []
         filtered[text] = fields
         return fields
+    }
+
+    /// The record types of the records among `held`, in order: `compactMap` then `flatMap`
+    /// with one array, not two (a record's single list is taken as it is).
+    private static func types(of held: [ScanValue], _ recordTypes: [Int: [String]]) -> [String] {
+        var out: [String] = []
+        for v in held {
+            guard case .record(let t) = v, let names = recordTypes[t] else { continue }
+            if out.isEmpty { out = names } else { out += names }
+        }
+        return out
     }
 
     private func strings(_ values: [ScanValue]?) -> [String]? {

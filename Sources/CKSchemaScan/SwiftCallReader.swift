@@ -533,7 +533,8 @@ struct SwiftCallReader {
             var out: [ScanValue] = []
             for a in local where a.value < n {
                 guard let v = values(a.value, scope, globals, depth: depth + 1) else { return nil }
-                for x in v where !out.contains(x) { out.append(x) }
+                // The first values taken as they are when there is nothing to repeat (no second array).
+                if out.isEmpty, v.count <= 1 { out = v } else { for x in v where !out.contains(x) { out.append(x) } }
             }
             return out
         }
@@ -584,7 +585,7 @@ struct SwiftCallReader {
             var out: [ScanValue] = []
             for a in own {
                 guard let v = values(a.value, -1, globals, depth: depth + 1), v.count == 1 else { out = []; break }
-                if !out.contains(v[0]) { out.append(v[0]) }
+                if out.isEmpty { out = v } else if !out.contains(v[0]) { out.append(v[0]) }
             }
             if out.count == 1 { return out }
         } else if bare, declared.count > 0 {
