@@ -108,9 +108,16 @@ struct ScanCollector {
                 recordTypes[i] = names
                 var zone: String?? = .some(Zone.defaultZoneName)
                 if let id = r.argument(i + 1, "recordID") {
-                    zone = r.values(id, scope, g)?.compactMap { if case .recordID(let z) = $0 { z } else { nil } }.first
+                    // The first record ID's zone (`compactMap` then `first`, with no array made).
+                    zone = r.values(id, scope, g).flatMap { held -> String?? in
+                        for v in held { if case .recordID(let z) = v { return .some(z) } }
+                        return nil
+                    }
                 } else if let z = r.argument(i + 1, "zoneID") {
-                    zone = r.values(z, scope, g)?.compactMap { if case .zone(let z) = $0 { z } else { nil } }.first
+                    zone = r.values(z, scope, g).flatMap { held -> String?? in
+                        for v in held { if case .zone(let z) = v { return .some(z) } }
+                        return nil
+                    }
                 }
                 for name in names { created(name, zone: zone ?? nil, at: s.location(i)) }
             case "CKQuery":

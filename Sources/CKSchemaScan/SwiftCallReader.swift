@@ -474,14 +474,27 @@ struct SwiftCallReader {
         if at(0, .ckRecord), s.is(k + 1, .period), word(k + 2) == .id, s.is(k + 3, .leftParen) {
             guard argument(k + 3, "recordName") != nil else { return nil }
             guard let z = argument(k + 3, "zoneID") else { return [.recordID(zone: Zone.defaultZoneName)] }
-            let zones = values(z, scope, globals, depth: depth + 1)?.compactMap { v -> String?? in if case .zone(let n) = v { return .some(n) }; return nil }
-            return (zones?.isEmpty == false ? zones! : [nil]).map { .recordID(zone: $0) }
+            // `values(z).compactMap` of the zones, then each made a record ID, in the array itself.
+            if var v = values(z, scope, globals, depth: depth + 1) {
+                var kept = 0
+                for r in v.indices {
+                    guard case .zone(let n) = v[r] else { continue }
+                    v[kept] = .recordID(zone: n)
+                    kept += 1
+                }
+                v.removeSubrange(kept...)
+                if !v.isEmpty { return v }
+            }
+            return [.recordID(zone: nil)]
         }
         if top == 2, s.is(k + 1, .leftParen) {
             if word(k) == .ckRecord { return [.record(k)] }
             if word(k) == .ckQuery { return [.query(k)] }
             if word(k) == .ckQuerySubscription || word(k) == .ckDatabaseSubscription || word(k) == .ckRecordZoneSubscription { return [.subscription(k)] }
-            if word(k) == .nsSortDescriptor, let key = argument(k + 1, "key") { return values(key, scope, globals, depth: depth + 1)?.compactMap { if case .string(let v) = $0 { .sort(v) } else { nil } } }
+            if word(k) == .nsSortDescriptor, let key = argument(k + 1, "key") {
+                guard let v = values(key, scope, globals, depth: depth + 1) else { return nil }
+                return Self.strings(v, as: ScanValue.sort)
+            }
             if word(k) == .nsPredicate { return predicate(k + 1, scope, globals, depth).map { [.predicate($0)] } }
         }
         if top == 4, word(k) == .ckSubscription, word(k + 2) == .notificationInfoType, s.is(k + 3, .leftParen) { return [.notificationInfo(k)] }
@@ -612,7 +625,21 @@ struct SwiftCallReader {
     private func zoneNamed(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
         if let zid = argument(p, "zoneID") { return values(zid, scope, globals, depth: depth + 1) }
         guard let z = argument(p, "zoneName") else { return nil }
-        return values(z, scope, globals, depth: depth + 1)?.compactMap { if case .string(let v) = $0 { .zone(v) } else { nil } }
+        guard let v = values(z, scope, globals, depth: depth + 1) else { return nil }
+        return Self.strings(v, as: ScanValue.zone)
+    }
+
+    /// `values.compactMap { if case .string(let v) = $0 { make(v) } else { nil } }` in the array
+    /// itself (`values` is the caller's own: no second array is made).
+    static func strings(_ values: consuming [ScanValue], as make: (String) -> ScanValue) -> [ScanValue] {
+        var kept = 0
+        for r in values.indices {
+            guard case .string(let v) = values[r] else { continue }
+            values[kept] = make(v)
+            kept += 1
+        }
+        values.removeSubrange(kept...)
+        return values
     }
 
     /// `NSPredicate(value: true)` or `NSPredicate(format: "...", args...)` at `(` index `p`.

@@ -243,6 +243,18 @@ import Testing
         #expect(found > 500)
     }
 
+    /// `SwiftCallReader.strings(_:as:)`, a `compactMap` in the array itself, is the `compactMap`.
+    @Test func stringsInPlaceIsCompactMap() {
+        var rng = SystemRandomNumberGenerator()
+        let pool: [ScanValue] = [.string("a"), .string("b"), .zone("Z"), .zone(nil), .sort("s"), .database(.public), .record(3), .string("caf\u{E9}")]
+        for _ in 0..<2_000 {
+            let values = (0..<Int.random(in: 0...6, using: &rng)).map { _ in pool[Int.random(in: 0..<pool.count, using: &rng)] }
+            let general = values.compactMap { if case .string(let v) = $0 { ScanValue.zone(v) } else { nil } }
+            #expect(SwiftCallReader.strings(values, as: ScanValue.zone) == general)
+            #expect(SwiftCallReader.strings(values, as: ScanValue.sort) == values.compactMap { if case .string(let v) = $0 { ScanValue.sort(v) } else { nil } })
+        }
+    }
+
     /// `LintContext` parses each predicate text once and checks it once per record type: its
     /// problems and shortfalls are those of parsing and checking every site afresh. Two types
     /// that answer the same text differently, and two spellings, so a cache keyed on less fails.
