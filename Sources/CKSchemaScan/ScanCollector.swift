@@ -108,9 +108,16 @@ struct ScanCollector {
                 recordTypes[i] = names
                 var zone: String?? = .some(Zone.defaultZoneName)
                 if let id = r.argument(i + 1, "recordID") {
-                    zone = r.values(id, scope, g)?.compactMap { if case .recordID(let z) = $0 { z } else { nil } }.first
+                    // The first record ID's zone (`compactMap` then `first`, with no array made).
+                    zone = r.values(id, scope, g).flatMap { held -> String?? in
+                        for v in held { if case .recordID(let z) = v { return .some(z) } }
+                        return nil
+                    }
                 } else if let z = r.argument(i + 1, "zoneID") {
-                    zone = r.values(z, scope, g)?.compactMap { if case .zone(let z) = $0 { z } else { nil } }.first
+                    zone = r.values(z, scope, g).flatMap { held -> String?? in
+                        for v in held { if case .zone(let z) = v { return .some(z) } }
+                        return nil
+                    }
                 }
                 for name in names { created(name, zone: zone ?? nil, at: s.location(i)) }
             case "CKQuery":
@@ -185,7 +192,7 @@ struct ScanCollector {
             if s.is(k, .period), s.is(k + 1, "encryptedValues") { encrypted = true; k += 2 }
             // record[K] = v, record[K] as? T
             if s.is(k, .leftBracket), let close = s.matching(k), let held = r.name(i, scope, g, 0) {
-                let records = held.compactMap { if case .record(let t) = $0 { recordTypes[t] } else { nil } }.flatMap { $0 }
+                let records = Self.types(of: held, recordTypes)
                 guard !records.isEmpty else { continue }
                 guard let keys = strings(r.values(k + 1, scope, g)) else { note(s, k + 1, "the field key of a record subscript"); continue }
                 if s.is(close + 1, "=") {
@@ -211,7 +218,7 @@ struct ScanCollector {
             switch member {
             case "setValue", "setObject":
                 guard s.is(p, .leftParen), let key = r.argument(p, "forKey"), let held = r.name(i, scope, g, 0) else { continue }
-                let records = held.compactMap { if case .record(let t) = $0 { recordTypes[t] } else { nil } }.flatMap { $0 }
+                let records = Self.types(of: held, recordTypes)
                 guard !records.isEmpty else { continue }
                 guard let keys = strings(r.values(key, scope, g)) else { note(s, key, "the key of \(member)(_:forKey:)"); continue }
                 for t in records { for k in keys { wrote(t, k, encrypted: false, at: s.location(key)) } }
@@ -358,34 +365,41 @@ struct ScanCollector {
         var db: Database?
         if let d = r.dbName(i) { db = d } else if s.is(i, .rightParen), let open = s.matching(i), s.is(open - 1, "database"), let w = r.argument(open, "with"), s.is(w, .period) { db = Database(rawValue: s.name(w + 1)) }
         else if s.isName(i), let v = r.name(i, scope, g, 0), v.count == 1, case .database(let d) = v[0] { db = d }
-        guard let first = r.arguments(p).first else { return }
+        // The first argument's label compared in place (`arguments(p).first` built every label).
+        guard let first = r.firstArgument(p) else { return }
+        func labelled(_ label: String) -> Bool { first.label.map { s.nameIs($0, label) } ?? false }
         switch member {
         case "recordZoneChanges":
-            guard first.label == "inZoneWith" else { return }
+            guard labelled("inZoneWith") else { return }
             if hasDefault(r, first.start, scope, g) { zoneChanges(s, first.start, "recordZoneChanges(inZoneWith:)") }
             return
         case "deleteRecordZone":
-            if first.label == "withID", hasDefault(r, first.start, scope, g) { zoneDelete(s, first.start, "deleteRecordZone(withID:)") }
+            if labelled("withID"), hasDefault(r, first.start, scope, g) { zoneDelete(s, first.start, "deleteRecordZone(withID:)") }
             return
         case "modifyRecordZones":
             if let d = r.argument(p, "deleting"), hasDefault(r, d, scope, g) { zoneDelete(s, d, "modifyRecordZones(saving:deleting:)") }
             return
         default: break
         }
+        // The member's kind found once (an array literal of its names was built per value).
+        let runsQuery = member == "perform" || member == "records" || member == "fetch"
+        let savesSubscription = member == "save" || member == "modifySubscriptions"
         var targets = [first.start]
-        if member == "modifySubscriptions", first.label == "saving", s.is(first.start, .leftBracket) { targets = r.arguments(first.start).map(\.start) }
+        if member == "modifySubscriptions", labelled("saving"), s.is(first.start, .leftBracket) { targets = r.arguments(first.start).map(\.start) }
         for t in targets {
             guard let held = r.values(t, scope, g) else { continue }
             for v in held {
                 switch v {
-                case .query(let q) where ["perform", "records", "fetch"].contains(member):
+                case .query(let q) where runsQuery:
                     guard let db else { continue }
-                    var surfaced: Set<String> = []
+                    // The record types already surfaced: a query site gives one or a few.
+                    var surfaced: [String] = []
                     for index in querySites[q] ?? [] {
                         queries[index].query.database = db
-                        if surfaced.insert(queries[index].query.recordType).inserted { surface.add(queries[index].query.recordType, \.databases, db.rawValue, s.location(i)) }
+                        let type = queries[index].query.recordType
+                        if !surfaced.contains(type) { surfaced.append(type); surface.add(type, \.databases, db.rawValue, s.location(i)) }
                     }
-                case .subscription(let q) where member == "save" || member == "modifySubscriptions":
+                case .subscription(let q) where savesSubscription:
                     for index in subscriptionSites[q] ?? [] {
                         if let db {
                             subscriptions[index].database = db
@@ -456,6 +470,17 @@ struct ScanCollector {
         let fields = (try? PredicateParser.parse(text, spelling: .cloudKit))?.filterKeys ?? []
         filtered[text] = fields
         return fields
+    }
+
+    /// The record types of the records among `held`, in order: `compactMap` then `flatMap`
+    /// with one array, not two (a record's single list is taken as it is).
+    private static func types(of held: [ScanValue], _ recordTypes: [Int: [String]]) -> [String] {
+        var out: [String] = []
+        for v in held {
+            guard case .record(let t) = v, let names = recordTypes[t] else { continue }
+            if out.isEmpty { out = names } else { out += names }
+        }
+        return out
     }
 
     private func strings(_ values: [ScanValue]?) -> [String]? {

@@ -44,3 +44,71 @@ struct ScanNames {
         }
     }
 }
+
+/// The names of one file's assignments, found from a name token's bytes: an open-addressing
+/// table of the names' bytes to their numbers, so that a lookup makes no `String` and hashes
+/// no `String`. Bytes decide only where `String` equality is byte equality: every name here
+/// and the token's text ASCII (a non-ASCII text can be canonically equal to other bytes, a
+/// KELVIN SIGN to `K`); elsewhere `find` says nothing and the caller asks by `String`.
+struct ScanNameIndex {
+    private var slots: [Int] = []
+    private var mask = 0
+    private var entries: [(start: Int, length: Int, value: Int)] = []
+    private var keyBytes: [UInt8] = []
+    /// False when a name is not ASCII: then no lookup is decided by bytes.
+    private var decides = false
+
+    init() {}
+
+    init(_ names: [String: Int]) {
+        decides = names.keys.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+        guard decides else { return }
+        var size = 16
+        while size < names.count * 2 { size <<= 1 }
+        slots = [Int](repeating: -1, count: size)
+        mask = size - 1
+        for (name, value) in names {
+            let start = keyBytes.count
+            keyBytes += name.utf8
+            let range = start..<keyBytes.count
+            let h = keyBytes.withUnsafeBufferPointer { Self.hash($0, range) }
+            var slot = h & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = entries.count
+            entries.append((start, keyBytes.count - start, value))
+        }
+    }
+
+    /// FNV-1a of `bytes[range]` (`find` hashes a token's bytes the same way as it checks them).
+    @inline(__always) private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for k in range { h = (h ^ UInt64(bytes[k])) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: h ^ h >> 32)
+    }
+
+    /// The number of the name spelt `bytes[range]`: -1 when no name here is spelt so, nil when
+    /// the bytes cannot decide (a name here or the text is not ASCII).
+    func find(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        guard decides else { return nil }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for k in range {
+            let c = bytes[k]
+            if c >= 0x80 { return nil }
+            h = (h ^ UInt64(c)) &* 0x100_0000_01b3
+        }
+        guard !entries.isEmpty else { return -1 }
+        var slot = Int(truncatingIfNeeded: h ^ h >> 32) & mask
+        let length = range.count
+        while slots[slot] >= 0 {
+            let e = entries[slots[slot]]
+            if e.length == length {
+                var same = true
+                var k = 0
+                while same, k < length { same = keyBytes[e.start + k] == bytes[range.lowerBound + k]; k += 1 }
+                if same { return e.value }
+            }
+            slot = (slot + 1) & mask
+        }
+        return -1
+    }
+}

@@ -116,16 +116,30 @@ struct SwiftCallReader {
     private var containerNames: [Int] = []
     /// The declarations outside any function of each name, by the number of the name of the
     /// type holding them (-1 at file level): a bare name's lookup reads only the types around it.
-    private var members: [String: [Int: [(body: Int, value: Int, container: Int, property: Bool)]]] = [:]
-    /// The declarations outside any function of each name that are constants (no instance
-    /// property set in code), which `Type.x` and `.x` can name.
-    private var constantDeclarations: [String: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
-    /// Each name's assignments inside functions, by body: a local's lookup reads its own function's only.
-    private var locals: [String: [Int: [(body: Int, value: Int, container: Int, property: Bool)]]] = [:]
+    /// Each assigned name's tables, by the name's number (`names`): a lookup finds its name once,
+    /// not once per table (three `String` hashes and a `String` made per lookup were a measured
+    /// part of a dense scan).
+    private var tables: [NameTable] = []
+    /// Each assigned name's number in `tables`.
+    private var names: [String: Int] = [:]
+    /// `names` found from a name token's bytes (no `String` made), where the bytes can decide.
+    private var nameBytes = ScanNameIndex()
     /// Each container name's number (`containerNames`).
     private var containerIDs: [String: Int] = [:]
     /// String enum cases: name to raw value.
     private(set) var enumCases: [String: [String]] = [:]
+
+    /// One name's declarations.
+    struct NameTable {
+        /// Its assignments inside functions, by body: a local's lookup reads its own function's only.
+        var locals: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+        /// Its declarations outside any function, by the number of the name of the type holding
+        /// them (-1 at file level): a bare name's lookup reads only the types around it.
+        var members: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+        /// Its declarations outside any function that are constants (no instance property set in
+        /// code), which `Type.x` and `.x` can name.
+        var constants: [(body: Int, value: Int, container: Int, property: Bool)] = []
+    }
 
     static let maxDepth = 8
     /// How many enclosing type declarations a name's lookup looks through (bounded on any input).
@@ -267,10 +281,29 @@ struct SwiftCallReader {
                 byContainer[a.container < 0 ? -1 : containerNames[a.container], default: []].append(a)
                 if !a.property { constant.append(a) }
             }
-            if !byBody.isEmpty { locals[word] = byBody }
-            if !byContainer.isEmpty { members[word] = byContainer }
-            if !constant.isEmpty { constantDeclarations[word] = constant }
+            guard !byBody.isEmpty || !byContainer.isEmpty || !constant.isEmpty else { continue }
+            names[word] = tables.count
+            tables.append(NameTable(locals: byBody, members: byContainer, constants: constant))
         }
+        nameBytes = ScanNameIndex(names)
+    }
+
+    /// The number in `tables` of the name at token `n` (its text as `SwiftSource.name` gives
+    /// it), nil when no assignment names it: found by the token's bytes where they decide
+    /// (`ScanNameIndex`), else by its `String`.
+    func table(_ n: Int) -> Int? {
+        if let bounds = s.nameBounds(n), let found = s.bytes.withUnsafeBufferPointer({ nameBytes.find($0, bounds) }) { return found < 0 ? nil : found }
+        return tableByName(n)
+    }
+
+    /// `table(_:)` by the name's `String` (the general path, and the test's).
+    func tableByName(_ n: Int) -> Int? { n >= 0 && n < s.tokens.count ? names[s.name(n)] : nil }
+
+    /// True when the name at token `n` is one of `parameters` (`contains(s.name(n))`, compared in place for a name).
+    private func isParameter(_ n: Int, _ parameters: [String]) -> Bool {
+        guard !parameters.isEmpty else { return false }
+        if s.isName(n) { return parameters.contains { s.nameIs(n, $0) } }
+        return parameters.contains(s.name(n))
     }
 
     /// Token `i`'s word; `.other` outside the file.
@@ -288,16 +321,16 @@ struct SwiftCallReader {
 
     /// The name tokens of `k..<e` when it is a dotted chain of names (`A.B.c`, `.a.b`), else nil.
     func chain(_ k: Int, _ e: Int) -> [Int]? {
-        var out: [Int] = []
-        var j = s.is(k, .period) ? k + 1 : k
-        while j < e {
-            guard s.isName(j) else { return nil }
-            out.append(j)
-            if j + 1 == e { return out }
+        // Checked before any array is made: most expressions asked (`NSNumber(value: 1)`) are no chain.
+        let first = s.is(k, .period) ? k + 1 : k
+        var j = first
+        while true {
+            guard j < e, s.isName(j) else { return nil }
+            if j + 1 == e { break }
             guard s.is(j + 1, .period) else { return nil }
             j += 2
         }
-        return nil
+        return Array(stride(from: first, through: j, by: 2))
     }
 
     /// For each token, the innermost body holding it (a body holds its `{`, not its `}`),
@@ -382,6 +415,12 @@ struct SwiftCallReader {
         return out
     }
 
+    /// `arguments(p).first` with its label as the label's token (nil when none): no array, no `String`.
+    func firstArgument(_ p: Int) -> (label: Int?, start: Int)? {
+        guard s.is(p, .leftParen) || s.is(p, .leftBracket), let close = s.matching(p), p + 1 < close else { return nil }
+        return s.isName(p + 1) && s.is(p + 2, .colon) ? (p + 1, p + 3) : (nil, p + 1)
+    }
+
     /// The first token of the argument labelled `label` of the call whose `(` is at `p`:
     /// `arguments(p).first { $0.label == label }?.start`, walking the same arguments with no
     /// array and no label made into a `String` (`SwiftSource.nameIs`).
@@ -435,14 +474,27 @@ struct SwiftCallReader {
         if at(0, .ckRecord), s.is(k + 1, .period), word(k + 2) == .id, s.is(k + 3, .leftParen) {
             guard argument(k + 3, "recordName") != nil else { return nil }
             guard let z = argument(k + 3, "zoneID") else { return [.recordID(zone: Zone.defaultZoneName)] }
-            let zones = values(z, scope, globals, depth: depth + 1)?.compactMap { v -> String?? in if case .zone(let n) = v { return .some(n) }; return nil }
-            return (zones?.isEmpty == false ? zones! : [nil]).map { .recordID(zone: $0) }
+            // `values(z).compactMap` of the zones, then each made a record ID, in the array itself.
+            if var v = values(z, scope, globals, depth: depth + 1) {
+                var kept = 0
+                for r in v.indices {
+                    guard case .zone(let n) = v[r] else { continue }
+                    v[kept] = .recordID(zone: n)
+                    kept += 1
+                }
+                v.removeSubrange(kept...)
+                if !v.isEmpty { return v }
+            }
+            return [.recordID(zone: nil)]
         }
         if top == 2, s.is(k + 1, .leftParen) {
             if word(k) == .ckRecord { return [.record(k)] }
             if word(k) == .ckQuery { return [.query(k)] }
             if word(k) == .ckQuerySubscription || word(k) == .ckDatabaseSubscription || word(k) == .ckRecordZoneSubscription { return [.subscription(k)] }
-            if word(k) == .nsSortDescriptor, let key = argument(k + 1, "key") { return values(key, scope, globals, depth: depth + 1)?.compactMap { if case .string(let v) = $0 { .sort(v) } else { nil } } }
+            if word(k) == .nsSortDescriptor, let key = argument(k + 1, "key") {
+                guard let v = values(key, scope, globals, depth: depth + 1) else { return nil }
+                return Self.strings(v, as: ScanValue.sort)
+            }
             if word(k) == .nsPredicate { return predicate(k + 1, scope, globals, depth).map { [.predicate($0)] } }
         }
         if top == 4, word(k) == .ckSubscription, word(k + 2) == .notificationInfoType, s.is(k + 3, .leftParen) { return [.notificationInfo(k)] }
@@ -488,41 +540,50 @@ struct SwiftCallReader {
         // declarations each, level after level, cost a bounded amount, not one per path.
         if depth == 0 { globals.lookups = 0 }
         guard globals.spend() else { return nil }
-        let word = s.name(n)
+        let named = table(n)
         // The assignments before `n`, read in place (no filtered copy).
-        if scope >= 0, let local = locals[word]?[scope], local.contains(where: { $0.value < n }) {
+        if scope >= 0, let named, let local = tables[named].locals[scope], local.contains(where: { $0.value < n }) {
             var out: [ScanValue] = []
             for a in local where a.value < n {
                 guard let v = values(a.value, scope, globals, depth: depth + 1) else { return nil }
-                for x in v where !out.contains(x) { out.append(x) }
+                // The first values taken as they are when there is nothing to repeat (no second array).
+                if out.isEmpty, v.count <= 1 { out = v } else { for x in v where !out.contains(x) { out.append(x) } }
             }
             return out
         }
         // A parameter of the function is what the caller passes: not resolved, whatever a
         // property or constant of the same name holds.
-        if scope >= 0, scope < parameters.count, !s.is(n - 1, .period), parameters[scope].contains(word) { return nil }
+        if scope >= 0, scope < parameters.count, !s.is(n - 1, .period), isParameter(n, parameters[scope]) { return nil }
         // This file's own constants first (two types may each have a `database`), then every file's.
         // A bare name (`zoneID`, `self.zoneID`) is the property of the type it is written in (or
         // of a type holding that one, or a file-level constant): never another type's of this file.
         // `Type.x` is the `x` of a declaration named `Type` when this file has one; an instance
         // property set in code (`self.x = v`) is never `Type.x` or `.x`.
-        let declared = members[word] ?? [:]
+        let declared = named.map { tables[$0].members } ?? [:]
         let bare = !s.is(n - 1, .period) || self.word(n - 2) == .selfWord || self.word(n - 2) == .selfType
         var own: [(body: Int, value: Int, container: Int, property: Bool)] = []
         if bare {
             // The file level, then each type holding `n` by name (at most `maxNesting` out).
-            // The type names already read: at most `maxNesting` + 1, looked through in place.
-            var seen: [Int] = [-1]
+            // A type name already read is one of the types on the way out (at most `maxNesting`),
+            // looked through again rather than kept in an array made per lookup.
             own = declared[-1] ?? []
-            var at = container(at: n)
+            let innermost = container(at: n)
+            var at = innermost
             var level = 0
             while at >= 0, level < Self.maxNesting {
-                if !seen.contains(containerNames[at]) { seen.append(containerNames[at]); own += declared[containerNames[at]] ?? [] }
+                let id = containerNames[at]
+                var seen = false
+                var before = innermost
+                for _ in 0..<level where !seen {
+                    seen = containerNames[before] == id
+                    before = containers[before].parent
+                }
+                if !seen, let more = declared[id] { if own.isEmpty { own = more } else { own += more } }
                 at = containers[at].parent
                 level += 1
             }
         } else {
-            own = constantDeclarations[word] ?? []
+            own = named.map { tables[$0].constants } ?? []
         }
         if !bare, s.is(n - 1, .period), s.isName(n - 2) {
             // `Type.x`: the `x` of a declaration named `Type` when this file has one, else any's.
@@ -537,7 +598,7 @@ struct SwiftCallReader {
             var out: [ScanValue] = []
             for a in own {
                 guard let v = values(a.value, -1, globals, depth: depth + 1), v.count == 1 else { out = []; break }
-                if !out.contains(v[0]) { out.append(v[0]) }
+                if out.isEmpty { out = v } else if !out.contains(v[0]) { out.append(v[0]) }
             }
             if out.count == 1 { return out }
         } else if bare, declared.count > 0 {
@@ -545,7 +606,7 @@ struct SwiftCallReader {
         }
         // A resolution that ran out of lookups gives nothing, not another file's value of the name.
         guard !globals.exhausted else { return nil }
-        return globals.constant(word, depth)
+        return globals.constant(s.name(n), depth)
     }
 
     /// True when every byte of `text` is ASCII: there Foundation's `contains` of one ASCII
@@ -564,21 +625,38 @@ struct SwiftCallReader {
     private func zoneNamed(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
         if let zid = argument(p, "zoneID") { return values(zid, scope, globals, depth: depth + 1) }
         guard let z = argument(p, "zoneName") else { return nil }
-        return values(z, scope, globals, depth: depth + 1)?.compactMap { if case .string(let v) = $0 { .zone(v) } else { nil } }
+        guard let v = values(z, scope, globals, depth: depth + 1) else { return nil }
+        return Self.strings(v, as: ScanValue.zone)
+    }
+
+    /// `values.compactMap { if case .string(let v) = $0 { make(v) } else { nil } }` in the array
+    /// itself (`values` is the caller's own: no second array is made).
+    static func strings(_ values: consuming [ScanValue], as make: (String) -> ScanValue) -> [ScanValue] {
+        var kept = 0
+        for r in values.indices {
+            guard case .string(let v) = values[r] else { continue }
+            values[kept] = make(v)
+            kept += 1
+        }
+        values.removeSubrange(kept...)
+        return values
     }
 
     /// `NSPredicate(value: true)` or `NSPredicate(format: "...", args...)` at `(` index `p`.
-    private func predicate(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> ScanPredicate? {
+    /// `byCharacter` takes the general loop for an ASCII format too (the test holds the two to one answer).
+    func predicate(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int, byCharacter: Bool = false) -> ScanPredicate? {
         let args = arguments(p)
         if let v = args.first, v.label == "value" { return s.is(v.start, "true") ? ScanPredicate(text: "TRUEPREDICATE", start: nil, untypedValues: false) : nil }
         guard let f = args.first, f.label == "format", let format = s.stringValue(f.start) else { return nil }
         var rest = args.dropFirst().map(\.start)
-        let start = s.location(f.start)
         // A byte search where the text is ASCII (Foundation's `contains` was most of this
         // function); otherwise Foundation's answer, as before.
-        guard Self.isASCII(format) ? format.utf8.contains(UInt8(ascii: "%")) : format.contains("%") else {
+        let ascii = Self.isASCII(format)
+        guard ascii ? format.utf8.contains(UInt8(ascii: "%")) : format.contains("%") else {
+            let start = s.location(f.start)
             return ScanPredicate(text: format, start: SourceLocation(file: start.file, line: start.line, column: start.column + 1), untypedValues: false)
         }
+        if ascii, !byCharacter { return asciiPredicate(format, rest, scope, globals, depth) }
         var out = "", untyped = false
         var chars = Substring(format)
         while let r = chars.firstIndex(of: "%") {
@@ -604,6 +682,44 @@ struct SwiftCallReader {
         }
         out += chars
         return ScanPredicate(text: out, start: nil, untypedValues: untyped)
+    }
+
+    /// The `%K`/`%@` arguments put into an ASCII format (`predicate`'s loop over `Character`s,
+    /// by byte): in ASCII text each byte is one `Character` but CR LF, and a `%` is never part
+    /// of one, so the two find the same `%`s and the same letters after them (a `%` before
+    /// CR LF is refused by both).
+    private func asciiPredicate(_ format: String, _ args: [Int], _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> ScanPredicate? {
+        var rest = args[...]
+        var out: [UInt8] = []
+        var untyped = false
+        let u = Array(format.utf8)
+        out.reserveCapacity(u.count + 16)
+        var from = 0, i = 0
+        while i < u.count {
+            guard u[i] == UInt8(ascii: "%") else { i += 1; continue }
+            out += u[from..<i]
+            guard i + 1 < u.count else { return nil }
+            let c = u[i + 1]
+            i += 2
+            from = i
+            guard c == UInt8(ascii: "K") || c == UInt8(ascii: "@"), let arg = rest.popFirst() else { return nil }
+            let resolved = values(arg, scope, globals, depth: depth + 1)
+            var text: String?
+            if case .string(let v)? = resolved?.first, resolved?.count == 1 { text = v }
+            if c == UInt8(ascii: "K") {
+                guard let text, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+                out += text.utf8
+            } else if let text, Self.isASCII(text) ? !text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) : !text.contains("\"") && !text.contains("\\") {
+                out.append(UInt8(ascii: "\""))
+                out += text.utf8
+                out.append(UInt8(ascii: "\""))
+            } else {
+                out += [UInt8(ascii: "\""), UInt8(ascii: "\"")]
+                untyped = true
+            }
+        }
+        out += u[from...]
+        return ScanPredicate(text: String(decoding: out, as: UTF8.self), start: nil, untypedValues: untyped)
     }
 }
 

@@ -144,6 +144,117 @@ import Testing
         }
     }
 
+    /// Formats that reach the edges of `predicate`'s byte loop: `%` last, `%` before CR LF, `%%`,
+    /// `%K` of a name and of a text that is no name, `%@` of a text with a quote, of a non-ASCII
+    /// text and of a value not resolved, more `%`s than arguments.
+    static let predicateSources = [
+        "let k = \"rank\"\nlet q = \"a\\\"b\"\nlet u = \"caf\u{E9}\"\nlet c = \"a b\"\nfunc f(x: Int) {\n"
+            + [#""rank > %@", 1"#, #""%K > 1", k"#, #""%K > 1", c"#, #""%K == %@", k, q"#, #""%K == %@", k, u"#, #""a == %@", x"#, #""100%""#,
+               #""x %%", k"#, #""%@ %@", k"#, #""%\r\n", k"#, #""%k", k"#, #""title == %@ AND rank > %@", u, NSNumber(value: 1)"#,
+               #""%K%K", k, k"#, #""\u{E9} == %@", k"#, #""rank > %@\r\n", k"#, #""%@", "x\"y""#, #""TRUEPREDICATE""#]
+            .map { "_ = NSPredicate(format: \($0))\n" }.joined() + "_ = NSPredicate(value: true)\n}\n",
+    ]
+
+    /// `predicate`'s byte loop over an ASCII format gives what the loop over `Character`s gives,
+    /// at every `(` of every fixture (the calls that are no predicate give nil both ways).
+    @Test func asciiPredicateIsTheCharacterLoop() throws {
+        var checked = 0, formats = 0
+        let extra = Self.predicateSources.enumerated().map { SwiftSource(bytes: Array($0.element.utf8), file: "predicate\($0.offset).swift") }
+        for s in try Self.sources() + extra {
+            let r = SwiftCallReader(s)
+            let g = ScanGlobals()
+            g.add(r, index: 0)
+            for p in s.tokens.indices where s.is(p, .leftParen) {
+                let scope = r.body(at: p)
+                let fast = r.predicate(p, scope, g, 0), general = r.predicate(p, scope, g, 0, byCharacter: true)
+                if fast != general { Issue.record("\(s.file) token \(p): \(String(describing: fast)) vs \(String(describing: general))"); return }
+                if fast != nil { formats += 1 }
+                checked += 1
+            }
+        }
+        #expect(checked > 500)
+        #expect(formats > 20)
+    }
+
+    /// `chain`, which checks a chain before it makes the array, is the loop that appended as it went.
+    @Test func chainIsTheAppendingLoop() throws {
+        func appending(_ s: SwiftSource, _ k: Int, _ e: Int) -> [Int]? {
+            var out: [Int] = []
+            var j = s.is(k, .period) ? k + 1 : k
+            while j < e {
+                guard s.isName(j) else { return nil }
+                out.append(j)
+                if j + 1 == e { return out }
+                guard s.is(j + 1, .period) else { return nil }
+                j += 2
+            }
+            return nil
+        }
+        var checked = 0, chains = 0
+        for s in try Self.sources() {
+            let r = SwiftCallReader(s)
+            for k in s.tokens.indices {
+                for e in k...min(k + 8, s.tokens.count) {
+                    let fast = r.chain(k, e)
+                    if fast != appending(s, k, e) { Issue.record("\(s.file) \(k)..<\(e)"); return }
+                    if fast != nil { chains += 1 }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 100_000)
+        #expect(chains > 1_000)
+    }
+
+    /// `firstArgument` is `arguments(p).first`, its label token spelling the label.
+    @Test func firstArgumentIsTheListsFirst() throws {
+        var checked = 0
+        for s in try Self.sources() {
+            let r = SwiftCallReader(s)
+            for p in -1...s.tokens.count {
+                let fast = r.firstArgument(p), listed = p >= 0 && p < s.tokens.count ? r.arguments(p).first : nil
+                let same = fast?.start == listed?.start && fast.map { $0.label.map { s.name($0) } } == listed.map { $0.label }
+                if !same { Issue.record("\(s.file) token \(p)"); return }
+                checked += 1
+            }
+        }
+        #expect(checked > 10_000)
+    }
+
+    /// `table(_:)` (the name's number found by its bytes) is the lookup by `String`, at every
+    /// token of every fixture and of sources whose names are not ASCII (a KELVIN SIGN name is
+    /// canonically `Key`, a decomposed `é` the composed one), where the bytes must not decide.
+    @Test func nameTableByBytesIsByString() throws {
+        let extra = [
+            "let \u{212A}ey = \"a\"\nlet caf\u{E9} = 1\nfunc f() { _ = Key; _ = cafe\u{301}; _ = caf\u{E9}; let Key = 2; _ = `Key`; _ = \u{212A}ey }",
+            "let `a b` = 1\nlet x = 2\nstruct S { static let y = 3; var z = 4 }\nfunc g(p: Int) { let q = p; _ = `x`; _ = x; _ = S.y; _ = q; _ = `a b` }",
+        ].enumerated().map { SwiftSource(bytes: Array($0.element.utf8), file: "names\($0.offset).swift") }
+        var checked = 0, found = 0
+        for s in try Self.sources() + extra {
+            let r = SwiftCallReader(s)
+            for n in -1...s.tokens.count {
+                let fast = r.table(n), general = r.tableByName(n)
+                if fast != general { Issue.record("\(s.file) token \(n): \(String(describing: fast)) vs \(String(describing: general))"); return }
+                if fast != nil { found += 1 }
+                checked += 1
+            }
+        }
+        #expect(checked > 10_000)
+        #expect(found > 500)
+    }
+
+    /// `SwiftCallReader.strings(_:as:)`, a `compactMap` in the array itself, is the `compactMap`.
+    @Test func stringsInPlaceIsCompactMap() {
+        var rng = SystemRandomNumberGenerator()
+        let pool: [ScanValue] = [.string("a"), .string("b"), .zone("Z"), .zone(nil), .sort("s"), .database(.public), .record(3), .string("caf\u{E9}")]
+        for _ in 0..<2_000 {
+            let values = (0..<Int.random(in: 0...6, using: &rng)).map { _ in pool[Int.random(in: 0..<pool.count, using: &rng)] }
+            let general = values.compactMap { if case .string(let v) = $0 { ScanValue.zone(v) } else { nil } }
+            #expect(SwiftCallReader.strings(values, as: ScanValue.zone) == general)
+            #expect(SwiftCallReader.strings(values, as: ScanValue.sort) == values.compactMap { if case .string(let v) = $0 { ScanValue.sort(v) } else { nil } })
+        }
+    }
+
     /// `LintContext` parses each predicate text once and checks it once per record type: its
     /// problems and shortfalls are those of parsing and checking every site afresh. Two types
     /// that answer the same text differently, and two spellings, so a cache keyed on less fails.
