@@ -476,8 +476,9 @@ struct Resolver {
     }
 
     /// What a property's type stores as: an attribute type, a relationship, or nothing.
-    mutating func classify(_ type: SwiftTypeRef, _ property: UnsafePointer<SwiftDeclarations.Property>, in scope: [String], modelNames: [String: String]) -> Stored {
-        let (t, _) = expand(type, in: scope).unwrapped
+    /// `t`: the property's type with its typealiases expanded and optionals unwrapped
+    /// (`expand(type, in: scope).unwrapped.type`, which the caller has made already).
+    mutating func classify(unwrapped t: SwiftTypeRef, _ property: UnsafePointer<SwiftDeclarations.Property>, in scope: [String], modelNames: [String: String]) -> Stored {
         func model(_ path: [String]) -> String? {
             guard let d = resolve(path, in: scope) else { return nil }
             return modelNames[d.path.joined(separator: ".")]
@@ -574,8 +575,10 @@ struct Resolver {
                  fix: "write its type: var \(p.pointee.name): Type = ...", at: p.pointee.origin)
             return
         }
-        let optional = expand(type, in: scope).unwrapped.optional
-        let stored = classify(type, p, in: scope, modelNames: modelNames)
+        // Expanded and unwrapped once (classify took it apart again: each copy of a type
+        // retains and releases its path).
+        let (unwrapped, optional) = expand(type, in: scope).unwrapped
+        let stored = classify(unwrapped: unwrapped, p, in: scope, modelNames: modelNames)
         switch stored {
         case .skipped: return
         case var .attribute(kind):
