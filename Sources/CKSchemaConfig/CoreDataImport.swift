@@ -27,8 +27,38 @@ public enum CoreDataImport {
     /// YAML, and the reader's notes (CK641, CK643, CK644) for the command to show.
     public struct SwiftDataImport: Sendable {
         public var schema: Schema
-        public var yaml: String
+        /// The schema's YAML, headed by the comment naming the sources (what `writeYAML` gives,
+        /// gathered into one text; made when asked for, unless set).
+        public var yaml: String {
+            get { assigned ?? SchemaEmitter.emit(schema, header: header) }
+            set { assigned = newValue }
+        }
         public var notes: [Diagnostic]
+        /// The comment lines heading the YAML.
+        let header: String
+        /// The text `yaml` was set to, if it was.
+        private var assigned: String?
+
+        init(schema: Schema, header: String, notes: [Diagnostic]) {
+            self.schema = schema
+            self.header = header
+            self.notes = notes
+        }
+
+        /// The bytes of `yaml`, given to `chunk` a piece at a time (about 64 KB each, in order)
+        /// as they are made, so a large schema's text is never held whole; when `chunk` throws,
+        /// no further piece is given and the error is rethrown.
+        public func writeYAML<E: Error>(_ chunk: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
+            if var assigned {
+                var failure: E?
+                assigned.withUTF8 { bytes in
+                    do throws(E) { try chunk(UnsafeRawBufferPointer(bytes)) } catch { failure = error }
+                }
+                if let failure { throw failure }
+            } else {
+                try SchemaEmitter.emit(schema, header: header, chunk: chunk)
+            }
+        }
     }
 
     /// `ckschema import App/Models`: the schema SwiftData sources mirror to, as YAML, and the
@@ -50,6 +80,6 @@ public enum CoreDataImport {
             (SwiftRules.notes + [InputRules.folderSkipped]).first { $0.code == n.code }.map { Diagnostic(rule: $0, n.message, at: n.origin.location, fix: n.fix) }
         }
         // The header is written into the emitter's text: `header + yaml` copied the whole text.
-        return SwiftDataImport(schema: schema, yaml: SchemaEmitter.emit(schema, header: header), notes: notes.sortedByLocation())
+        return SwiftDataImport(schema: schema, header: header, notes: notes.sortedByLocation())
     }
 }

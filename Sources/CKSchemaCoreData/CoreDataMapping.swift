@@ -207,7 +207,10 @@ public enum CoreDataMapping {
             // Each field joins its type unless a field of that name is there already (the
             // root's or another subentity's: the first one stays). Appended in place: an
             // entity's fields gathered apart and then copied over cost a copy of each.
-            let room = e.attributes.count + e.relationships.count
+            // With room for the `_ckAsset` companions too: without it the array grew twice
+            // for a type with binary attributes (each time a copy of its fields).
+            var room = e.attributes.count + e.relationships.count
+            if onDemandFields { for i in e.attributes.indices where isExternalizable(e.attributes[i].type) { room += 1 } }
             types[t].fields.reserveCapacity(types[t].fields.count + room)
             fieldNames[t].reserveCapacity(fieldNames[t].count + room)
             // By index, the attribute's properties read in place: iterating `e.attributes`

@@ -17,6 +17,36 @@ public enum SchemaEmitter {
             w.text.reserveCapacity(schema.recordTypes.reduce(256 + header.utf8.count) { $0 + 128 + $1.fields.count * 96 })
             w.write(header)
         }
+        emit(schema, keyLines: keyLines, into: &w)
+        return w.render(comments: comments)
+    }
+
+    /// The bytes of `emit(schema, header: header)` (no comments), given to `chunk` a piece at a
+    /// time (about 64 KB each, in order) instead of gathered into one text: a large schema's
+    /// output is written out as it is made and never held whole (its 20 MB cost a page fault
+    /// per 4 KB page). A piece is valid only during the call. When `chunk` throws, no further
+    /// piece is given and the error is rethrown.
+    public static func emit<E: Error>(_ schema: Schema, header: String = "", chunk: (UnsafeRawBufferPointer) throws(E) -> Void) throws(E) {
+        var failure: E?
+        withoutActuallyEscaping({ (bytes: UnsafeRawBufferPointer) -> Bool in
+            do throws(E) {
+                try chunk(bytes)
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }) { sink in
+            var w = Writer(direct: true, sink: sink)
+            w.write(header)
+            emit(schema, keyLines: [:], into: &w)
+            w.flush()
+        }
+        if let failure { throw failure }
+    }
+
+    /// The lines of `schema` into `w`.
+    private static func emit(_ schema: Schema, keyLines: [String: Int], into w: inout Writer) {
         let line = { (path: String) -> Int? in keyLines[path] }
         w.add("ckschema: \(Schema.formatVersion)", source: line("ckschema"))
         if schema.isPartial { w.add("partial: true", source: line("partial")) }
@@ -37,6 +67,7 @@ public enum SchemaEmitter {
             for t in schema.recordTypes {
                 emit(t, into: &w, keyLines: keyLines)
                 if w.pending >= Writer.chunk { w.flush() }
+                if w.failed { return }
             }
         }
         if !schema.queries.isEmpty {
@@ -57,7 +88,6 @@ public enum SchemaEmitter {
             w.add("subscriptions:", source: line("subscriptions"))
             for sub in schema.subscriptions { w.add("  \(key(sub.id)): " + subscriptionValue(sub), source: sub.origin.location?.line) }
         }
-        return w.render(comments: comments)
     }
 
     /// A subscription as one flow mapping, keys in a fixed order; the predicate always quoted.
@@ -353,11 +383,22 @@ public enum SchemaEmitter {
         /// The output in direct mode that `storage` is moved into a chunk at a time: the chunk
         /// stays in cache, and the text is built once instead of copied whole at the end.
         var text = ""
+        /// When set, where the pending output goes instead of `text` (`emit(_:header:chunk:)`);
+        /// it returns false to say no more is wanted.
+        private let sink: ((UnsafeRawBufferPointer) -> Bool)?
+        /// True once `sink` said no more is wanted: further output is dropped.
+        private(set) var failed = false
         static let chunk = 1 << 16
         private static let lineBreak = "\n"
 
         mutating func flush() {
-            storage.withUnsafeBufferPointer { text += String(decoding: UnsafeBufferPointer(rebasing: $0[..<pending]), as: UTF8.self) }
+            if let sink {
+                if !failed, pending > 0 {
+                    failed = !storage.withUnsafeBytes { sink(UnsafeRawBufferPointer(rebasing: $0[..<pending])) }
+                }
+            } else {
+                storage.withUnsafeBufferPointer { text += String(decoding: UnsafeBufferPointer(rebasing: $0[..<pending]), as: UTF8.self) }
+            }
             pending = 0
         }
 
@@ -417,9 +458,10 @@ public enum SchemaEmitter {
             }
         }
 
-        init(direct: Bool = false) {
-            self.direct = direct
-            if direct { storage = [UInt8](repeating: 0, count: Self.chunk + 1024) }
+        init(direct: Bool = false, sink: ((UnsafeRawBufferPointer) -> Bool)? = nil) {
+            self.direct = direct || sink != nil
+            self.sink = sink
+            if self.direct { storage = [UInt8](repeating: 0, count: Self.chunk + 1024) }
         }
 
         /// `source` is evaluated only when comments are to be placed: in direct mode a line's

@@ -476,8 +476,9 @@ struct Resolver {
     }
 
     /// What a property's type stores as: an attribute type, a relationship, or nothing.
-    mutating func classify(_ type: SwiftTypeRef, _ property: UnsafePointer<SwiftDeclarations.Property>, in scope: [String], modelNames: [String: String]) -> Stored {
-        let (t, _) = expand(type, in: scope).unwrapped
+    /// `t`: the property's type with its typealiases expanded and optionals unwrapped
+    /// (`expand(type, in: scope).unwrapped.type`, which the caller has made already).
+    mutating func classify(unwrapped t: SwiftTypeRef, _ property: UnsafePointer<SwiftDeclarations.Property>, in scope: [String], modelNames: [String: String]) -> Stored {
         func model(_ path: [String]) -> String? {
             guard let d = resolve(path, in: scope) else { return nil }
             return modelNames[d.path.joined(separator: ".")]
@@ -574,19 +575,19 @@ struct Resolver {
                  fix: "write its type: var \(p.pointee.name): Type = ...", at: p.pointee.origin)
             return
         }
-        let optional = expand(type, in: scope).unwrapped.optional
-        let stored = classify(type, p, in: scope, modelNames: modelNames)
+        // Expanded and unwrapped once (classify took it apart again: each copy of a type
+        // retains and releases its path).
+        let (unwrapped, optional) = expand(type, in: scope).unwrapped
+        let stored = classify(unwrapped: unwrapped, p, in: scope, modelNames: modelNames)
         switch stored {
         case .skipped: return
         case var .attribute(kind):
             if attribute?.options.contains(where: { $0 == "transformable" }) == true { kind = "Transformable" }
-            var a = CoreDataModel.Attribute(name: p.pointee.name, type: kind, origin: p.pointee.origin)
-            a.isOptional = optional
-            a.hasDefault = p.pointee.hasDefault
-            a.allowsCloudEncryption = attribute?.options.contains("allowsCloudEncryption") == true
-            a.renamingIdentifier = attribute?.originalName
             if attribute?.options.contains("unique") == true { e.uniquenessConstraints.append(([p.pointee.name], attribute?.origin ?? p.pointee.origin)) }
-            e.attributes.append(a)
+            // Appended, then set in place: an attribute built apart was copied into the array
+            // and the original destroyed (about 230 instructions a property).
+            e.attributes.append(CoreDataModel.Attribute(name: p.pointee.name, type: kind, origin: p.pointee.origin))
+            Self.fill(&e.attributes[e.attributes.count - 1], optional: optional, hasDefault: p.pointee.hasDefault, attribute: attribute)
         case let .toOne(dest), let .toMany(dest):
             var r = CoreDataModel.Relationship(name: p.pointee.name, destination: dest, origin: p.pointee.origin)
             if case .toMany = stored { r.isToMany = true }
@@ -604,6 +605,14 @@ struct Resolver {
             }
             e.relationships.append(r)
         }
+    }
+
+    /// The attribute's flags from the property and its `@Attribute(...)`.
+    private static func fill(_ a: inout CoreDataModel.Attribute, optional: Bool, hasDefault: Bool, attribute: SwiftDeclarations.Attribute?) {
+        a.isOptional = optional
+        a.hasDefault = hasDefault
+        a.allowsCloudEncryption = attribute?.options.contains("allowsCloudEncryption") == true
+        a.renamingIdentifier = attribute?.originalName
     }
 
     /// SwiftData's inverse inference: an explicit `inverse:` on either side names both;

@@ -107,4 +107,27 @@ extension Output {
         }
         if let failure { throw failure }
     }
+
+    /// Writes what `body` gives its sink, a piece at a time, to a file (an `OutputFile`: a
+    /// device or FIFO in place, a regular file through a temporary one renamed into place once
+    /// `body` returned, so a failure leaves no half-written file), or to standard output when
+    /// `path` is nil or `-`. The text is never held whole.
+    func write(to path: String?, _ body: ((UnsafeRawBufferPointer) throws(InputError) -> Void) throws(InputError) -> Void) throws(InputError) {
+        guard let path, path != "-" else {
+            try body { bytes in
+                guard !bytes.isEmpty else { return }
+                stdoutUsed.isSet = true
+                out.write(Data(bytes))
+            }
+            return
+        }
+        let file = try OutputFile(path: path)
+        do throws(InputError) {
+            try body { bytes throws(InputError) in try file.write(bytes) }
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
 }

@@ -37,7 +37,8 @@ enum ImportCommand: OptionsCommand {
         if SchemaSource.isSwiftSource(path: path) {
             let config = try CommonOptions.configuration(nil)
             let result = try CoreDataImport.swiftData(path: path, selection: options.model.selection(config))
-            try io.write(result.yaml, to: options.output)
+            // Written as it is made: a large schema's text is never held whole (issue 36 point 4).
+            try io.write(to: options.output) { chunk throws(InputError) in try result.writeYAML(chunk) }
             if !result.notes.isEmpty { io.error(DiagnosticRenderer(format: .text, command: name, rules: RuleCatalog.info).render(result.notes)) }
             sayWrote(options.output, io)
             // The process exits next: the model's hundreds of thousands of values are left for
