@@ -79,9 +79,14 @@ struct ScanNameIndex {
         }
     }
 
-    /// FNV-1a of `bytes[range]` (`find` hashes a token's bytes the same way as it checks them).
+    /// FNV-1a's starting state, varied per process: the names come from untrusted sources, and
+    /// a fixed hash would let a file choose names that all fall in one slot (a quadratic table).
+    private static let basis: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64.random(in: .min ... .max)
+
+    /// FNV-1a of `bytes[range]` from `basis` (`find` hashes a token's bytes the same way as it
+    /// checks them).
     @inline(__always) private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var h = basis
         for k in range { h = (h ^ UInt64(bytes[k])) &* 0x100_0000_01b3 }
         return Int(truncatingIfNeeded: h ^ h >> 32)
     }
@@ -90,7 +95,7 @@ struct ScanNameIndex {
     /// the bytes cannot decide (a name here or the text is not ASCII).
     func find(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         guard decides else { return nil }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var h = Self.basis
         for k in range {
             let c = bytes[k]
             if c >= 0x80 { return nil }
