@@ -20,7 +20,7 @@ final class CheckPool: @unchecked Sendable {
                 // reference counts fight over their cache lines (measured: --jobs 2 went
                 // from 1.57x to the figure in Benchmarks/RESULTS.md).
                 let own = CompiledSchema(schema.schema)
-                var checker = RecordChecker(schema: own, production: production, collectBatch: collectBatch)
+                var checker = RecordChecker(schema: own, production: production, collectBatch: collectBatch, keepsTokens: false)
                 self.work(&checker)
             }
             thread.stackSize = 1 << 20

@@ -206,6 +206,12 @@ package struct ChunkResult: Sendable {
     /// Keys of `inferred` already recorded in this chunk (type, field, type description).
     var inferredSeen: Set<String> = []
 
+    /// Everything the checks left, as text (the set of keys aside, which `inferred` repeats):
+    /// what the fused path's differential test and fuzz target compare.
+    package var everything: String {
+        "\(diagnostics) | \(lines) \(records) \(syntaxErrors) | \(batch) | \(references) | \(inferred) | \(deleteSelf.refs) \(deleteSelf.bytes) | \(assetPaths)"
+    }
+
     /// The memberwise initializer, for the layers above.
     package init(diagnostics: [PendingDiagnostic] = [], batch: [BatchEntry] = [], references: [ReferenceCheck] = [], inferred: [InferredObservation] = [], inferredSeen: Set<String> = []) {
         self.diagnostics = diagnostics

@@ -13,6 +13,13 @@ package final class CompiledSchema: Sendable {
         let isDeprecated: Bool
         /// The record type a reference must point to, when the schema says.
         let referenceTarget: String?
+        /// The type tags that fit the field's type (`TypeTag.fits`), as bits of two words: bit v
+        /// is set for each value v of `TypeTag.table` (0..<128) whose tag fits. The fused path
+        /// asks this instead of decoding the tag (encryption is compared apart).
+        let tagFits: (UInt64, UInt64)
+        /// The entry of `TypeTag.table` of the field's Web Services spelling (`STRING`,
+        /// `ENCRYPTED_STRING` when the field is encrypted): the tag the fused path tries first.
+        let tagGuess: Int
 
         init(name: String, type: FieldType, isEncrypted: Bool, isDeprecated: Bool, referenceTarget: String?) {
             self.name = name
@@ -20,6 +27,20 @@ package final class CompiledSchema: Sendable {
             self.isEncrypted = isEncrypted
             self.isDeprecated = isDeprecated
             self.referenceTarget = referenceTarget
+            var fits: (UInt64, UInt64) = (0, 0)
+            for (spelling, tag) in TypeTag.all where tag.fits(type) {
+                let v = tag.encoded | (spelling.first!.isUppercase ? TypeTag.webServicesSpelling : 0)
+                if v < 64 { fits.0 |= 1 << UInt64(v) } else { fits.1 |= 1 << UInt64(v - 64) }
+            }
+            tagFits = fits
+            let guess = Array(((isEncrypted ? "ENCRYPTED_" : "") + TypeTag.webServicesName(type)).utf8)
+            tagGuess = guess.withUnsafeBufferPointer { TypeTag.table.entry($0.baseAddress!, $0.count) }
+        }
+
+        /// Whether the tag `v` (a value of `TypeTag.table`) fits the field's type.
+        @inline(__always) func fits(tag v: Int) -> Bool {
+            let word = v < 64 ? tagFits.0 : tagFits.1
+            return word >> UInt64(v & 63) & 1 != 0
         }
     }
 

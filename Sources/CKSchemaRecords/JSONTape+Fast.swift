@@ -162,7 +162,7 @@ extension JSONTape {
     /// general path's `parseNumber` gives it; `i` is then past it. Nil for anything that is no
     /// number (`-`, `01`, `1.`, `1e`, `-Infinity`): the general path says what.
     @inline(__always)
-    private static func plainNumber(_ q: UnsafePointer<UInt8>, _ i: inout Int) -> JSONToken? {
+    static func plainNumber(_ q: UnsafePointer<UInt8>, _ i: inout Int) -> JSONToken? {
         let start = i
         var j = i
         var flags = JSONToken.integer
@@ -211,7 +211,7 @@ extension JSONTape {
 
     /// Skips whitespace; stops at anything else, the padding's zero bytes included.
     @inline(__always)
-    private static func skipSpaces(_ q: UnsafePointer<UInt8>, _ i: inout Int) {
+    static func skipSpaces(_ q: UnsafePointer<UInt8>, _ i: inout Int) {
         while true {
             let c = q[i]
             guard c <= 0x20, (UInt64(1) << UInt64(c)) & spaceBits != 0 else { return }
@@ -223,7 +223,7 @@ extension JSONTape {
     /// bytes at a time; -1 when it holds an escape, a control byte (the padding's NUL
     /// included, when the line ends inside it) or invalid UTF-8.
     @inline(__always)
-    private static func plainStringEnd(_ q: UnsafePointer<UInt8>, _ n: Int, _ from: Int) -> Int {
+    static func plainStringEnd(_ q: UnsafePointer<UInt8>, _ n: Int, _ from: Int) -> Int {
         let raw = UnsafeRawPointer(q)
         var j = from
         while true {

@@ -24,18 +24,28 @@ package struct RecordChecker {
     /// (CKSchemaTesting, through `RecordImporter.Options.checksRecordZones`) turns it off: the
     /// check is then not run, rather than run and its finding dropped.
     let checksRecordZones: Bool
-    private var tape = JSONTape()
+    /// Whether `check` may read a record without leaving its token tape (`validate`, which
+    /// needs only the findings): a record with nothing to report is then read by the fused
+    /// path (RecordChecker+Fused.swift). `records import` reads the tape, so it keeps it.
+    let keepsTokens: Bool
+    var tape = JSONTape()
+    /// The fused path's effects of the record it is reading, applied once the record is clean.
+    let fusedEffects = FusedEffects()
+    /// Whether the last `check` was done by the fused path (tests read it).
+    package private(set) var lastCheckWasFused = false
     private let cursor = LineCursor()
     /// The type tags' table, held here: reading the static for every field cost a `swift_once` check.
-    private let typeTags = TypeTag.table
+    let typeTags = TypeTag.table
 
     /// 1 MB of non-asset data per record (CloudKit Web Services Reference, "Data Size
     /// Limits": "Maximum record size (not including Asset fields): 1 MB").
     static let maxRecordBytes = 1_048_576
     static let zoneDefault = Array(Zone.defaultZoneName.utf8)
 
-    package init(schema: CompiledSchema, production: Bool, collectBatch: Bool, undeclaredZonesElsewhere: Bool = false, checksRecordZones: Bool = true) {
+    package init(schema: CompiledSchema, production: Bool, collectBatch: Bool, undeclaredZonesElsewhere: Bool = false, checksRecordZones: Bool = true,
+                 keepsTokens: Bool = true) {
         self.schema = schema
+        self.keepsTokens = keepsTokens
         self.undeclaredZonesElsewhere = undeclaredZonesElsewhere
         self.checksRecordZones = checksRecordZones
         self.production = production
@@ -43,7 +53,7 @@ package struct RecordChecker {
     }
 
     /// Per-record state while checking.
-    private struct Context {
+    struct Context {
         var p: UnsafePointer<UInt8>
         var n: Int
         var index: Int
@@ -73,11 +83,23 @@ package struct RecordChecker {
     // MARK: - Entry
 
     /// Checks the record in `p[0..<n]`, appending findings to `result`. Returns whether the
-    /// record is JSON; its tokens are then in `tokens` until the next record.
+    /// record is JSON; its tokens are then in `tokens` until the next record (unless the
+    /// checker was made with `keepsTokens: false` and the record had nothing to report).
     @discardableResult
     package mutating func check(_ p: UnsafePointer<UInt8>, _ n: Int, index: Int, position: RecordPosition, into result: inout ChunkResult) -> Bool {
         result.records += 1
         cursor.reset()
+        if !keepsTokens, n <= JSONTape.fastLimit {
+            // The fused path gives up on anything it would have to report, and on any shape
+            // it does not read; the tape and the checks below then read the record afresh.
+            var fused = Context(p: p, n: n, index: index, position: position)
+            if checkFused(tape.storage.padded(p, n), &fused, &result) {
+                lastCheckWasFused = true
+                return true
+            }
+            cursor.reset()
+        }
+        lastCheckWasFused = false
         var ctx = Context(p: p, n: n, index: index, position: position)
         if let error = tape.parse(p, n) {
             result.syntaxErrors += 1
@@ -236,7 +258,7 @@ package struct RecordChecker {
     }
 
     /// What `--batch` and the cross-file reference check need of the record.
-    private func addBatchEntry(_ root: JSONToken, parentName: String?, parentOffset: Int, _ ctx: Context, _ r: inout ChunkResult) {
+    func addBatchEntry(_ root: JSONToken, parentName: String?, parentOffset: Int, _ ctx: Context, _ r: inout ChunkResult) {
         let (line, _, abs) = locate(ctx, Int(root.start))
         let (pl, pc, _) = locate(ctx, parentOffset)
         r.batch.append(BatchEntry(recordIndex: ctx.index, line: line, absoluteLine: abs, size: ctx.size, name: ctx.recordName(),
@@ -331,7 +353,7 @@ package struct RecordChecker {
 
     /// Whether the record is saved in the zone its type's schema names.
     @inline(__always)
-    private func inZone(_ ctx: Context, _ type: CompiledSchema.TypeInfo) -> Bool {
+    func inZone(_ ctx: Context, _ type: CompiledSchema.TypeInfo) -> Bool {
         let home = type.zoneBytes
         guard ctx.zoneStart >= 0 else { return type.isDefaultZone }
         let len = ctx.zoneEnd - ctx.zoneStart
@@ -418,7 +440,7 @@ package struct RecordChecker {
     /// whole input (750 at most, CKRecord.Reference): the record's zone (its bytes, or the
     /// default zone's), its own name and the target's, as bytes (texts only when escaped; the
     /// Strings a reference once made here cost about 1,500 instructions).
-    private func keepDeleteSelf(_ ctx: Context, _ rn: JSONToken, at offset: Int, field: String, _ r: inout ChunkResult) {
+    func keepDeleteSelf(_ ctx: Context, _ rn: JSONToken, at offset: Int, field: String, _ r: inout ChunkResult) {
         let (line, column, abs) = locate(ctx, offset)
         let p = ctx.p
         func bytes<R>(_ s: Int, _ e: Int, escaped: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -446,7 +468,7 @@ package struct RecordChecker {
         ctx.zoneStart >= 0 ? Self.text(ctx.p, ctx.zoneStart, ctx.zoneEnd, escaped: false) : Zone.defaultZoneName
     }
 
-    private func sameZone(_ ctx: Context, _ s: Int, _ e: Int) -> Bool {
+    func sameZone(_ ctx: Context, _ s: Int, _ e: Int) -> Bool {
         let p = ctx.p
         if ctx.zoneStart >= 0 {
             let len = ctx.zoneEnd - ctx.zoneStart
@@ -867,7 +889,7 @@ package struct RecordChecker {
 
     /// Chunk-local line, column, and whether the line is absolute (YAML).
     /// The place of a value of the record being checked, kept for a check after the chunk.
-    private func place(_ ctx: Context, _ offset: Int, field: String) -> RecordPlace {
+    func place(_ ctx: Context, _ offset: Int, field: String) -> RecordPlace {
         let (line, column, abs) = locate(ctx, offset)
         return RecordPlace(recordIndex: ctx.index, line: line, column: column, absoluteLine: abs, recordName: ctx.recordName(), field: field)
     }

@@ -184,7 +184,7 @@ package final class ValidationRun {
         let opts = validator.options
         let production = validator.environment == .production
         if opts.jobs <= 1 {
-            var checker = RecordChecker(schema: validator.compiled, production: production, collectBatch: opts.batchSize != nil)
+            var checker = RecordChecker(schema: validator.compiled, production: production, collectBatch: opts.batchSize != nil, keepsTokens: false)
             while !stopped {
                 let chunk: RecordChunk?
                 do { chunk = try reader.next() } catch { unreadable(file, "cannot read '\(file)': \(error.message)"); return }
@@ -245,7 +245,7 @@ package final class ValidationRun {
             if !root.isNull { records = [root] }
         }
         var checker = RecordChecker(schema: validator.compiled, production: validator.environment == .production,
-                                    collectBatch: validator.options.batchSize != nil)
+                                    collectBatch: validator.options.batchSize != nil, keepsTokens: false)
         summary.bytes += data.count
         for node in records {
             if stopped { return }

@@ -36,6 +36,7 @@ let schemaText = """
           blob: bytes
           place: location
           owner: { type: reference, to: Note }
+          others: list<reference>
           cover: asset
           tags: list<string>
           times: list<timestamp>
@@ -48,10 +49,17 @@ let compiled = CompiledSchema(schema)
 nonisolated(unsafe) var production = RecordChecker(schema: compiled, production: true, collectBatch: true)
 nonisolated(unsafe) var development = RecordChecker(schema: compiled, production: false, collectBatch: false)
 let note = schema.recordType(named: "Note")!
+/// `validate`'s fused path and the general path, in pairs (production with `--batch`,
+/// development without).
+nonisolated(unsafe) var fusedProduction = RecordChecker(schema: compiled, production: true, collectBatch: true, keepsTokens: false)
+nonisolated(unsafe) var generalProduction = RecordChecker(schema: compiled, production: true, collectBatch: true)
+nonisolated(unsafe) var fusedDevelopment = RecordChecker(schema: compiled, production: false, collectBatch: false, keepsTokens: false)
+nonisolated(unsafe) var generalDevelopment = RecordChecker(schema: compiled, production: false, collectBatch: false)
 nonisolated(unsafe) var fastTape = JSONTape()
 nonisolated(unsafe) var generalTape = JSONTape()
 
-/// The tokenizer's two paths against each other, the record checker (`validate`) in both
+/// The tokenizer's two paths against each other, `validate`'s fused path against the tape and
+/// the general checks, the record checker (`validate`) in both
 /// environments, `records import`'s reading of its token tape, then the store's conversion of
 /// every value, which once trapped on a timestamp of 1e19.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -59,6 +67,9 @@ public func fuzzRecords(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     let p = start
     // The tokenizer's fast path and its general path leave the same tape or the same error.
     if let difference = JSONTape.disagreement(p, count, fast: &fastTape, general: &generalTape) { fatalError(difference) }
+    // The fused path and the general path leave the same findings and effects.
+    if let difference = RecordChecker.disagreement(p, count, fused: &fusedProduction, general: &generalProduction) { fatalError(difference) }
+    if let difference = RecordChecker.disagreement(p, count, fused: &fusedDevelopment, general: &generalDevelopment) { fatalError(difference) }
     var r = ChunkResult()
     production.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r)
     if development.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r) {
