@@ -11,8 +11,11 @@ package enum UTF8Counting {
         var k = 0
         while k + 8 <= n {
             let v = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
-            // The high bit of each byte whose top bits are 10: bit 7 set and bit 6 clear.
-            continuation += (v & ~(v << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+            // The high bit of each byte whose top bits are 10: bit 7 set and bit 6 clear,
+            // counted only in a word that has a byte >= 0x80 (x86-64's baseline has no
+            // popcount instruction: counting every ASCII word was most of this loop).
+            let high = v & ~(v << 1) & 0x8080_8080_8080_8080
+            if high != 0 { continuation += high.nonzeroBitCount }
             k += 8
         }
         while k < n {

@@ -112,6 +112,8 @@ import Testing
         #"{"recordName":"wp-2","recordType":"Waypoint","zoneID":{"zoneName":"Journal"},"fields":{"trip":{"value":"trip-1","type":"REFERENCE"},"anything":{"value":{"recordName":"x","action":"NONE","recordType":"Whatever"},"type":"REFERENCE"}}}"#,
         #"{"recordName":"wp-3","recordType":"Waypoint","zoneID":{"zoneName":"Journal"},"fields":{"trip":{"value":{"recordName":"trip-1","recordType":"Trip","action":"deleteSelf"},"type":"REFERENCE"},"others":{"value":[{"recordName":"a","action":"DELETE_SELF"},{"recordName":"b","action":"VALIDATE"},{"recordName":"a","action":"DELETE_SELF","zoneID":"Journal"}],"type":"REFERENCE_LIST"}}}"#,
         #"{"recordType":"Waypoint","zoneID":{"zoneName":"Journal"},"fields":{"trip":{"value":{"recordName":"trip-9","action":"DELETE_SELF"},"type":"REFERENCE"}}}"#,
+        // Fields out of the schema's order (the next-field guess misses), and a value spaced out.
+        #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"thumbnail":{"value":"AAAA","type":"BYTES"},"title":{"value": "t","type":"STRING"},"steps":{"value":1 ,"type":"INT64"},"tags":{"value":["a"]}}}"#,
         // A name of 255 characters, CloudKit's longest.
         "{\"recordName\":\"" + String(repeating: "n", count: 255) + "\",\"recordType\":\"Trip\",\"zoneID\":{\"zoneName\":\"Journal\"}}",
         // Unicode in values (not in names).
@@ -250,6 +252,27 @@ import Testing
             if pairs.same(line) { kept += 1 }
         }
         #expect(lines > 300 && kept > 20, "the fused path kept \(kept) of \(lines) lines")
+    }
+
+    /// A field name JSON cannot hold unescaped is never matched by its bytes: the key path
+    /// reads it, and a line that only looks like it is no record.
+    @Test func namesJSONCannotHoldAsTheyAre() throws {
+        let text = """
+            ckschema: 1
+            recordTypes:
+              Odd:
+                fields:
+                  'a"b': string
+                  'c\\d': string
+                  plain: string
+
+            """
+        var pairs = Pairs(try SchemaSource.parseYAML(Data(text.utf8), file: "odd.yaml").schema)
+        for record in [#"{"recordType":"Odd","fields":{"a"b":{"value":"x"}}}"#, #"{"recordType":"Odd","fields":{"a\"b":{"value":"x"}}}"#,
+                       #"{"recordType":"Odd","fields":{"c\d":{"value":"x"}}}"#, #"{"recordType":"Odd","fields":{"c\\d":{"value":"x"}}}"#,
+                       #"{"recordType":"Odd","fields":{"plain":{"value":"x"}}}"#] {
+            pairs.same(Array(record.utf8))
+        }
     }
 
     /// The benchmark's own records (Benchmarks/validate/generate.py's shapes), against its schema.
