@@ -2,9 +2,12 @@ import CKSchemaModel
 import CKSchemaWire
 
 /// `validate`'s fused path (issue 36 point 1): the common record, one with nothing to report,
-/// read and checked in one pass over its bytes, with no token tape. It reads the padded copy
-/// of the line the tokenizer's fast path reads (`JSONTape.padding` zero bytes after it), so
-/// every scan stops at the line's end by itself.
+/// read and checked in one pass over its bytes, with no token tape. It reads the line with a
+/// zero byte at its end and `JSONTape.padding` bytes readable from there (a chunk's own bytes,
+/// `check(inPlace:)`, or the padded copy the tokenizer's fast path reads), so every scan stops
+/// at the line's end by itself: a string, a number, a literal and whitespace all end at a zero
+/// byte, a word loaded at or before the end stays inside the padding, and a byte string longer
+/// than what is left of the line is never compared.
 ///
 /// It knows one shape: the record dictionary of CloudKit Web Services (`recordName`,
 /// `recordType`, `zoneID`, `fields`) whose fields are wrapped (`{"value": …, "type": …}`),
@@ -268,10 +271,27 @@ extension RecordChecker {
     /// with scalar values; 8 bytes a member, as `checkValue` counts it.
     private func location(_ f: inout FusedRecord) -> Bool {
         let q = f.q
-        guard f.open(FusedRecord.openBrace) else { return false }
         var seen = 0, members = 0
         var latitude: JSONToken?, longitude: JSONToken?
-        while true {
+        var more = true
+        // The usual start, `{"latitude":L,"longitude":L`, matched by its bytes.
+        if f.word64(0) == 0x7574_6974_616C_227B, f.word32(8) == 0x3A22_6564 {  // {"latitu de":
+            f.i += 12
+            guard let t = f.number() else { return false }
+            latitude = t
+            seen = 1; members = 1
+            if f.word64(0) == 0x7469_676E_6F6C_222C, f.word32(8) == 0x2265_6475, q[f.i + 12] == UInt8(ascii: ":") {  // ,"longit ude" :
+                f.i += 13
+                guard let t = f.number() else { return false }
+                longitude = t
+                seen = 3; members = 2
+            }
+            guard let next = f.next(FusedRecord.closeBrace) else { return false }
+            more = next
+        } else {
+            guard f.open(FusedRecord.openBrace) else { return false }
+        }
+        while more {
             guard case let (ks, ke)? = f.key() else { return false }
             let bit: Int
             let k = q + ks
@@ -294,8 +314,8 @@ extension RecordChecker {
             if bit > 2 { guard f.scalar() else { return false } }
             seen |= bit
             members += 1
-            guard let more = f.next(FusedRecord.closeBrace) else { return false }
-            if !more { break }
+            guard let next = f.next(FusedRecord.closeBrace) else { return false }
+            more = next
         }
         guard let latitude, let longitude, Self.within(q, latitude, 90), Self.within(q, longitude, 180) else { return false }
         f.size += 8 * members
@@ -428,6 +448,12 @@ struct FusedRecord {
 
     @inline(__always) mutating func skip() { JSONTape.skipSpaces(q, &i) }
 
+    /// The eight (four) bytes at `i + k`, little-endian, for matching a constant key by its
+    /// bytes: `k` is at most 8, so the load stays inside the padding; a match never reaches
+    /// past the line's zero byte, which no such key holds.
+    @inline(__always) func word64(_ k: Int) -> UInt64 { UInt64(littleEndian: UnsafeRawPointer(q).loadUnaligned(fromByteOffset: i + k, as: UInt64.self)) }
+    @inline(__always) func word32(_ k: Int) -> UInt32 { UInt32(littleEndian: UnsafeRawPointer(q).loadUnaligned(fromByteOffset: i + k, as: UInt32.self)) }
+
     /// The contents of the plain string at `i` (no escape, valid UTF-8, no control byte);
     /// `i` is then past its closing quote. Nil for anything else.
     @inline(__always) mutating func string() -> (Int, Int)? {
@@ -532,6 +558,17 @@ struct FusedRecord {
     /// `zoneName` beside an `ownerName`), as `RecordChecker.zone(of:)` reads it.
     @inline(__always) mutating func zoneID(_ zs: inout Int, _ ze: inout Int) -> Bool {
         if case let (s, e)? = string() { zs = s; ze = e; return true }
+        // The usual one, `{"zoneName":"…"}`, matched by its bytes; anything else from the start.
+        if word64(0) == 0x614E_656E_6F7A_227B, word32(8) == 0x3A22_656D {  // {"zoneNa me":
+            let start = i
+            i += 12
+            if case let (s, e)? = string(), q[i] == Self.closeBrace {
+                i += 1
+                zs = s; ze = e
+                return true
+            }
+            i = start
+        }
         guard open(Self.openBrace) else { return close(Self.closeBrace) }
         var seen = 0
         while true {

@@ -12,6 +12,8 @@ final class RecordChunk: @unchecked Sendable {
     }
 
     let capacity: Int
+    /// `capacity` bytes, then `JSONTape.padding` more to spare: the checker's fused path reads
+    /// a record in place, past its end (`RecordChecker.check(inPlace:)`).
     let bytes: UnsafeMutablePointer<UInt8>
     var count = 0
     /// NDJSON: nil (the checker splits lines). JSON arrays: the records' spans.
@@ -24,7 +26,7 @@ final class RecordChunk: @unchecked Sendable {
 
     init(capacity: Int) {
         self.capacity = capacity
-        bytes = capacity == RecordChunkReader.blockSize ? BlockPool.shared.take() : .allocate(capacity: capacity)
+        bytes = capacity == RecordChunkReader.blockSize ? BlockPool.shared.take() : .allocate(capacity: capacity + JSONTape.padding)
     }
 
     deinit {
@@ -75,7 +77,7 @@ final class BlockPool: @unchecked Sendable {
     func take() -> UnsafeMutablePointer<UInt8> {
         lock.lock()
         defer { lock.unlock() }
-        return free.popLast() ?? .allocate(capacity: RecordChunkReader.blockSize)
+        return free.popLast() ?? .allocate(capacity: RecordChunkReader.blockSize + JSONTape.padding)
     }
 
     func give(_ p: UnsafeMutablePointer<UInt8>) {

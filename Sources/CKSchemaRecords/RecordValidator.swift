@@ -92,7 +92,6 @@ public struct RecordValidator: Sendable {
     /// Checks one chunk (called on a pool thread, or inline with one job).
     static func check(_ chunk: RecordChunk, with checker: inout RecordChecker) -> ChunkResult {
         var r = ChunkResult()
-        let p = UnsafePointer(chunk.bytes)
         // Problems the reader found go between the records, in line order.
         let problems = chunk.readerProblems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
         var next = 0
@@ -110,7 +109,7 @@ public struct RecordValidator: Sendable {
         if let spans = chunk.spans {
             for s in spans {
                 flushProblems(before: s.line - 1, &r)
-                checker.check(p + s.start, s.end - s.start, index: r.records, position: .bytes(line: s.line, column: s.column), into: &r)
+                checker.check(inPlace: chunk.bytes + s.start, s.end - s.start, index: r.records, position: .bytes(line: s.line, column: s.column), into: &r)
             }
             flushProblems(before: nil, &r)
             r.lines = chunk.lines
@@ -119,7 +118,7 @@ public struct RecordValidator: Sendable {
         // NDJSON: one record a line; blank lines are skipped.
         r.lines = chunk.forEachLine { line, start, end in
             if !chunk.isBlank(start, end) {
-                checker.check(p + start, end - start, index: r.records, position: .bytes(line: line, column: 1), into: &r)
+                checker.check(inPlace: chunk.bytes + start, end - start, index: r.records, position: .bytes(line: line, column: 1), into: &r)
             }
         }
         return r

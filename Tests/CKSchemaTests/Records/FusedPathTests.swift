@@ -114,6 +114,8 @@ import Testing
         #"{"recordType":"Waypoint","zoneID":{"zoneName":"Journal"},"fields":{"trip":{"value":{"recordName":"trip-9","action":"DELETE_SELF"},"type":"REFERENCE"}}}"#,
         // Fields out of the schema's order (the next-field guess misses), and a value spaced out.
         #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"thumbnail":{"value":"AAAA","type":"BYTES"},"title":{"value": "t","type":"STRING"},"steps":{"value":1 ,"type":"INT64"},"tags":{"value":["a"]}}}"#,
+        // A zone ID and locations that start as the usual ones and go on otherwise.
+        #"{"recordType":"Trip","zoneID":{"zoneName":"Journal","ownerName":"_defaultOwner"},"fields":{"region":{"value":{"latitude":1,"altitude":2,"longitude":3},"type":"LOCATION"},"places":{"value":[{"latitude":1,"longitude" :2},{"latitude":-1.5,"longitude":2,"speed":0}]}}}"#,
         // A name of 255 characters, CloudKit's longest.
         "{\"recordName\":\"" + String(repeating: "n", count: 255) + "\",\"recordType\":\"Trip\",\"zoneID\":{\"zoneName\":\"Journal\"}}",
         // Unicode in values (not in names).
@@ -171,6 +173,9 @@ import Testing
         #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"region":{"value":{"latitude":91,"longitude":0}}}}"#,
         #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"region":{"value":{"latitude":"1","longitude":0}}}}"#,
         #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"region":{"value":{"longitude":0}}}}"#,
+        #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"region":{"value":{"latitude":1}}}}"#,
+        #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"region":{"value":{"latitude":1,"longitude":181}}}}"#,
+        #"{"recordType":"Trip","zoneID":{"zoneName":5},"fields":{}}"#, #"{"recordType":"Trip","zoneID":{"zoneName":"Journal","zoneName":"Journal"}}"#,
         #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"region":{"value":{"latitude":1,"longitude":0,"floor":{"level":1}}}}}"#,
         #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"cover":{"value":"/tmp/file.jpg"}}}"#,
         #"{"recordType":"Trip","zoneID":{"zoneName":"Journal"},"fields":{"cover":{"value":{"size":{"x":1}}}}}"#,
