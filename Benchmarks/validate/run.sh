@@ -43,7 +43,11 @@ echo "peer:     $peer_errors"
 "$BIN" export --format jsonschema Tests/Fixtures/records/schema.yaml -o "$WORK/fixtures.schema.json"
 lines() { { grep -E "$1" || true; } | cut -d: -f2 | sort -u | tr '\n' ' '; }
 for f in Tests/Fixtures/records/*.ndjson; do
-    ck=$( { "$BIN" validate --schema Tests/Fixtures/records/schema.yaml "$f" || true; } | grep -vE 'CK408|CK41[0-4]' | lines ': error: ')
+    # The exported JSON Schema leaves a record's keys open and knows no zones: the fixtures of
+    # misspelt keys (CK415, which the schema reads as a missing key or not at all) and of zones
+    # (CK904) are validate's alone, as are the deleteSelf count over all records (CK418).
+    case "$f" in */CK415.keys.*|*/CK904.*) continue ;; esac
+    ck=$( { "$BIN" validate --schema Tests/Fixtures/records/schema.yaml "$f" || true; } | grep -vE 'CK408|CK41[0-4]|CK418' | lines ': error: ')
     py=$( { "$WORK/venv/bin/python" Benchmarks/validate/peer.py "$WORK/fixtures.schema.json" "$f" || true; } | lines ': error:')
     [ "$ck" = "$py" ] || { echo "the JSON Schema and validate disagree on $f: validate [$ck], JSON Schema [$py]"; exit 1; }
 done
@@ -64,12 +68,12 @@ h = json.load(open(sys.argv[1]))
 n, size = int(sys.argv[2]), int(sys.argv[3])
 rss = sys.argv[4:7]
 print(f"{n:,} records, {size / 1e6:.0f} MB\n")
-print("| run | wall s (mean ± sd) | CPU s (user+sys) | records/s (wall) | MB/s (wall) | records/s per CPU-second | peak RSS MB |")
-print("|---|---|---|---|---|---|---|")
+print("| run | wall s (mean ± sd) | CPU s (user+sys) | records/s (wall) | MB/s (wall) | records/s per CPU-second | MB per CPU-second | peak RSS MB |")
+print("|---|---|---|---|---|---|---|---|")
 for r, m in zip(h["results"], rss):
     wall, sd = r["mean"], r["stddev"] or 0
     cpu = r["user"] + r["system"]
-    print(f"| {r['command']} | {wall:.2f} ± {sd:.2f} | {cpu:.2f} | {n / wall:,.0f} | {size / 1e6 / wall:.0f} | {n / cpu:,.0f} | {int(m) / 1024:.0f} |")
+    print(f"| {r['command']} | {wall:.2f} ± {sd:.2f} | {cpu:.2f} | {n / wall:,.0f} | {size / 1e6 / wall:.0f} | {n / cpu:,.0f} | {size / 1e6 / cpu:.0f} | {int(m) / 1024:.0f} |")
 PY
 cat "$WORK/validate-results.md"
 

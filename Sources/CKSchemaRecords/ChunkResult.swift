@@ -146,6 +146,8 @@ package struct DeleteSelfList: Sendable {
             any |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
             i += 8
         }
+        // The last bytes as the eight that end there (they overlap the ones read), when there are eight.
+        if i < b.count, b.count >= 8 { any |= raw.loadUnaligned(fromByteOffset: b.count - 8, as: UInt64.self); i = b.count }
         while i < b.count { any |= UInt64(p[i]); i += 1 }
         return any & 0x8080_8080_8080_8080 == 0
     }

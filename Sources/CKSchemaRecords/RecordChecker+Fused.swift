@@ -43,36 +43,51 @@ extension RecordChecker {
         var seen = 0
         var typeIndex = -1
         while true {
-            guard case let (ks, ke)? = f.key() else { return false }
-            let k = q + ks
-            switch ke - ks {
-            case 10 where Self.equals(k, "recordName"):
+            // Which key: the four usual ones, compact, by their bytes (`"recordName":` as two
+            // overlapping words); any other, or one spaced out, read and compared.
+            let which: Int
+            if f.word64(0) == 0x4E64_726F_6365_7222, f.word64(5) == 0x3A22_656D_614E_6472 {  // "recordN rdName":
+                f.i += 13; which = 1
+            } else if f.word64(0) == 0x5464_726F_6365_7222, f.word64(5) == 0x3A22_6570_7954_6472 {  // "recordT rdType":
+                f.i += 13; which = 2
+            } else if f.word64(0) == 0x2244_4965_6E6F_7A22, q[f.i + 8] == UInt8(ascii: ":") {  // "zoneID" :
+                f.i += 9; which = 4
+            } else if f.word64(0) == 0x2273_646C_6569_6622, q[f.i + 8] == UInt8(ascii: ":") {  // "fields" :
+                f.i += 9; which = 8
+            } else {
+                guard case let (ks, ke)? = f.key() else { return false }
+                let k = q + ks
+                switch ke - ks {
+                case 10 where Self.equals(k, "recordName"): which = 1
+                case 10 where Self.equals(k, "recordType"): which = 2
+                case 6 where Self.equals(k, "zoneID"): which = 4
+                case 6 where Self.equals(k, "fields"): which = 8
+                case 15 where Self.equals(k, "recordChangeTag"): which = 16
+                case 7 where Self.equals(k, "deleted"): which = 32
+                default: return false
+                }
+            }
+            if q[f.i] <= 0x20 { f.skip() }
+            switch which {
+            case 1:
                 guard seen & 1 == 0, case let (s, e)? = f.string() else { return false }
-                seen |= 1
                 ctx.nameStart = s; ctx.nameEnd = e
-            case 10 where Self.equals(k, "recordType"):
+            case 2:
                 guard seen & 2 == 0, case let (s, e)? = f.string() else { return false }
-                seen |= 2
                 typeIndex = schema.typeTable.lookup(q + s, e - s)
                 guard typeIndex >= 0 else { return false }
-            case 6 where Self.equals(k, "zoneID"):
+            case 4:
                 // After the fields, a reference's zone would have been compared with the
                 // default zone's: the general path reads that record.
                 guard seen & (4 | 8) == 0, f.zoneID(&ctx.zoneStart, &ctx.zoneEnd) else { return false }
-                seen |= 4
-            case 6 where Self.equals(k, "fields"):
+            case 8:
                 guard seen & 8 == 0, typeIndex >= 0 else { return false }
-                seen |= 8
                 guard fields(&f, schema.types[typeIndex], ctx) else { return false }
-            case 15 where Self.equals(k, "recordChangeTag"):
-                guard seen & 16 == 0, f.scalar() else { return false }
-                seen |= 16
-            case 7 where Self.equals(k, "deleted"):
-                guard seen & 32 == 0, f.scalar() else { return false }
-                seen |= 32
             default:
-                return false
+                // recordChangeTag, deleted: read, not checked.
+                guard seen & which == 0, f.scalar() else { return false }
             }
+            seen |= which
             guard let more = f.next(FusedRecord.closeBrace) else { return false }
             if !more { break }
         }
@@ -363,23 +378,41 @@ extension RecordChecker {
         var seen = 0
         var rs = -1, re = -1, zs = -1, ze = -1, actionAt = -1
         while true {
-            guard case let (ks, ke)? = f.key() else { return false }
-            let k = q + ks
-            switch ke - ks {
-            case 10 where Self.equals(k, "recordName"):
+            // Which key: recordName, zoneID and action compact by their bytes, as in a record.
+            let which: Int
+            if f.word64(0) == 0x4E64_726F_6365_7222, f.word64(5) == 0x3A22_656D_614E_6472 {  // "recordN rdName":
+                f.i += 13; which = 1
+            } else if f.word64(0) == 0x2244_4965_6E6F_7A22, q[f.i + 8] == UInt8(ascii: ":") {  // "zoneID" :
+                f.i += 9; which = 4
+            } else if f.word64(0) == 0x226E_6F69_7463_6122, q[f.i + 8] == UInt8(ascii: ":") {  // "action" :
+                f.i += 9; which = 8
+            } else {
+                guard case let (ks, ke)? = f.key() else { return false }
+                let k = q + ks
+                switch ke - ks {
+                case 10 where Self.equals(k, "recordName"): which = 1
+                case 10 where Self.equals(k, "recordType"): which = 2
+                case 6 where Self.equals(k, "zoneID"): which = 4
+                case 6 where Self.equals(k, "action"): which = 8
+                default: return false
+                }
+            }
+            if q[f.i] <= 0x20 { f.skip() }
+            switch which {
+            case 1:
                 guard seen & 1 == 0, case let (s, e)? = f.string() else { return false }
                 seen |= 1
                 rs = s; re = e
-            case 10 where Self.equals(k, "recordType"):
+            case 2:
                 guard seen & 2 == 0, case let (s, e)? = f.string() else { return false }
                 seen |= 2
                 if info.pointee.hasTarget, let target = type.fields[index].referenceTarget {
                     guard target.utf8.elementsEqual(UnsafeBufferPointer(start: q + s, count: e - s)) else { return false }
                 }
-            case 6 where Self.equals(k, "zoneID"):
+            case 4:
                 guard seen & 4 == 0, f.zoneID(&zs, &ze) else { return false }
                 seen |= 4
-            case 6 where Self.equals(k, "action"):
+            case 8:
                 guard seen & 8 == 0, case let (s, e)? = f.string() else { return false }
                 seen |= 8
                 let a = q + s
