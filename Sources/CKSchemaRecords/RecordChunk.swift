@@ -26,7 +26,12 @@ final class RecordChunk: @unchecked Sendable {
 
     init(capacity: Int) {
         self.capacity = capacity
-        bytes = capacity == RecordChunkReader.blockSize ? BlockPool.shared.take() : .allocate(capacity: capacity + JSONTape.padding)
+        if capacity == RecordChunkReader.blockSize {
+            bytes = BlockPool.shared.take()
+        } else {
+            bytes = .allocate(capacity: capacity + JSONTape.padding)
+            (bytes + capacity).initialize(repeating: 0, count: JSONTape.padding)
+        }
     }
 
     deinit {
@@ -77,7 +82,11 @@ final class BlockPool: @unchecked Sendable {
     func take() -> UnsafeMutablePointer<UInt8> {
         lock.lock()
         defer { lock.unlock() }
-        return free.popLast() ?? .allocate(capacity: RecordChunkReader.blockSize + JSONTape.padding)
+        if let p = free.popLast() { return p }
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: RecordChunkReader.blockSize + JSONTape.padding)
+        // The bytes to spare are defined (the fused path loads words that reach into them).
+        (p + RecordChunkReader.blockSize).initialize(repeating: 0, count: JSONTape.padding)
+        return p
     }
 
     func give(_ p: UnsafeMutablePointer<UInt8>) {
