@@ -39,48 +39,26 @@ extension RecordChecker {
         f.skip()
         let root = f.i
         guard f.open(FusedRecord.openBrace) else { return false }
-        // recordName 1, recordType 2, zoneID 4, fields 8, recordChangeTag 16, deleted 32.
+        // The keys seen (`FusedRecord.Key`'s bits).
         var seen = 0
         var typeIndex = -1
         while true {
-            // Which key: the four usual ones, compact, by their bytes (`"recordName":` as two
-            // overlapping words); any other, or one spaced out, read and compared.
-            let which: Int
-            if f.word64(0) == 0x4E64_726F_6365_7222, f.word64(5) == 0x3A22_656D_614E_6472 {  // "recordN rdName":
-                f.i += 13; which = 1
-            } else if f.word64(0) == 0x5464_726F_6365_7222, f.word64(5) == 0x3A22_6570_7954_6472 {  // "recordT rdType":
-                f.i += 13; which = 2
-            } else if f.word64(0) == 0x2244_4965_6E6F_7A22, q[f.i + 8] == UInt8(ascii: ":") {  // "zoneID" :
-                f.i += 9; which = 4
-            } else if f.word64(0) == 0x2273_646C_6569_6622, q[f.i + 8] == UInt8(ascii: ":") {  // "fields" :
-                f.i += 9; which = 8
-            } else {
-                guard case let (ks, ke)? = f.key() else { return false }
-                let k = q + ks
-                switch ke - ks {
-                case 10 where Self.equals(k, "recordName"): which = 1
-                case 10 where Self.equals(k, "recordType"): which = 2
-                case 6 where Self.equals(k, "zoneID"): which = 4
-                case 6 where Self.equals(k, "fields"): which = 8
-                case 15 where Self.equals(k, "recordChangeTag"): which = 16
-                case 7 where Self.equals(k, "deleted"): which = 32
-                default: return false
-                }
-            }
-            if q[f.i] <= 0x20 { f.skip() }
+            // Which key (`FusedRecord.Key`); a reference's `action` is none of a record's.
+            let which = f.key(in: q)
+            guard which != 0, which != FusedRecord.Key.action else { return false }
             switch which {
-            case 1:
+            case FusedRecord.Key.recordName:
                 guard seen & 1 == 0, case let (s, e)? = f.string() else { return false }
                 ctx.nameStart = s; ctx.nameEnd = e
-            case 2:
+            case FusedRecord.Key.recordType:
                 guard seen & 2 == 0, case let (s, e)? = f.string() else { return false }
                 typeIndex = schema.typeTable.lookup(q + s, e - s)
                 guard typeIndex >= 0 else { return false }
-            case 4:
+            case FusedRecord.Key.zoneID:
                 // After the fields, a reference's zone would have been compared with the
                 // default zone's: the general path reads that record.
                 guard seen & (4 | 8) == 0, f.zoneID(&ctx.zoneStart, &ctx.zoneEnd) else { return false }
-            case 8:
+            case FusedRecord.Key.fields:
                 guard seen & 8 == 0, typeIndex >= 0 else { return false }
                 guard fields(&f, schema.types[typeIndex], ctx) else { return false }
             default:
@@ -378,43 +356,26 @@ extension RecordChecker {
         var seen = 0
         var rs = -1, re = -1, zs = -1, ze = -1, actionAt = -1
         while true {
-            // Which key: recordName, zoneID and action compact by their bytes, as in a record.
-            let which: Int
-            if f.word64(0) == 0x4E64_726F_6365_7222, f.word64(5) == 0x3A22_656D_614E_6472 {  // "recordN rdName":
-                f.i += 13; which = 1
-            } else if f.word64(0) == 0x2244_4965_6E6F_7A22, q[f.i + 8] == UInt8(ascii: ":") {  // "zoneID" :
-                f.i += 9; which = 4
-            } else if f.word64(0) == 0x226E_6F69_7463_6122, q[f.i + 8] == UInt8(ascii: ":") {  // "action" :
-                f.i += 9; which = 8
-            } else {
-                guard case let (ks, ke)? = f.key() else { return false }
-                let k = q + ks
-                switch ke - ks {
-                case 10 where Self.equals(k, "recordName"): which = 1
-                case 10 where Self.equals(k, "recordType"): which = 2
-                case 6 where Self.equals(k, "zoneID"): which = 4
-                case 6 where Self.equals(k, "action"): which = 8
-                default: return false
-                }
-            }
-            if q[f.i] <= 0x20 { f.skip() }
+            // Which key (`FusedRecord.Key`): a reference has recordName, recordType, zoneID, action.
+            let which = f.key(in: q)
+            guard which & (FusedRecord.Key.recordName | FusedRecord.Key.recordType | FusedRecord.Key.zoneID | FusedRecord.Key.action) != 0 else { return false }
             switch which {
-            case 1:
+            case FusedRecord.Key.recordName:
                 guard seen & 1 == 0, case let (s, e)? = f.string() else { return false }
                 seen |= 1
                 rs = s; re = e
-            case 2:
+            case FusedRecord.Key.recordType:
                 guard seen & 2 == 0, case let (s, e)? = f.string() else { return false }
                 seen |= 2
                 if info.pointee.hasTarget, let target = type.fields[index].referenceTarget {
                     guard target.utf8.elementsEqual(UnsafeBufferPointer(start: q + s, count: e - s)) else { return false }
                 }
-            case 4:
+            case FusedRecord.Key.zoneID:
                 guard seen & 4 == 0, f.zoneID(&zs, &ze) else { return false }
                 seen |= 4
-            case 8:
-                guard seen & 8 == 0, case let (s, e)? = f.string() else { return false }
-                seen |= 8
+            case FusedRecord.Key.action:
+                guard seen & FusedRecord.Key.action == 0, case let (s, e)? = f.string() else { return false }
+                seen |= FusedRecord.Key.action
                 let a = q + s
                 switch e - s {
                 case 11 where Self.equals(a, "DELETE_SELF"), 10 where Self.equals(a, "deleteSelf"): actionAt = s - 1
@@ -518,6 +479,44 @@ struct FusedRecord {
         let start = i + 1
         i = j
         return (start, end)
+    }
+
+    /// The keys of a record and of a reference, as bits: what `key(in:)` says it read.
+    enum Key {
+        static let recordName = 1, recordType = 2, zoneID = 4, fields = 8, recordChangeTag = 16, deleted = 32, action = 64
+    }
+
+    /// Reads a key and its colon, `i` then at its value: which of `Key` it is, 0 for another.
+    /// The usual ones, compact, are matched by their bytes (`"recordName":` as two overlapping
+    /// words, no key read and switched on); any other, or one spaced out, is read and compared.
+    @inline(__always) mutating func key(in q: UnsafePointer<UInt8>) -> Int {
+        let which: Int
+        if word64(0) == 0x4E64_726F_6365_7222, word64(5) == 0x3A22_656D_614E_6472 {  // "recordN rdName":
+            i += 13; which = Key.recordName
+        } else if word64(0) == 0x5464_726F_6365_7222, word64(5) == 0x3A22_6570_7954_6472 {  // "recordT rdType":
+            i += 13; which = Key.recordType
+        } else if word64(0) == 0x2244_4965_6E6F_7A22, q[i + 8] == UInt8(ascii: ":") {  // "zoneID" :
+            i += 9; which = Key.zoneID
+        } else if word64(0) == 0x2273_646C_6569_6622, q[i + 8] == UInt8(ascii: ":") {  // "fields" :
+            i += 9; which = Key.fields
+        } else if word64(0) == 0x226E_6F69_7463_6122, q[i + 8] == UInt8(ascii: ":") {  // "action" :
+            i += 9; which = Key.action
+        } else {
+            guard case let (ks, ke)? = key() else { return 0 }
+            let k = q + ks
+            switch ke - ks {
+            case 10 where RecordChecker.equals(k, "recordName"): return Key.recordName
+            case 10 where RecordChecker.equals(k, "recordType"): return Key.recordType
+            case 6 where RecordChecker.equals(k, "zoneID"): return Key.zoneID
+            case 6 where RecordChecker.equals(k, "fields"): return Key.fields
+            case 6 where RecordChecker.equals(k, "action"): return Key.action
+            case 15 where RecordChecker.equals(k, "recordChangeTag"): return Key.recordChangeTag
+            case 7 where RecordChecker.equals(k, "deleted"): return Key.deleted
+            default: return 0
+            }
+        }
+        if q[i] <= 0x20 { skip() }
+        return which
     }
 
     /// Opens the container `c` that holds something: true with `i` at its first member or

@@ -70,6 +70,18 @@ public func fuzzRecords(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     // The fused path and the general path leave the same findings and effects.
     if let difference = RecordChecker.disagreement(p, count, fused: &fusedProduction, general: &generalProduction) { fatalError(difference) }
     if let difference = RecordChecker.disagreement(p, count, fused: &fusedDevelopment, general: &generalDevelopment) { fatalError(difference) }
+    // In place, as `validate` reads a block: the input again after it, then bytes to spare that
+    // are not zeros; the result is the general path's and the block is left as it was.
+    var block = [UInt8](UnsafeBufferPointer(start: p, count: count)) + [0x0A] + [UInt8](UnsafeBufferPointer(start: p, count: count))
+        + [UInt8](repeating: 0x22, count: JSONTape.padding)
+    let before = block
+    var inPlace = ChunkResult(), reference = ChunkResult()
+    block.withUnsafeMutableBufferPointer { b in
+        _ = fusedProduction.check(inPlace: b.baseAddress!, count, index: 0, position: .bytes(line: 0, column: 1), into: &inPlace)
+    }
+    generalProduction.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &reference)
+    if inPlace.everything != reference.everything { fatalError("in place: \(inPlace.everything) against \(reference.everything)") }
+    if block != before { fatalError("the in-place check left the block changed") }
     var r = ChunkResult()
     production.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r)
     if development.check(p, count, index: 0, position: .bytes(line: 0, column: 1), into: &r) {
