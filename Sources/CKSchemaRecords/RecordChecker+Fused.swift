@@ -217,8 +217,9 @@ extension RecordChecker {
         return hasValue && encrypted == info.pointee.isEncrypted
     }
 
-    /// A field's value: null, or one value of its type, or a list of them.
-    @inline(__always)
+    /// A field's value: null, or one value of its type, or a list of them. Transparent, as
+    /// `FusedRecord.key()` is: `@inline(__always)` left it a call per field (32 M instructions).
+    @_transparent
     private func value(_ f: inout FusedRecord, _ info: UnsafePointer<CompiledSchema.FusedField>, index: Int, _ type: CompiledSchema.TypeInfo, _ ctx: Context) -> Bool {
         if f.null() { return true }
         guard info.pointee.isList else { return primitive(&f, info, index: index, type, ctx) }
@@ -489,7 +490,8 @@ struct FusedRecord {
     /// Reads a key and its colon, `i` then at its value: which of `Key` it is, 0 for another.
     /// The usual ones, compact, are matched by their bytes (`"recordName":` as two overlapping
     /// words, no key read and switched on); any other, or one spaced out, is read and compared.
-    @inline(__always) mutating func key(in q: UnsafePointer<UInt8>) -> Int {
+    /// Transparent: out of line it was a call per key (19 M instructions).
+    @_transparent mutating func key(in q: UnsafePointer<UInt8>) -> Int {
         let which: Int
         if word64(0) == 0x4E64_726F_6365_7222, word64(5) == 0x3A22_656D_614E_6472 {  // "recordN rdName":
             i += 13; which = Key.recordName
