@@ -162,8 +162,10 @@ extension RecordChecker {
     /// and `,"type":"TAG"}` against the bytes the compiled field keeps of it
     /// (`TypeInfo.affixes`), where reading it key by key and looking the tag up cost about a
     /// third of the fused path.
-    /// `valueKeyRead`: `fields` matched `"name":{"value":` already.
-    private func field(_ f: inout FusedRecord, _ info: UnsafePointer<CompiledSchema.FusedField>, index: Int, _ type: CompiledSchema.TypeInfo,
+    /// `valueKeyRead`: `fields` matched `"name":{"value":` already. Transparent, as are `value`
+    /// and `primitive`: the field loop is one function, its registers kept across a field
+    /// (the three calls per field were 88 M instructions).
+    @_transparent private func field(_ f: inout FusedRecord, _ info: UnsafePointer<CompiledSchema.FusedField>, index: Int, _ type: CompiledSchema.TypeInfo,
                        _ affixes: UnsafePointer<UInt8>, valueKeyRead: Bool, _ ctx: Context) -> Bool {
         let q = f.q
         // A deprecated field is reported.
@@ -233,7 +235,7 @@ extension RecordChecker {
 
     /// One value of the field's primitive type, as `checkValue` takes it (wrapped, so a
     /// timestamp is a number and an asset a dictionary), its size added.
-    private func primitive(_ f: inout FusedRecord, _ info: UnsafePointer<CompiledSchema.FusedField>, index: Int, _ type: CompiledSchema.TypeInfo, _ ctx: Context) -> Bool {
+    @_transparent private func primitive(_ f: inout FusedRecord, _ info: UnsafePointer<CompiledSchema.FusedField>, index: Int, _ type: CompiledSchema.TypeInfo, _ ctx: Context) -> Bool {
         switch info.pointee.primitive {
         case .string:
             guard case let (s, e)? = f.string() else { return false }
