@@ -223,7 +223,10 @@ struct SwiftCallReader {
         /// Each local's body and name token, kept as numbers: only an `init`'s bare `x = v` asks
         /// (`initSets`), so the set of names is built only for a file that has one.
         var declaredAt: [(body: Int, name: Int)] = []
-        var initSets: [(name: String, body: Int, value: Int, container: Int)] = []
+        var initSets: [(name: Int, body: Int, value: Int, container: Int)] = []
+        /// The assignments grouped by name from the name token's bytes (`ScanNameGroups`): a
+        /// `String` made and hashed per assignment was a measured part of reading a dense file.
+        var groups = ScanNameGroups()
         for i in 0..<n {
             // `let x = v`, `var x: T = v`, `x = v` (at the start of a statement).
             let w = words[i]
@@ -238,19 +241,19 @@ struct SwiftCallReader {
                 let b = body(at: i)
                 if b >= 0 { declaredAt.append((b, i + 1)) }
                 if word(k) == .assign {
-                    assignments[s.name(i + 1), default: []].append((b, k + 1, container(at: i), false))
+                    groups.add(s, i + 1, (b, k + 1, container(at: i), false))
                 } else if w == .varWord, b < 0, s.is(k, .leftBrace), let close = s.matching(k), word(k + 1) != .get, word(k + 1) != .set, word(k + 1) != .didSet, word(k + 1) != .willSet {
                     // A computed property of one expression: `var database: CKDatabase { container.publicCloudDatabase }`.
                     let v = word(k + 1) == .returnWord ? k + 2 : k + 1
-                    if v < close, end(v) == close { assignments[s.name(i + 1), default: []].append((-1, v, container(at: i), true)) }
+                    if v < close, end(v) == close { groups.add(s, i + 1, (-1, v, container(at: i), true)) }
                 }
             } else if w == .selfWord, s.is(i + 1, .period), s.isName(i + 2), word(i + 3) == .assign, i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
                 // `self.x = v`: a value of the property `x`, wherever it is set.
-                assignments[s.name(i + 2), default: []].append((-1, i + 4, container(at: i), true))
+                groups.add(s, i + 2, (-1, i + 4, container(at: i), true))
             } else if word(i + 1) == .assign, s.isName(i), !s.is(i - 1, .period), i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
                 let b = body(at: i)
-                assignments[s.name(i), default: []].append((b, i + 2, container(at: i), false))
-                if b >= 0, initOpens.contains(bodies[b].0) { initSets.append((s.name(i), b, i + 2, container(at: i))) }
+                groups.add(s, i, (b, i + 2, container(at: i), false))
+                if b >= 0, initOpens.contains(bodies[b].0) { initSets.append((i, b, i + 2, container(at: i))) }
             }
             if w == .caseWord, stringEnums.contains(where: { $0.0 < i && i < $0.1 }) {
                 var k = i + 1
@@ -268,11 +271,15 @@ struct SwiftCallReader {
         }
         // `x = v` in an `init` that declares no local `x` sets the property `x`.
         let declared = initSets.isEmpty ? [] : Set(declaredAt.map { Local(body: $0.body, name: s.name($0.name)) })
-        for a in initSets where !declared.contains(Local(body: a.body, name: a.name)) {
-            assignments[a.name, default: []].append((-1, a.value, a.container, true))
+        for a in initSets where !declared.contains(Local(body: a.body, name: s.name(a.name))) {
+            groups.add(s, a.name, (-1, a.value, a.container, true))
         }
+        // One `String` per name, not per assignment; the groups' names are distinct as
+        // `String`s (`ScanNameGroups`), so each is one key, as the dictionary's appends gave.
+        assignments.reserveCapacity(groups.names.count)
+        for g in groups.names.indices { assignments[groups.names[g]] = groups.lists[g] }
         // Each name's tables built apart and stored once (not a lookup of the name per assignment).
-        for (word, list) in assignments {
+        for (word, list) in zip(groups.names, groups.lists) {
             var byBody: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
             var byContainer: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
             var constant: [(body: Int, value: Int, container: Int, property: Bool)] = []
