@@ -474,7 +474,7 @@ struct ScanCollector {
 
     /// The record types of the records among `held`, in order: `compactMap` then `flatMap`
     /// with one array, not two (a record's single list is taken as it is).
-    private static func types(of held: [ScanValue], _ recordTypes: [Int: [String]]) -> [String] {
+    private static func types(of held: ScanValues, _ recordTypes: [Int: [String]]) -> [String] {
         var out: [String] = []
         for v in held {
             guard case .record(let t) = v, let names = recordTypes[t] else { continue }
@@ -483,19 +483,19 @@ struct ScanCollector {
         return out
     }
 
-    private func strings(_ values: [ScanValue]?) -> [String]? {
+    private func strings(_ values: ScanValues?) -> [String]? {
         guard let values, !values.isEmpty else { return nil }
         let out = values.compactMap { if case .string(let s) = $0 { s } else { nil } }
         return out.count == values.count ? out : nil
     }
 
-    private func predicate(_ values: [ScanValue]?) -> ScanPredicate? {
+    private func predicate(_ values: ScanValues?) -> ScanPredicate? {
         guard let values, values.count == 1, case .predicate(let p) = values[0] else { return nil }
         return p
     }
 
     /// Every predicate the values can be (a local given one in each branch); nil when one is not a predicate.
-    private func predicates(_ values: [ScanValue]?) -> [ScanPredicate]? {
+    private func predicates(_ values: ScanValues?) -> [ScanPredicate]? {
         guard let values, !values.isEmpty else { return nil }
         let out = values.compactMap { if case .predicate(let p) = $0 { p } else { nil } }
         return out.count == values.count ? out : nil

@@ -12,9 +12,54 @@ enum ScanValue: Hashable {
     /// A `CKRecord(recordType:)`, `CKQuery(...)`, `CKQuerySubscription(...)`, a notification
     /// info: the token index of the call that made it, in its file.
     case record(Int), query(Int), subscription(Int), notificationInfo(Int)
-    case predicate(ScanPredicate)
+    /// Boxed: a predicate is the one large value, and a `ScanValue` small enough to be held
+    /// in place (`ScanValues`) is copied cheaply.
+    indirect case predicate(ScanPredicate)
     case database(Database)
     case sort(String)
+}
+
+/// The values an expression can have (`SwiftCallReader.values`): most have one, held in
+/// place, so that a lookup makes no array (the small arrays made and freed per lookup were
+/// a tenth of a dense scan); two or more are an array.
+struct ScanValues: RandomAccessCollection, Equatable, ExpressibleByArrayLiteral {
+    /// The value when there is exactly one (then `many` is empty).
+    private var single: ScanValue?
+    /// The values when there are none or two or more.
+    private var many: [ScanValue] = []
+
+    init() {}
+    init(_ value: ScanValue) { single = value }
+    init(_ values: [ScanValue]) {
+        if values.count == 1 { single = values[0] } else { many = values }
+    }
+    init(arrayLiteral elements: ScanValue...) { self.init(elements) }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { single == nil ? many.count : 1 }
+    var count: Int { single == nil ? many.count : 1 }
+    var isEmpty: Bool { single == nil && many.isEmpty }
+
+    subscript(position: Int) -> ScanValue {
+        get { single ?? many[position] }
+        set {
+            if single != nil { precondition(position == 0, "index out of range"); single = newValue } else { many[position] = newValue }
+        }
+    }
+
+    mutating func append(_ value: ScanValue) {
+        if let one = single {
+            single = nil
+            many = [one, value]
+        } else if many.isEmpty {
+            single = value
+        } else {
+            many.append(value)
+        }
+    }
+
+    /// The values as an array (for a test).
+    var array: [ScanValue] { single.map { [$0] } ?? many }
 }
 
 /// A predicate from `NSPredicate(value: true)` or `NSPredicate(format:...)`, with its
@@ -450,7 +495,7 @@ struct SwiftCallReader {
     func argumentByList(_ p: Int, _ label: String) -> Int? { arguments(p).first { $0.label == label }?.start }
 
     /// The values the expression at `k` can have, or nil when it cannot be followed.
-    func values(_ k: Int, _ scope: Int, _ globals: ScanGlobals, depth: Int = 0) -> [ScanValue]? {
+    func values(_ k: Int, _ scope: Int, _ globals: ScanGlobals, depth: Int = 0) -> ScanValues? {
         guard depth < Self.maxDepth, k < s.tokens.count else { return nil }
         let e = end(k)
         guard e > k else { return nil }
@@ -482,15 +527,10 @@ struct SwiftCallReader {
             guard argument(k + 3, "recordName") != nil else { return nil }
             guard let z = argument(k + 3, "zoneID") else { return [.recordID(zone: Zone.defaultZoneName)] }
             // `values(z).compactMap` of the zones, then each made a record ID, in the array itself.
-            if var v = values(z, scope, globals, depth: depth + 1) {
-                var kept = 0
-                for r in v.indices {
-                    guard case .zone(let n) = v[r] else { continue }
-                    v[kept] = .recordID(zone: n)
-                    kept += 1
-                }
-                v.removeSubrange(kept...)
-                if !v.isEmpty { return v }
+            if let v = values(z, scope, globals, depth: depth + 1) {
+                var ids = ScanValues()
+                for x in v { if case .zone(let n) = x { ids.append(.recordID(zone: n)) } }
+                if !ids.isEmpty { return ids }
             }
             return [.recordID(zone: nil)]
         }
@@ -522,13 +562,14 @@ struct SwiftCallReader {
             // `zone.zoneID`, `id.zoneID` on a local; `Self.zoneID`, `Store.zoneID` name a constant.
             if word(k + 2) == .zoneID, word(k) != .selfWord, let c = s.name(k).first, c.isLowercase {
                 guard let inner = name(k, scope, globals, depth) else { return nil }
-                let zones = inner.compactMap { v -> ScanValue? in
+                var zones = ScanValues()
+                for v in inner {
                     switch v {
-                    case .zone(let z), .recordID(let z): .zone(z)
-                    default: nil
+                    case .zone(let z), .recordID(let z): zones.append(.zone(z))
+                    default: return nil
                     }
                 }
-                return zones.count == inner.count ? zones : nil
+                return zones
             }
             nameIndex = k + 2
             // `value.x` is a property of another object (`namespaceID.namespaceKey`): not a constant.
@@ -541,7 +582,7 @@ struct SwiftCallReader {
 
     /// The values of the name at token `n`: its assignments in `scope` (the enclosing
     /// function), else the file-level constants of every scanned file (one value only).
-    func name(_ n: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
+    func name(_ n: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> ScanValues? {
         // One resolution (a name the collector asks for, and every name its values lead through)
         // looks up at most `ScanGlobals.lookupBudget` names: declarations that lead to several
         // declarations each, level after level, cost a bounded amount, not one per path.
@@ -550,7 +591,7 @@ struct SwiftCallReader {
         let named = table(n)
         // The assignments before `n`, read in place (no filtered copy).
         if scope >= 0, let named, let local = tables[named].locals[scope], local.contains(where: { $0.value < n }) {
-            var out: [ScanValue] = []
+            var out = ScanValues()
             for a in local where a.value < n {
                 guard let v = values(a.value, scope, globals, depth: depth + 1) else { return nil }
                 // The first values taken as they are when there is nothing to repeat (no second array).
@@ -602,7 +643,7 @@ struct SwiftCallReader {
         // `maxDeclarations` is not resolved, so a lookup's cost stays bounded whatever the file holds.
         guard own.count <= Self.maxDeclarations else { return nil }
         if !own.isEmpty {
-            var out: [ScanValue] = []
+            var out = ScanValues()
             for a in own {
                 guard let v = values(a.value, -1, globals, depth: depth + 1), v.count == 1 else { out = []; break }
                 if out.isEmpty { out = v } else if !out.contains(v[0]) { out.append(v[0]) }
@@ -629,7 +670,7 @@ struct SwiftCallReader {
         }
     }
 
-    private func zoneNamed(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
+    private func zoneNamed(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> ScanValues? {
         if let zid = argument(p, "zoneID") { return values(zid, scope, globals, depth: depth + 1) }
         guard let z = argument(p, "zoneName") else { return nil }
         guard let v = values(z, scope, globals, depth: depth + 1) else { return nil }
@@ -638,15 +679,10 @@ struct SwiftCallReader {
 
     /// `values.compactMap { if case .string(let v) = $0 { make(v) } else { nil } }` in the array
     /// itself (`values` is the caller's own: no second array is made).
-    static func strings(_ values: consuming [ScanValue], as make: (String) -> ScanValue) -> [ScanValue] {
-        var kept = 0
-        for r in values.indices {
-            guard case .string(let v) = values[r] else { continue }
-            values[kept] = make(v)
-            kept += 1
-        }
-        values.removeSubrange(kept...)
-        return values
+    static func strings(_ values: ScanValues, as make: (String) -> ScanValue) -> ScanValues {
+        var out = ScanValues()
+        for v in values { if case .string(let v) = v { out.append(make(v)) } }
+        return out
     }
 
     /// `NSPredicate(value: true)` or `NSPredicate(format: "...", args...)` at `(` index `p`.
@@ -829,7 +865,7 @@ final class ScanGlobals {
 
     /// A constant declared outside any function (`let`, `static let`, `CKRecord.RecordType`
     /// extensions): its one string value; nil when unknown, not a string, or declared with two values.
-    func constant(_ word: String, _ depth: Int) -> [ScanValue]? {
+    func constant(_ word: String, _ depth: Int) -> ScanValues? {
         looked(&constantLookers, word)
         guard depth < SwiftCallReader.maxDepth, let set = constants[word], set.count == 1 else { return nil }
         switch set.first! {

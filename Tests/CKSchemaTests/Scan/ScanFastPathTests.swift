@@ -250,8 +250,8 @@ import Testing
         for _ in 0..<2_000 {
             let values = (0..<Int.random(in: 0...6, using: &rng)).map { _ in pool[Int.random(in: 0..<pool.count, using: &rng)] }
             let general = values.compactMap { if case .string(let v) = $0 { ScanValue.zone(v) } else { nil } }
-            #expect(SwiftCallReader.strings(values, as: ScanValue.zone) == general)
-            #expect(SwiftCallReader.strings(values, as: ScanValue.sort) == values.compactMap { if case .string(let v) = $0 { ScanValue.sort(v) } else { nil } })
+            #expect(SwiftCallReader.strings(ScanValues(values), as: ScanValue.zone).array == general)
+            #expect(SwiftCallReader.strings(ScanValues(values), as: ScanValue.sort).array == values.compactMap { if case .string(let v) = $0 { ScanValue.sort(v) } else { nil } })
         }
     }
 
