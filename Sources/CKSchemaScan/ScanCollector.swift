@@ -448,12 +448,13 @@ struct ScanCollector {
         guard let k, r.s.is(k, .leftBracket) else { return [.create, .update, .delete] }
         var out: Set<Subscription.Event> = []
         for a in r.arguments(k) where r.s.is(a.start, .period) {
-            switch r.s.name(a.start + 1) {
-            case "firesOnRecordCreation": out.insert(.create)
-            case "firesOnRecordUpdate": out.insert(.update)
-            case "firesOnRecordDeletion": out.insert(.delete)
-            default: return [.create, .update, .delete]
-            }
+            // Compared in place (`nameIs`): the names are longer than a `String` holds inline,
+            // so making one per option allocated.
+            let n = a.start + 1
+            if r.s.nameIs(n, "firesOnRecordCreation") { out.insert(.create) }
+            else if r.s.nameIs(n, "firesOnRecordUpdate") { out.insert(.update) }
+            else if r.s.nameIs(n, "firesOnRecordDeletion") { out.insert(.delete) }
+            else { return [.create, .update, .delete] }
         }
         return out
     }
