@@ -192,8 +192,12 @@ struct SwiftCallReader {
     /// How many declarations of one name that one use can see a lookup weighs before it gives up.
     static let maxDeclarations = 16
 
-    init(_ s: SwiftSource) {
+    /// The bare names' values already found (nil: found afresh each time, for the test).
+    private let memo: ScanLookupMemo?
+
+    init(_ s: SwiftSource, memoizes: Bool = true) {
         self.s = s
+        memo = memoizes ? ScanLookupMemo() : nil
         words = ScanWord.classify(s)
         let n = s.tokens.count
         var stringEnums: [(Int, Int)] = []
@@ -607,8 +611,18 @@ struct SwiftCallReader {
         // of a type holding that one, or a file-level constant): never another type's of this file.
         // `Type.x` is the `x` of a declaration named `Type` when this file has one; an instance
         // property set in code (`self.x = v`) is never `Type.x` or `.x`.
-        let declared = named.map { tables[$0].members } ?? [:]
         let bare = !s.is(n - 1, .period) || self.word(n - 2) == .selfWord || self.word(n - 2) == .selfType
+        // A bare name's declarations outside functions give the same values wherever the name
+        // is used in one type (`database` in each of a class's functions): found once per
+        // type and depth, then reused (`ScanLookupMemo`).
+        if bare, let named, let memo { return memo.value(named, container(at: n), depth, globals) { declaredValues(n, named, bare, globals, depth) } }
+        return declaredValues(n, named, bare, globals, depth)
+    }
+
+    /// `name(_:_:_:_:)` past the function's locals and parameters: the declarations outside
+    /// functions of the name at token `n` (number `named` in `tables`), else any file's constant.
+    private func declaredValues(_ n: Int, _ named: Int?, _ bare: Bool, _ globals: ScanGlobals, _ depth: Int) -> ScanValues? {
+        let declared = named.map { tables[$0].members } ?? [:]
         var own: [(body: Int, value: Int, container: Int, property: Bool)] = []
         if bare {
             // The file level, then each type holding `n` by name (at most `maxNesting` out).
@@ -819,6 +833,8 @@ final class ScanGlobals {
     private var constantLookers: [String: [Int]] = [:]
     /// The file being read.
     private var reading = 0
+    /// How many times files were added: what a name holds may change only then (`ScanLookupMemo`).
+    private(set) var generation = 0
     /// The names the resolution under way has looked up (`SwiftCallReader.name`).
     var lookups = 0
     /// How many names one resolution may look up.
@@ -837,6 +853,7 @@ final class ScanGlobals {
     /// Adds the constants and enum cases of the file at `index` in reading order.
     func add(_ r: SwiftCallReader, index: Int) {
         reading = index
+        generation += 1
         for (k, list) in r.enumCases {
             for v in list {
                 if let known = enumCases[k] {
@@ -875,5 +892,41 @@ final class ScanGlobals {
         case .other: return nil
         case .value(let v): return [v]
         }
+    }
+}
+
+/// A reader's bare-name lookups past a function's locals (`SwiftCallReader.name`): the values
+/// by the name's number, the innermost type holding the use and the depth, which is all such
+/// a lookup reads of the file. The answers also depend on the globals: they are kept for one
+/// `ScanGlobals` (held, so no other can take its place) between two of its `add`s.
+///
+/// A lookup spends the resolution's budget (`ScanGlobals.lookupBudget`): each answer keeps what
+/// it spent, is kept only when its lookup did not run out, and is reused only when the budget
+/// left covers it (then it is spent again), so every resolution spends as it did and gives
+/// what finding it afresh gives. The lookups noted on the globals (`looked`) were noted the
+/// first time, and noting them again changes nothing until the next `add`.
+final class ScanLookupMemo {
+    private struct Key: Hashable {
+        var name: Int, container: Int, depth: Int
+    }
+    private var known: [Key: (values: ScanValues?, spent: Int)] = [:]
+    private var globals: ScanGlobals?
+    private var generation = 0
+
+    func value(_ name: Int, _ container: Int, _ depth: Int, _ g: ScanGlobals, _ find: () -> ScanValues?) -> ScanValues? {
+        if globals !== g || generation != g.generation {
+            known.removeAll(keepingCapacity: true)
+            globals = g
+            generation = g.generation
+        }
+        let key = Key(name: name, container: container, depth: depth)
+        if let hit = known[key], g.lookups + hit.spent <= ScanGlobals.lookupBudget {
+            g.lookups += hit.spent
+            return hit.values
+        }
+        let before = g.lookups
+        let found = find()
+        if !g.exhausted { known[key] = (found, g.lookups - before) }
+        return found
     }
 }
