@@ -304,4 +304,89 @@ import Testing
         let someMatchAll = shortfalls.contains { $0.contains(.matchesAll) }
         #expect(someMatchAll)
     }
+
+    /// The lexer's fast paths (a plain string literal read straight to its quote, names and
+    /// trivia scanned in a local) give the general paths' tokens and problems, on every fixture
+    /// and on strings written for the edges: escapes, interpolations, raw and multi-line
+    /// strings, an empty string, unterminated ones, non-ASCII and invalid UTF-8 in them.
+    @Test func lexerFastPathsAreTheGeneralPaths() throws {
+        var edges: [[UInt8]] = [
+            "let a = \"\"; let b = \"x\\\"y\"; let c = \"\\(d)\"; let e = #\"raw\"#; let f = \"\"\"\nmulti\n\"\"\"",
+            "let g = \"caf\u{E9}\"; let h = \"open\nlet i = \"tab\there\"", "\"", "x = \"end", "\"\"", "\"\"\"",
+            "/* c */ a // d\n  \"s\" `n` ma\u{F1}ana _x1 $0 #if", "f(\"a\", \"b\") + \"\\u{41}\"",
+        ].map { Array($0.utf8) }
+        edges.append(Array("let s = \"ab".utf8) + [0xFF, 0xFE] + Array("cd\"; let t = \"".utf8) + [0xC3] + Array("\"".utf8))
+        edges.append(Array("let n = na".utf8) + [0xE2, 0x82] + Array(" + \"q\"".utf8))
+        var checked = 0
+        for bytes in try Self.sources().map(\.bytes) + edges {
+            let fast = SwiftLexer.tokenize(bytes), general = SwiftLexer.tokenizeByGeneralPaths(bytes)
+            #expect(fast.tokens == general.tokens)
+            #expect(fast.problems == general.problems)
+            checked += fast.tokens.count
+        }
+        #expect(checked > 10_000)
+    }
+
+    /// `ScanNameGroups` (assignments grouped by their name's bytes) groups as a dictionary keyed
+    /// by `SwiftSource.name` does: the same names, each with the same entries in order, on every
+    /// name token of every fixture and of sources with names that are not ASCII (a KELVIN SIGN
+    /// name is canonically `Key`, a decomposed `é` the composed one).
+    @Test func nameGroupsAreADictionaryByName() throws {
+        let extra = [
+            "let Key = 1; let \u{212A}ey = 2; let caf\u{E9} = 3; let cafe\u{301} = 4; let `Key` = 5; let Key = 6",
+            "let a = 1; let b = 2; let a = 3; let `a b` = 4; let ab = 5; let a = 6",
+        ].enumerated().map { SwiftSource(bytes: Array($0.element.utf8), file: "groups\($0.offset).swift") }
+        var checked = 0
+        for s in try Self.sources() + extra {
+            var groups = ScanNameGroups()
+            var byName: [String: [ScanNameGroups.Entry]] = [:]
+            for i in s.tokens.indices where s.isName(i) {
+                let entry: ScanNameGroups.Entry = (i % 3 - 1, i, i % 5, i % 2 == 0)
+                groups.add(s, i, entry)
+                byName[s.name(i), default: []].append(entry)
+                checked += 1
+            }
+            #expect(groups.names.count == byName.count)
+            #expect(Set(groups.names).count == groups.names.count)
+            for (name, list) in zip(groups.names, groups.lists) {
+                let expected = byName[name] ?? []
+                #expect(list.count == expected.count)
+                #expect(zip(list, expected).allSatisfy { $0 == $1 })
+            }
+        }
+        #expect(checked > 5_000)
+    }
+
+    /// A reader that keeps its bare names' values (`ScanLookupMemo`) answers as one that finds
+    /// them afresh: every name and expression of every fixture, with the globals of all of them,
+    /// asked twice (the second time from the memo), with the lookup budget spent alike.
+    @Test func lookupMemoIsTheLookupAfresh() throws {
+        let sources = try Self.sources()
+        let globals = ScanGlobals(), plain = ScanGlobals()
+        for (i, s) in sources.enumerated() {
+            globals.add(SwiftCallReader(s), index: i)
+            plain.add(SwiftCallReader(s, memoizes: false), index: i)
+        }
+        var checked = 0, named = 0
+        for s in sources {
+            let kept = SwiftCallReader(s), afresh = SwiftCallReader(s, memoizes: false)
+            for _ in 0..<2 {
+                for n in s.tokens.indices {
+                    if s.isName(n) {
+                        for scope in [kept.body(at: n), -2] {
+                            let a = kept.name(n, scope, globals, 0), spentA = globals.lookups
+                            let b = afresh.name(n, scope, plain, 0), spentB = plain.lookups
+                            if a != b || spentA != spentB { Issue.record("\(s.file) token \(n) scope \(scope): \(String(describing: a)) vs \(String(describing: b))"); return }
+                            if a != nil { named += 1 }
+                            checked += 1
+                        }
+                    }
+                    let a = kept.values(n, kept.body(at: n), globals), b = afresh.values(n, afresh.body(at: n), plain)
+                    if a != b { Issue.record("\(s.file) token \(n): values \(String(describing: a)) vs \(String(describing: b))"); return }
+                }
+            }
+        }
+        #expect(checked > 10_000)
+        #expect(named > 100)
+    }
 }
