@@ -122,13 +122,13 @@ struct ScanCollector {
                 for name in names { created(name, zone: zone ?? nil, at: s.location(i)) }
             case "CKQuery":
                 guard let t = r.argument(i + 1, "recordType"), let p = r.argument(i + 1, "predicate") else { continue }
-                guard let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuery(recordType:predicate:)"); continue }
+                guard let name = string(r.values(t, scope, g)) else { note(s, i, "the record type of CKQuery(recordType:predicate:)"); continue }
                 // A predicate a local is given in several places (`if` and `else`): one query each.
-                guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuery on '\(shown(names[0]))'"); continue }
+                guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuery on '\(shown(name))'"); continue }
                 // The call's place, found once (a binary search of the line table each time).
                 let here = s.location(i)
                 for pred in preds {
-                    var q = DeclaredQuery(recordType: names[0], origin: Origin(here))
+                    var q = DeclaredQuery(recordType: name, origin: Origin(here))
                     q.spelling = .cloudKit
                     q.predicate = pred.text
                     let relocate = pred.start == nil
@@ -136,7 +136,7 @@ struct ScanCollector {
                     if pred.untypedValues { untyped.insert(Line(file: s.file, line: here.line)) }
                     querySites[i, default: []].append(queries.count)
                     queries.append((q, here, relocate))
-                    for f in filterFields(pred.text) where surface.recordTypes[names[0]]?.filtered[f]?.last != here { surface.add(names[0], \.filtered, f, here) }
+                    for f in filterFields(pred.text) where surface.recordTypes[name]?.filtered[f]?.last != here { surface.add(name, \.filtered, f, here) }
                 }
             case "CKQuerySubscription", "CKDatabaseSubscription", "CKRecordZoneSubscription":
                 let kind: Subscription.Kind = s.is(i, "CKQuerySubscription") ? .query : s.is(i, "CKDatabaseSubscription") ? .database : .zone
@@ -146,7 +146,7 @@ struct ScanCollector {
                 sub.spelling = .cloudKit
                 // One subscription per predicate a local gives it (`if` and `else`), each checked.
                 var variants: [ScanPredicate?] = [nil]
-                if let id = r.argument(i + 1, "subscriptionID"), let v = strings(r.values(id, scope, g)), v.count == 1 { sub.id = v[0] }
+                if let id = r.argument(i + 1, "subscriptionID"), let v = string(r.values(id, scope, g)) { sub.id = v }
                 if kind == .zone, let z = r.argument(i + 1, "zoneID") {
                     // A zone subscription on the default zone is lint's CK713 (below), as for a declared one.
                     // A zone the scan cannot follow (a parameter, as generated code's `zone.zoneID`) is
@@ -156,10 +156,10 @@ struct ScanCollector {
                     sub.zone = zone
                 }
                 if kind == .query {
-                    guard let t = r.argument(i + 1, "recordType"), let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuerySubscription"); continue }
-                    sub.recordType = names[0]
+                    guard let t = r.argument(i + 1, "recordType"), let name = string(r.values(t, scope, g)) else { note(s, i, "the record type of CKQuerySubscription"); continue }
+                    sub.recordType = name
                     if let p = r.argument(i + 1, "predicate") {
-                        guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuerySubscription on '\(shown(names[0]))'"); continue }
+                        guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuerySubscription on '\(shown(name))'"); continue }
                         variants = preds
                     }
                     sub.firesOn = events(r, r.argument(i + 1, "options"))
@@ -484,6 +484,12 @@ struct ScanCollector {
         return out
     }
 
+    /// The one string `values` hold: `strings(values)` when it is one string, with no array made.
+    private func string(_ values: ScanValues?) -> String? {
+        guard let values, values.count == 1, case .string(let s) = values[0] else { return nil }
+        return s
+    }
+
     private func strings(_ values: ScanValues?) -> [String]? {
         guard let values, !values.isEmpty else { return nil }
         let out = values.compactMap { if case .string(let s) = $0 { s } else { nil } }
@@ -516,12 +522,21 @@ struct ScanCollector {
     func relocate(_ found: [Diagnostic]) -> [Diagnostic] {
         // Keyed by file and line (a `Line`, not the text "file:line" made per query: the same
         // pairs, as a line number holds no colon).
-        let moved = Dictionary(queries.filter(\.relocate).map { (Line(file: $0.site.file, line: $0.site.line), $0.site) }, uniquingKeysWith: { a, _ in a })
         let predicateCodes = Set(PredicateRules.all.map(\.code))
-        return found.filter { d in
+        let kept = found.filter { d in
             guard d.code == PredicateRules.typeMismatch.code, let l = d.location else { return true }
             return !untyped.contains(Line(file: l.file, line: l.line))
-        }.map { d in
+        }
+        // The calls' places, gathered only when a predicate finding is left to move (each
+        // query read in place: a filtered copy of every query was most of this function).
+        guard kept.contains(where: { predicateCodes.contains($0.code) && $0.location != nil }) else { return kept }
+        var moved: [Line: SourceLocation] = [:]
+        for q in queries.indices where queries[q].relocate {
+            let site = queries[q].site
+            let line = Line(file: site.file, line: site.line)
+            if moved[line] == nil { moved[line] = site }
+        }
+        return kept.map { d in
             guard predicateCodes.contains(d.code), let l = d.location, let site = moved[Line(file: l.file, line: l.line)] else { return d }
             var d = d
             d.location = site

@@ -673,7 +673,16 @@ struct SwiftCallReader {
 
     /// True when every byte of `text` is ASCII: there Foundation's `contains` of one ASCII
     /// character is a byte search (no combining mark or composed character to match).
-    static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+    static func isASCII(_ text: String) -> Bool {
+        // Over the bytes themselves where they are contiguous (a native `String`'s are): the
+        // view's generic loop cost more than the test.
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// `text.utf8.contains(byte)`, over the contiguous bytes where they are.
+    static func contains(_ text: String, _ byte: UInt8) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? text.utf8.contains(byte)
+    }
 
     func dbName(_ i: Int) -> Database? {
         switch word(i) {
@@ -709,7 +718,7 @@ struct SwiftCallReader {
         // A byte search where the text is ASCII (Foundation's `contains` was most of this
         // function); otherwise Foundation's answer, as before.
         let ascii = Self.isASCII(format)
-        guard ascii ? format.utf8.contains(UInt8(ascii: "%")) : format.contains("%") else {
+        guard ascii ? Self.contains(format, UInt8(ascii: "%")) : format.contains("%") else {
             let start = s.location(f.start)
             return ScanPredicate(text: format, start: SourceLocation(file: start.file, line: start.line, column: start.column + 1), untypedValues: false)
         }
