@@ -255,7 +255,8 @@ struct ScanCollector {
             }
         }
         // `X.privateCloudDatabase.perform(...)`: the database is named in the receiver itself.
-        for i in 0..<n where (r.dbName(i) != nil || s.is(i, .rightParen)) && s.is(i + 1, .period) && s.isName(i + 2) && s.is(i + 3, .leftParen) {
+        // The one-token tests first: most tokens are followed by no `.name(` and need no word.
+        for i in 0..<n where s.is(i + 1, .period) && s.isName(i + 2) && s.is(i + 3, .leftParen) && (s.is(i, .rightParen) || r.dbName(i) != nil) {
             let scope = r.body(at: i)
             database(r, i, s.name(i + 2), i + 3, scope, g, querySites, subscriptionSites, &unknownSaves)
         }

@@ -15,6 +15,10 @@ struct ScanNames {
     private let buckets: [[(bytes: [UInt8], index: Int)]]
     /// The longest word's length: a longer token is no word.
     private let maxLength: Int
+    /// For each `length << 8 | first`, whether a word has that shape: most names of a file
+    /// share none with a word, and are passed over without their bucket (an array, retained
+    /// and released at each look) being read.
+    private let shapes: [Bool]
 
     init(_ words: [String]) {
         self.words = words
@@ -26,6 +30,7 @@ struct ScanNames {
         }
         buckets = b
         maxLength = longest
+        shapes = b.map { !$0.isEmpty }
     }
 
     /// The index in `words` of name token `i`'s text, or nil (also for a token that is no name).
@@ -34,8 +39,9 @@ struct ScanNames {
         let start = bounds.lowerBound
         let length = bounds.count
         guard length > 0, length <= maxLength else { return nil }
-        let bucket = buckets[length << 8 | Int(s.bytes[start])]
-        guard !bucket.isEmpty else { return nil }
+        let shape = length << 8 | Int(s.bytes[start])
+        guard shapes[shape] else { return nil }
+        let bucket = buckets[shape]
         return s.bytes.withUnsafeBufferPointer { bytes in
             search: for entry in bucket {
                 for k in 1..<max(length, 1) where entry.bytes[k] != bytes[start + k] { continue search }

@@ -107,18 +107,23 @@ enum ScanWord: UInt8 {
         return out
     }()
 
+    /// `byShape`'s non-empty buckets.
+    private static let hasShape: [Bool] = byShape.map { !$0.isEmpty }
+
     /// Each token's word (`SwiftSource.is(_:_:)`'s rule: an identifier or operator spelt so; no
     /// word is an operator but `=` and `?`, nor begins with `#`, so `word(k) == .rawValue` is
     /// `s.is(k, "rawValue")`).
     static func classify(_ s: SwiftSource) -> [ScanWord] {
         var out = [ScanWord](repeating: .other, count: s.tokens.count)
         let table = byShape
+        // Whether a word has each shape: a name with none is passed over without its bucket.
+        let shapes = hasShape
         s.bytes.withUnsafeBufferPointer { bytes in
             for (i, t) in s.tokens.enumerated() {
                 let start = Int(t.start), len = Int(t.end) - start
                 switch t.kind {
                 case .identifier:
-                    guard len > 0, len < byLength.count else { continue }
+                    guard len > 0, len < byLength.count, shapes[len << 8 | Int(bytes[start])] else { continue }
                     for (word, text) in table[len << 8 | Int(bytes[start])] where text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + start, len) == 0 }) {
                         out[i] = word
                         break

@@ -389,4 +389,28 @@ import Testing
         #expect(checked > 10_000)
         #expect(named > 100)
     }
+
+    /// An ASCII file's columns found by distance (`SwiftLineTable.isASCII`) are the scalars
+    /// counted, at every byte of every fixture and of texts with CR LF, lone CRs and non-ASCII
+    /// bytes (where the count is kept).
+    @Test func asciiColumnsAreTheScalarsCounted() throws {
+        var texts = try Self.sources().map(\.bytes)
+        texts += ["a\r\nbc\rd\n\n e", "caf\u{E9}\nx\u{212A}y\r\nz", "", "\n", "no newline"].map { Array($0.utf8) }
+        texts.append([0x61, 0x0A, 0xFF, 0x62, 0x0A, 0xC3])
+        var checked = 0, ascii = 0
+        for bytes in texts {
+            let table = SwiftLineTable(bytes)
+            #expect(table.isASCII == bytes.allSatisfy { $0 < 0x80 })
+            if table.isASCII { ascii += 1 }
+            bytes.withUnsafeBufferPointer { b in
+                for offset in 0...bytes.count + 1 {
+                    let fast = table.location(of: offset, in: b), counted = table.locationCountingScalars(of: offset, in: b)
+                    if fast != counted { Issue.record("offset \(offset): \(fast) vs \(counted)"); return }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 100_000)
+        #expect(ascii > 3)
+    }
 }
