@@ -182,7 +182,19 @@ struct SwiftCallReader {
     /// One name's declarations.
     struct NameTable {
         /// Its assignments inside functions, by body: a local's lookup reads its own function's only.
-        var locals: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+        /// Sorted by body (in the order added within one), read by `locals(in:)`: one array per
+        /// name, not one per function it is assigned in (a dictionary of those was a measured
+        /// part of reading a dense file).
+        var locals: [(body: Int, value: Int, container: Int, property: Bool)] = []
+
+        /// The assignments in function body `body`, in the order added.
+        func locals(in body: Int) -> ArraySlice<(body: Int, value: Int, container: Int, property: Bool)> {
+            var lo = 0, hi = locals.count
+            while lo < hi { let mid = (lo + hi) / 2; if locals[mid].body < body { lo = mid + 1 } else { hi = mid } }
+            var end = lo
+            while end < locals.count, locals[end].body == body { end += 1 }
+            return locals[lo..<end]
+        }
         /// Its declarations outside any function, by the number of the name of the type holding
         /// them (-1 at file level): a bare name's lookup reads only the types around it.
         var members: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
@@ -334,10 +346,14 @@ struct SwiftCallReader {
         for g in groups.names.indices { assignments[groups.names[g]] = groups.lists[g] }
         // Each name's tables built apart and stored once (not a lookup of the name per assignment).
         for (word, list) in zip(groups.names, groups.lists) {
-            var byBody: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+            var byBody = list.filter { $0.body >= 0 }
+            // Token order is body order but where a function nests in another: sorted then,
+            // each body's own in the order added.
+            if zip(byBody, byBody.dropFirst()).contains(where: { $0.body > $1.body }) {
+                byBody = byBody.enumerated().sorted { ($0.element.body, $0.offset) < ($1.element.body, $1.offset) }.map(\.element)
+            }
             var byContainer: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
             var constant: [(body: Int, value: Int, container: Int, property: Bool)] = []
-            for a in list where a.body >= 0 { byBody[a.body, default: []].append(a) }
             for a in list where a.body == -1 {
                 byContainer[a.container < 0 ? -1 : containerNames[a.container], default: []].append(a)
                 if !a.property { constant.append(a) }
@@ -355,6 +371,12 @@ struct SwiftCallReader {
     func table(_ n: Int) -> Int? {
         if let bounds = s.nameBounds(n), let found = s.bytes.withUnsafeBufferPointer({ nameBytes.find($0, bounds) }) { return found < 0 ? nil : found }
         return tableByName(n)
+    }
+
+    /// The assignments of the name `word` in function body `body` as the name's table holds
+    /// them (`NameTable.locals(in:)`), for the test that holds them to `assignments`.
+    func locals(named word: String, in body: Int) -> [(body: Int, value: Int, container: Int, property: Bool)] {
+        names[word].map { Array(tables[$0].locals(in: body)) } ?? []
     }
 
     /// `table(_:)` by the name's `String` (the general path, and the test's).
@@ -599,7 +621,7 @@ struct SwiftCallReader {
         guard globals.spend() else { return nil }
         let named = table(n)
         // The assignments before `n`, read in place (no filtered copy).
-        if scope >= 0, let named, let local = tables[named].locals[scope], local.contains(where: { $0.value < n }) {
+        if scope >= 0, let named, case let local = tables[named].locals(in: scope), local.contains(where: { $0.value < n }) {
             var out = ScanValues()
             for a in local where a.value < n {
                 guard let v = values(a.value, scope, globals, depth: depth + 1) else { return nil }

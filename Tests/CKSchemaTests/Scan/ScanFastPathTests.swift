@@ -413,4 +413,23 @@ import Testing
         #expect(checked > 100_000)
         #expect(ascii > 3)
     }
+
+    /// A name's assignments by function body (one array sorted by body, `NameTable.locals(in:)`)
+    /// are the name's assignments in that body in the order found, nested functions included.
+    @Test func localsByBodyAreTheAssignmentsInIt() throws {
+        let nested = SwiftSource(bytes: Array("func a() { let x = 1; func b() { let x = 2; x = 3 }; x = 4; let y = x }\nfunc c() { let x = 5 }".utf8), file: "nested.swift")
+        var checked = 0
+        for s in try Self.sources() + [nested] {
+            let r = SwiftCallReader(s)
+            for (word, list) in r.assignments {
+                for body in Set(list.map(\.body)).union([-1, r.bodies.count]) where body >= -1 {
+                    let expected = list.filter { $0.body == body && body >= 0 }
+                    let found = r.locals(named: word, in: body)
+                    if found.count != expected.count || !zip(found, expected).allSatisfy({ $0 == $1 }) { Issue.record("\(s.file) '\(word)' body \(body)"); return }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 1_000)
+    }
 }
