@@ -410,7 +410,7 @@ import Testing
                 }
             }
         }
-        #expect(checked > 100_000)
+        #expect(checked > 50_000)
         #expect(ascii > 3)
     }
 
