@@ -9,6 +9,9 @@ struct ScanCollector {
     let schema: Schema
     let environment: Environment
     private let types: [String: RecordType]
+    /// Each name's record type as its index in `schema.recordTypes` (the first of a name, as
+    /// `types` holds): a field is looked up in place, with no copy of its record type.
+    private let typeIndex: [String: Int]
     /// True when the schema says where its record types live (YAML `zone:`, `zones:`).
     let namesZones: Bool
     /// False for a scan without a schema: no record type or field is unknown then.
@@ -39,6 +42,7 @@ struct ScanCollector {
         self.environment = environment
         self.hasSchema = hasSchema
         types = Dictionary(schema.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        typeIndex = Dictionary(schema.recordTypes.indices.map { (schema.recordTypes[$0].name, $0) }, uniquingKeysWith: { a, _ in a })
         namesZones = ZoneRules.namesZones(schema)
     }
 
@@ -289,9 +293,10 @@ struct ScanCollector {
     }
 
     private mutating func field(_ type: String, _ key: String, verb: String, at loc: SourceLocation) -> Field? {
-        guard let t = types[type] else { return nil }
-        if let f = t.field(named: key) { return f }
+        guard let index = typeIndex[type] else { return nil }
+        if let f = schema.recordTypes[index].field(named: key) { return f }
         if SystemField(rawValue: key) != nil { return nil }
+        let t = schema.recordTypes[index]
         if environment == .production {
             report(ScanRules.unknownField, "\(verb) field '\(shown(key))' of '\(shown(type))', which the production schema does not have; CloudKit refuses it (\"Cannot create or modify field '\(shown(key))' in record '\(shown(type))' in production schema\")\(Suggest.phrase(for: key, in: t.fields.map(\.name)))", loc, fix: "correct the key, or add the field to '\(shown(type))' in development and promote it before this build ships")
         }
