@@ -40,12 +40,7 @@ struct ScanValues: RandomAccessCollection, Equatable, ExpressibleByArrayLiteral 
     var count: Int { single == nil ? many.count : 1 }
     var isEmpty: Bool { single == nil && many.isEmpty }
 
-    subscript(position: Int) -> ScanValue {
-        get { single ?? many[position] }
-        set {
-            if single != nil { precondition(position == 0, "index out of range"); single = newValue } else { many[position] = newValue }
-        }
-    }
+    subscript(position: Int) -> ScanValue { single ?? many[position] }
 
     mutating func append(_ value: ScanValue) {
         if let one = single {
