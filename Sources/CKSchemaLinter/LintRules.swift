@@ -42,7 +42,12 @@ public struct Linter: Sendable {
     public init(configuration: RuleSettings = RuleSettings()) { self.configuration = configuration }
 
     /// The findings, sorted by place.
-    public func lint(_ schema: Schema) -> [Diagnostic] {
+    public func lint(_ schema: Schema) -> [Diagnostic] { lint(schema, only: nil) }
+
+    /// The findings of the rules whose code is in `codes` (every rule's when nil), sorted by
+    /// place, and the comments without a reason (CK124): `lint(schema)` with the other rules'
+    /// findings left out, for a caller that keeps only these (the scan).
+    public func lint(_ schema: Schema, only codes: Set<String>?) -> [Diagnostic] {
         var out: [Diagnostic] = []
         // The key each finding is about, when it points at a value: suppressions look there too.
         var keys: [SourceLocation?] = []
@@ -50,7 +55,8 @@ public struct Linter: Sendable {
         // over the fields) is computed once here, and every rule reads it.
         let context = LintContext(schema)
         // A rule that protects the store runs even when ckschema.yaml disables it.
-        for type in LintRules.running where !configuration.disabled.contains(type.info.code) || Suppressions.unsuppressible.contains(type.info.code) {
+        for type in LintRules.running where codes?.contains(type.info.code) ?? true
+            && (!configuration.disabled.contains(type.info.code) || Suppressions.unsuppressible.contains(type.info.code)) {
             var findings: [LintFinding] = []
             type.init().check(context, into: &findings)
             let severity = configuration.severities[type.info.code] ?? type.info.defaultSeverity

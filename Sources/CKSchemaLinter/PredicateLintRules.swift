@@ -50,8 +50,12 @@ struct PredicateSite {
             }
             guard let t = types[site.recordType] else { continue }
             let key = CheckKey(text: text, spelling: site.spelling, recordType: site.recordType)
-            let errors = checked[key] ?? PredicateChecker.check(predicate, on: t, notation: notation)
-            checked[key] = errors
+            let errors: [QueryPredicateError]
+            // Stored once, when first checked (storing it again at every site hashed the key twice).
+            if let known = checked[key] { errors = known } else {
+                errors = PredicateChecker.check(predicate, on: t, notation: notation)
+                checked[key] = errors
+            }
             for e in errors { out.append((e, site.start, site.label)) }
             // A declared query that matches all records is CK110's; a subscription's is checked here.
             if site.isSubscription, predicate.matchesAll, !t.indexes(on: .recordName).contains(.queryable) {

@@ -9,6 +9,9 @@ struct ScanCollector {
     let schema: Schema
     let environment: Environment
     private let types: [String: RecordType]
+    /// Each name's record type as its index in `schema.recordTypes` (the first of a name, as
+    /// `types` holds): a field is looked up in place, with no copy of its record type.
+    private let typeIndex: [String: Int]
     /// True when the schema says where its record types live (YAML `zone:`, `zones:`).
     let namesZones: Bool
     /// False for a scan without a schema: no record type or field is unknown then.
@@ -39,6 +42,7 @@ struct ScanCollector {
         self.environment = environment
         self.hasSchema = hasSchema
         types = Dictionary(schema.recordTypes.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        typeIndex = Dictionary(schema.recordTypes.indices.map { (schema.recordTypes[$0].name, $0) }, uniquingKeysWith: { a, _ in a })
         namesZones = ZoneRules.namesZones(schema)
     }
 
@@ -122,13 +126,13 @@ struct ScanCollector {
                 for name in names { created(name, zone: zone ?? nil, at: s.location(i)) }
             case "CKQuery":
                 guard let t = r.argument(i + 1, "recordType"), let p = r.argument(i + 1, "predicate") else { continue }
-                guard let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuery(recordType:predicate:)"); continue }
+                guard let name = string(r.values(t, scope, g)) else { note(s, i, "the record type of CKQuery(recordType:predicate:)"); continue }
                 // A predicate a local is given in several places (`if` and `else`): one query each.
-                guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuery on '\(shown(names[0]))'"); continue }
+                guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuery on '\(shown(name))'"); continue }
                 // The call's place, found once (a binary search of the line table each time).
                 let here = s.location(i)
                 for pred in preds {
-                    var q = DeclaredQuery(recordType: names[0], origin: Origin(here))
+                    var q = DeclaredQuery(recordType: name, origin: Origin(here))
                     q.spelling = .cloudKit
                     q.predicate = pred.text
                     let relocate = pred.start == nil
@@ -136,7 +140,7 @@ struct ScanCollector {
                     if pred.untypedValues { untyped.insert(Line(file: s.file, line: here.line)) }
                     querySites[i, default: []].append(queries.count)
                     queries.append((q, here, relocate))
-                    for f in filterFields(pred.text) where surface.recordTypes[names[0]]?.filtered[f]?.last != here { surface.add(names[0], \.filtered, f, here) }
+                    for f in filterFields(pred.text) where surface.recordTypes[name]?.filtered[f]?.last != here { surface.add(name, \.filtered, f, here) }
                 }
             case "CKQuerySubscription", "CKDatabaseSubscription", "CKRecordZoneSubscription":
                 let kind: Subscription.Kind = s.is(i, "CKQuerySubscription") ? .query : s.is(i, "CKDatabaseSubscription") ? .database : .zone
@@ -146,7 +150,7 @@ struct ScanCollector {
                 sub.spelling = .cloudKit
                 // One subscription per predicate a local gives it (`if` and `else`), each checked.
                 var variants: [ScanPredicate?] = [nil]
-                if let id = r.argument(i + 1, "subscriptionID"), let v = strings(r.values(id, scope, g)), v.count == 1 { sub.id = v[0] }
+                if let id = r.argument(i + 1, "subscriptionID"), let v = string(r.values(id, scope, g)) { sub.id = v }
                 if kind == .zone, let z = r.argument(i + 1, "zoneID") {
                     // A zone subscription on the default zone is lint's CK713 (below), as for a declared one.
                     // A zone the scan cannot follow (a parameter, as generated code's `zone.zoneID`) is
@@ -156,10 +160,10 @@ struct ScanCollector {
                     sub.zone = zone
                 }
                 if kind == .query {
-                    guard let t = r.argument(i + 1, "recordType"), let names = strings(r.values(t, scope, g)), names.count == 1 else { note(s, i, "the record type of CKQuerySubscription"); continue }
-                    sub.recordType = names[0]
+                    guard let t = r.argument(i + 1, "recordType"), let name = string(r.values(t, scope, g)) else { note(s, i, "the record type of CKQuerySubscription"); continue }
+                    sub.recordType = name
                     if let p = r.argument(i + 1, "predicate") {
-                        guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuerySubscription on '\(shown(names[0]))'"); continue }
+                        guard let preds = predicates(r.values(p, scope, g)) else { note(s, i, "the predicate of CKQuerySubscription on '\(shown(name))'"); continue }
                         variants = preds
                     }
                     sub.firesOn = events(r, r.argument(i + 1, "options"))
@@ -255,7 +259,8 @@ struct ScanCollector {
             }
         }
         // `X.privateCloudDatabase.perform(...)`: the database is named in the receiver itself.
-        for i in 0..<n where (r.dbName(i) != nil || s.is(i, .rightParen)) && s.is(i + 1, .period) && s.isName(i + 2) && s.is(i + 3, .leftParen) {
+        // The one-token tests first: most tokens are followed by no `.name(` and need no word.
+        for i in 0..<n where s.is(i + 1, .period) && s.isName(i + 2) && s.is(i + 3, .leftParen) && (s.is(i, .rightParen) || r.dbName(i) != nil) {
             let scope = r.body(at: i)
             database(r, i, s.name(i + 2), i + 3, scope, g, querySites, subscriptionSites, &unknownSaves)
         }
@@ -288,9 +293,10 @@ struct ScanCollector {
     }
 
     private mutating func field(_ type: String, _ key: String, verb: String, at loc: SourceLocation) -> Field? {
-        guard let t = types[type] else { return nil }
-        if let f = t.field(named: key) { return f }
+        guard let index = typeIndex[type] else { return nil }
+        if let f = schema.recordTypes[index].field(named: key) { return f }
         if SystemField(rawValue: key) != nil { return nil }
+        let t = schema.recordTypes[index]
         if environment == .production {
             report(ScanRules.unknownField, "\(verb) field '\(shown(key))' of '\(shown(type))', which the production schema does not have; CloudKit refuses it (\"Cannot create or modify field '\(shown(key))' in record '\(shown(type))' in production schema\")\(Suggest.phrase(for: key, in: t.fields.map(\.name)))", loc, fix: "correct the key, or add the field to '\(shown(type))' in development and promote it before this build ships")
         }
@@ -448,12 +454,13 @@ struct ScanCollector {
         guard let k, r.s.is(k, .leftBracket) else { return [.create, .update, .delete] }
         var out: Set<Subscription.Event> = []
         for a in r.arguments(k) where r.s.is(a.start, .period) {
-            switch r.s.name(a.start + 1) {
-            case "firesOnRecordCreation": out.insert(.create)
-            case "firesOnRecordUpdate": out.insert(.update)
-            case "firesOnRecordDeletion": out.insert(.delete)
-            default: return [.create, .update, .delete]
-            }
+            // Compared in place (`nameIs`): the names are longer than a `String` holds inline,
+            // so making one per option allocated.
+            let n = a.start + 1
+            if r.s.nameIs(n, "firesOnRecordCreation") { out.insert(.create) }
+            else if r.s.nameIs(n, "firesOnRecordUpdate") { out.insert(.update) }
+            else if r.s.nameIs(n, "firesOnRecordDeletion") { out.insert(.delete) }
+            else { return [.create, .update, .delete] }
         }
         return out
     }
@@ -474,7 +481,7 @@ struct ScanCollector {
 
     /// The record types of the records among `held`, in order: `compactMap` then `flatMap`
     /// with one array, not two (a record's single list is taken as it is).
-    private static func types(of held: [ScanValue], _ recordTypes: [Int: [String]]) -> [String] {
+    private static func types(of held: ScanValues, _ recordTypes: [Int: [String]]) -> [String] {
         var out: [String] = []
         for v in held {
             guard case .record(let t) = v, let names = recordTypes[t] else { continue }
@@ -483,19 +490,25 @@ struct ScanCollector {
         return out
     }
 
-    private func strings(_ values: [ScanValue]?) -> [String]? {
+    /// The one string `values` hold: `strings(values)` when it is one string, with no array made.
+    private func string(_ values: ScanValues?) -> String? {
+        guard let values, values.count == 1, case .string(let s) = values[0] else { return nil }
+        return s
+    }
+
+    private func strings(_ values: ScanValues?) -> [String]? {
         guard let values, !values.isEmpty else { return nil }
         let out = values.compactMap { if case .string(let s) = $0 { s } else { nil } }
         return out.count == values.count ? out : nil
     }
 
-    private func predicate(_ values: [ScanValue]?) -> ScanPredicate? {
+    private func predicate(_ values: ScanValues?) -> ScanPredicate? {
         guard let values, values.count == 1, case .predicate(let p) = values[0] else { return nil }
         return p
     }
 
     /// Every predicate the values can be (a local given one in each branch); nil when one is not a predicate.
-    private func predicates(_ values: [ScanValue]?) -> [ScanPredicate]? {
+    private func predicates(_ values: ScanValues?) -> [ScanPredicate]? {
         guard let values, !values.isEmpty else { return nil }
         let out = values.compactMap { if case .predicate(let p) = $0 { p } else { nil } }
         return out.count == values.count ? out : nil
@@ -515,12 +528,21 @@ struct ScanCollector {
     func relocate(_ found: [Diagnostic]) -> [Diagnostic] {
         // Keyed by file and line (a `Line`, not the text "file:line" made per query: the same
         // pairs, as a line number holds no colon).
-        let moved = Dictionary(queries.filter(\.relocate).map { (Line(file: $0.site.file, line: $0.site.line), $0.site) }, uniquingKeysWith: { a, _ in a })
         let predicateCodes = Set(PredicateRules.all.map(\.code))
-        return found.filter { d in
+        let kept = found.filter { d in
             guard d.code == PredicateRules.typeMismatch.code, let l = d.location else { return true }
             return !untyped.contains(Line(file: l.file, line: l.line))
-        }.map { d in
+        }
+        // The calls' places, gathered only when a predicate finding is left to move (each
+        // query read in place: a filtered copy of every query was most of this function).
+        guard kept.contains(where: { predicateCodes.contains($0.code) && $0.location != nil }) else { return kept }
+        var moved: [Line: SourceLocation] = [:]
+        for q in queries.indices where queries[q].relocate {
+            let site = queries[q].site
+            let line = Line(file: site.file, line: site.line)
+            if moved[line] == nil { moved[line] = site }
+        }
+        return kept.map { d in
             guard predicateCodes.contains(d.code), let l = d.location, let site = moved[Line(file: l.file, line: l.line)] else { return d }
             var d = d
             d.location = site

@@ -1,3 +1,4 @@
+import Foundation
 import CKSchemaSwift
 
 /// The names a pass over every token looks for, found by the token's bytes: the pass asks
@@ -14,6 +15,10 @@ struct ScanNames {
     private let buckets: [[(bytes: [UInt8], index: Int)]]
     /// The longest word's length: a longer token is no word.
     private let maxLength: Int
+    /// For each `length << 8 | first`, whether a word has that shape: most names of a file
+    /// share none with a word, and are passed over without their bucket (an array, retained
+    /// and released at each look) being read.
+    private let shapes: [Bool]
 
     init(_ words: [String]) {
         self.words = words
@@ -25,6 +30,7 @@ struct ScanNames {
         }
         buckets = b
         maxLength = longest
+        shapes = b.map { !$0.isEmpty }
     }
 
     /// The index in `words` of name token `i`'s text, or nil (also for a token that is no name).
@@ -33,8 +39,9 @@ struct ScanNames {
         let start = bounds.lowerBound
         let length = bounds.count
         guard length > 0, length <= maxLength else { return nil }
-        let bucket = buckets[length << 8 | Int(s.bytes[start])]
-        guard !bucket.isEmpty else { return nil }
+        let shape = length << 8 | Int(s.bytes[start])
+        guard shapes[shape] else { return nil }
+        let bucket = buckets[shape]
         return s.bytes.withUnsafeBufferPointer { bytes in
             search: for entry in bucket {
                 for k in 1..<max(length, 1) where entry.bytes[k] != bytes[start + k] { continue search }
@@ -115,5 +122,80 @@ struct ScanNameIndex {
             slot = (slot + 1) & mask
         }
         return -1
+    }
+}
+
+/// One file's assignments grouped by their name, the name found from its token's bytes: an
+/// open-addressing table of the names' bytes (where they are in the file) to their groups, so
+/// that an assignment makes no `String` and hashes no `String`; one `String` per name is made.
+/// Bytes decide only while every name is ASCII (there `String` equality is byte equality);
+/// from the first name that is not, the groups are found by `String`, as a `[String: _]`
+/// finds them (a KELVIN SIGN name and a `K` name are one).
+struct ScanNameGroups {
+    typealias Entry = (body: Int, value: Int, container: Int, property: Bool)
+    /// Each group's name (its first spelling, as a dictionary keeps its first key).
+    private(set) var names: [String] = []
+    /// Each group's entries, in the order added.
+    private(set) var lists: [[Entry]] = []
+    /// Each group's name bytes in the file and hash (for growing the table).
+    private var keys: [(start: Int, length: Int, hash: Int)] = []
+    private var slots: [Int32] = [Int32](repeating: -1, count: 32)
+    /// Set from the first name that is not ASCII: then groups are found by `String`.
+    private var byString: [String: Int]?
+
+    /// FNV-1a's starting state, varied per process (the names are untrusted: a fixed hash
+    /// would let a file choose names that all fall in one slot).
+    private static let basis: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64.random(in: .min ... .max)
+
+    /// Adds `entry` to the group of name token `token` (`s.name(token)`'s text).
+    mutating func add(_ s: SwiftSource, _ token: Int, _ entry: Entry) {
+        guard byString == nil, let bounds = s.nameBounds(token) else { return addByString(s.name(token), entry) }
+        let found: Int? = s.bytes.withUnsafeBufferPointer { bytes in
+            var h = Self.basis
+            for k in bounds {
+                let c = bytes[k]
+                if c >= 0x80 { return nil }
+                h = (h ^ UInt64(c)) &* 0x100_0000_01b3
+            }
+            let hash = Int(truncatingIfNeeded: h ^ h >> 32)
+            let mask = slots.count - 1
+            var slot = hash & mask
+            let length = bounds.count
+            while slots[slot] >= 0 {
+                let g = Int(slots[slot])
+                let key = keys[g]
+                if key.hash == hash, key.length == length, memcmp(bytes.baseAddress! + key.start, bytes.baseAddress! + bounds.lowerBound, length) == 0 { return g }
+                slot = (slot + 1) & mask
+            }
+            // A new name: a new group, the table grown to stay at most half full.
+            let g = names.count
+            slots[slot] = Int32(truncatingIfNeeded: g)
+            keys.append((bounds.lowerBound, length, hash))
+            names.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[bounds]), as: UTF8.self))
+            lists.append([])
+            if keys.count * 2 > slots.count { grow() }
+            return g
+        }
+        guard let g = found else { return addByString(s.name(token), entry) }
+        lists[g].append(entry)
+    }
+
+    private mutating func grow() {
+        var more = [Int32](repeating: -1, count: slots.count * 2)
+        let mask = more.count - 1
+        for (g, key) in keys.enumerated() {
+            var slot = key.hash & mask
+            while more[slot] >= 0 { slot = (slot + 1) & mask }
+            more[slot] = Int32(truncatingIfNeeded: g)
+        }
+        slots = more
+    }
+
+    private mutating func addByString(_ name: String, _ entry: Entry) {
+        if byString == nil { byString = Dictionary(names.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a }) }
+        if let g = byString?[name] { lists[g].append(entry); return }
+        byString?[name] = names.count
+        names.append(name)
+        lists.append([entry])
     }
 }

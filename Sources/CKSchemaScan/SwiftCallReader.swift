@@ -12,9 +12,49 @@ enum ScanValue: Hashable {
     /// A `CKRecord(recordType:)`, `CKQuery(...)`, `CKQuerySubscription(...)`, a notification
     /// info: the token index of the call that made it, in its file.
     case record(Int), query(Int), subscription(Int), notificationInfo(Int)
-    case predicate(ScanPredicate)
+    /// Boxed: a predicate is the one large value, and a `ScanValue` small enough to be held
+    /// in place (`ScanValues`) is copied cheaply.
+    indirect case predicate(ScanPredicate)
     case database(Database)
     case sort(String)
+}
+
+/// The values an expression can have (`SwiftCallReader.values`): most have one, held in
+/// place, so that a lookup makes no array (the small arrays made and freed per lookup were
+/// a tenth of a dense scan); two or more are an array.
+struct ScanValues: RandomAccessCollection, Equatable, ExpressibleByArrayLiteral {
+    /// The value when there is exactly one (then `many` is empty).
+    private var single: ScanValue?
+    /// The values when there are none or two or more.
+    private var many: [ScanValue] = []
+
+    init() {}
+    init(_ value: ScanValue) { single = value }
+    init(_ values: [ScanValue]) {
+        if values.count == 1 { single = values[0] } else { many = values }
+    }
+    init(arrayLiteral elements: ScanValue...) { self.init(elements) }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { single == nil ? many.count : 1 }
+    var count: Int { single == nil ? many.count : 1 }
+    var isEmpty: Bool { single == nil && many.isEmpty }
+
+    subscript(position: Int) -> ScanValue { single ?? many[position] }
+
+    mutating func append(_ value: ScanValue) {
+        if let one = single {
+            single = nil
+            many = [one, value]
+        } else if many.isEmpty {
+            single = value
+        } else {
+            many.append(value)
+        }
+    }
+
+    /// The values as an array (for a test).
+    var array: [ScanValue] { single.map { [$0] } ?? many }
 }
 
 /// A predicate from `NSPredicate(value: true)` or `NSPredicate(format:...)`, with its
@@ -62,18 +102,23 @@ enum ScanWord: UInt8 {
         return out
     }()
 
+    /// `byShape`'s non-empty buckets.
+    private static let hasShape: [Bool] = byShape.map { !$0.isEmpty }
+
     /// Each token's word (`SwiftSource.is(_:_:)`'s rule: an identifier or operator spelt so; no
     /// word is an operator but `=` and `?`, nor begins with `#`, so `word(k) == .rawValue` is
     /// `s.is(k, "rawValue")`).
     static func classify(_ s: SwiftSource) -> [ScanWord] {
         var out = [ScanWord](repeating: .other, count: s.tokens.count)
         let table = byShape
+        // Whether a word has each shape: a name with none is passed over without its bucket.
+        let shapes = hasShape
         s.bytes.withUnsafeBufferPointer { bytes in
             for (i, t) in s.tokens.enumerated() {
                 let start = Int(t.start), len = Int(t.end) - start
                 switch t.kind {
                 case .identifier:
-                    guard len > 0, len < byLength.count else { continue }
+                    guard len > 0, len < byLength.count, shapes[len << 8 | Int(bytes[start])] else { continue }
                     for (word, text) in table[len << 8 | Int(bytes[start])] where text.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + start, len) == 0 }) {
                         out[i] = word
                         break
@@ -132,7 +177,19 @@ struct SwiftCallReader {
     /// One name's declarations.
     struct NameTable {
         /// Its assignments inside functions, by body: a local's lookup reads its own function's only.
-        var locals: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+        /// Sorted by body (in the order added within one), read by `locals(in:)`: one array per
+        /// name, not one per function it is assigned in (a dictionary of those was a measured
+        /// part of reading a dense file).
+        var locals: [(body: Int, value: Int, container: Int, property: Bool)] = []
+
+        /// The assignments in function body `body`, in the order added.
+        func locals(in body: Int) -> ArraySlice<(body: Int, value: Int, container: Int, property: Bool)> {
+            var lo = 0, hi = locals.count
+            while lo < hi { let mid = (lo + hi) / 2; if locals[mid].body < body { lo = mid + 1 } else { hi = mid } }
+            var end = lo
+            while end < locals.count, locals[end].body == body { end += 1 }
+            return locals[lo..<end]
+        }
         /// Its declarations outside any function, by the number of the name of the type holding
         /// them (-1 at file level): a bare name's lookup reads only the types around it.
         var members: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
@@ -147,8 +204,12 @@ struct SwiftCallReader {
     /// How many declarations of one name that one use can see a lookup weighs before it gives up.
     static let maxDeclarations = 16
 
-    init(_ s: SwiftSource) {
+    /// The bare names' values already found (nil: found afresh each time, for the test).
+    private let memo: ScanLookupMemo?
+
+    init(_ s: SwiftSource, memoizes: Bool = true) {
         self.s = s
+        memo = memoizes ? ScanLookupMemo() : nil
         words = ScanWord.classify(s)
         let n = s.tokens.count
         var stringEnums: [(Int, Int)] = []
@@ -223,7 +284,10 @@ struct SwiftCallReader {
         /// Each local's body and name token, kept as numbers: only an `init`'s bare `x = v` asks
         /// (`initSets`), so the set of names is built only for a file that has one.
         var declaredAt: [(body: Int, name: Int)] = []
-        var initSets: [(name: String, body: Int, value: Int, container: Int)] = []
+        var initSets: [(name: Int, body: Int, value: Int, container: Int)] = []
+        /// The assignments grouped by name from the name token's bytes (`ScanNameGroups`): a
+        /// `String` made and hashed per assignment was a measured part of reading a dense file.
+        var groups = ScanNameGroups()
         for i in 0..<n {
             // `let x = v`, `var x: T = v`, `x = v` (at the start of a statement).
             let w = words[i]
@@ -238,19 +302,19 @@ struct SwiftCallReader {
                 let b = body(at: i)
                 if b >= 0 { declaredAt.append((b, i + 1)) }
                 if word(k) == .assign {
-                    assignments[s.name(i + 1), default: []].append((b, k + 1, container(at: i), false))
+                    groups.add(s, i + 1, (b, k + 1, container(at: i), false))
                 } else if w == .varWord, b < 0, s.is(k, .leftBrace), let close = s.matching(k), word(k + 1) != .get, word(k + 1) != .set, word(k + 1) != .didSet, word(k + 1) != .willSet {
                     // A computed property of one expression: `var database: CKDatabase { container.publicCloudDatabase }`.
                     let v = word(k + 1) == .returnWord ? k + 2 : k + 1
-                    if v < close, end(v) == close { assignments[s.name(i + 1), default: []].append((-1, v, container(at: i), true)) }
+                    if v < close, end(v) == close { groups.add(s, i + 1, (-1, v, container(at: i), true)) }
                 }
             } else if w == .selfWord, s.is(i + 1, .period), s.isName(i + 2), word(i + 3) == .assign, i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
                 // `self.x = v`: a value of the property `x`, wherever it is set.
-                assignments[s.name(i + 2), default: []].append((-1, i + 4, container(at: i), true))
+                groups.add(s, i + 2, (-1, i + 4, container(at: i), true))
             } else if word(i + 1) == .assign, s.isName(i), !s.is(i - 1, .period), i == 0 || s.tokens[i].flags.contains(.newlineBefore) || s.is(i - 1, .leftBrace) || s.is(i - 1, .semicolon) {
                 let b = body(at: i)
-                assignments[s.name(i), default: []].append((b, i + 2, container(at: i), false))
-                if b >= 0, initOpens.contains(bodies[b].0) { initSets.append((s.name(i), b, i + 2, container(at: i))) }
+                groups.add(s, i, (b, i + 2, container(at: i), false))
+                if b >= 0, initOpens.contains(bodies[b].0) { initSets.append((i, b, i + 2, container(at: i))) }
             }
             if w == .caseWord, stringEnums.contains(where: { $0.0 < i && i < $0.1 }) {
                 var k = i + 1
@@ -268,15 +332,23 @@ struct SwiftCallReader {
         }
         // `x = v` in an `init` that declares no local `x` sets the property `x`.
         let declared = initSets.isEmpty ? [] : Set(declaredAt.map { Local(body: $0.body, name: s.name($0.name)) })
-        for a in initSets where !declared.contains(Local(body: a.body, name: a.name)) {
-            assignments[a.name, default: []].append((-1, a.value, a.container, true))
+        for a in initSets where !declared.contains(Local(body: a.body, name: s.name(a.name))) {
+            groups.add(s, a.name, (-1, a.value, a.container, true))
         }
+        // One `String` per name, not per assignment; the groups' names are distinct as
+        // `String`s (`ScanNameGroups`), so each is one key, as the dictionary's appends gave.
+        assignments.reserveCapacity(groups.names.count)
+        for g in groups.names.indices { assignments[groups.names[g]] = groups.lists[g] }
         // Each name's tables built apart and stored once (not a lookup of the name per assignment).
-        for (word, list) in assignments {
-            var byBody: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
+        for (word, list) in zip(groups.names, groups.lists) {
+            var byBody = list.filter { $0.body >= 0 }
+            // Token order is body order but where a function nests in another: sorted then,
+            // each body's own in the order added.
+            if zip(byBody, byBody.dropFirst()).contains(where: { $0.body > $1.body }) {
+                byBody = byBody.enumerated().sorted { ($0.element.body, $0.offset) < ($1.element.body, $1.offset) }.map(\.element)
+            }
             var byContainer: [Int: [(body: Int, value: Int, container: Int, property: Bool)]] = [:]
             var constant: [(body: Int, value: Int, container: Int, property: Bool)] = []
-            for a in list where a.body >= 0 { byBody[a.body, default: []].append(a) }
             for a in list where a.body == -1 {
                 byContainer[a.container < 0 ? -1 : containerNames[a.container], default: []].append(a)
                 if !a.property { constant.append(a) }
@@ -294,6 +366,12 @@ struct SwiftCallReader {
     func table(_ n: Int) -> Int? {
         if let bounds = s.nameBounds(n), let found = s.bytes.withUnsafeBufferPointer({ nameBytes.find($0, bounds) }) { return found < 0 ? nil : found }
         return tableByName(n)
+    }
+
+    /// The assignments of the name `word` in function body `body` as the name's table holds
+    /// them (`NameTable.locals(in:)`), for the test that holds them to `assignments`.
+    func locals(named word: String, in body: Int) -> [(body: Int, value: Int, container: Int, property: Bool)] {
+        names[word].map { Array(tables[$0].locals(in: body)) } ?? []
     }
 
     /// `table(_:)` by the name's `String` (the general path, and the test's).
@@ -443,7 +521,7 @@ struct SwiftCallReader {
     func argumentByList(_ p: Int, _ label: String) -> Int? { arguments(p).first { $0.label == label }?.start }
 
     /// The values the expression at `k` can have, or nil when it cannot be followed.
-    func values(_ k: Int, _ scope: Int, _ globals: ScanGlobals, depth: Int = 0) -> [ScanValue]? {
+    func values(_ k: Int, _ scope: Int, _ globals: ScanGlobals, depth: Int = 0) -> ScanValues? {
         guard depth < Self.maxDepth, k < s.tokens.count else { return nil }
         let e = end(k)
         guard e > k else { return nil }
@@ -475,15 +553,10 @@ struct SwiftCallReader {
             guard argument(k + 3, "recordName") != nil else { return nil }
             guard let z = argument(k + 3, "zoneID") else { return [.recordID(zone: Zone.defaultZoneName)] }
             // `values(z).compactMap` of the zones, then each made a record ID, in the array itself.
-            if var v = values(z, scope, globals, depth: depth + 1) {
-                var kept = 0
-                for r in v.indices {
-                    guard case .zone(let n) = v[r] else { continue }
-                    v[kept] = .recordID(zone: n)
-                    kept += 1
-                }
-                v.removeSubrange(kept...)
-                if !v.isEmpty { return v }
+            if let v = values(z, scope, globals, depth: depth + 1) {
+                var ids = ScanValues()
+                for x in v { if case .zone(let n) = x { ids.append(.recordID(zone: n)) } }
+                if !ids.isEmpty { return ids }
             }
             return [.recordID(zone: nil)]
         }
@@ -515,13 +588,14 @@ struct SwiftCallReader {
             // `zone.zoneID`, `id.zoneID` on a local; `Self.zoneID`, `Store.zoneID` name a constant.
             if word(k + 2) == .zoneID, word(k) != .selfWord, let c = s.name(k).first, c.isLowercase {
                 guard let inner = name(k, scope, globals, depth) else { return nil }
-                let zones = inner.compactMap { v -> ScanValue? in
+                var zones = ScanValues()
+                for v in inner {
                     switch v {
-                    case .zone(let z), .recordID(let z): .zone(z)
-                    default: nil
+                    case .zone(let z), .recordID(let z): zones.append(.zone(z))
+                    default: return nil
                     }
                 }
-                return zones.count == inner.count ? zones : nil
+                return zones
             }
             nameIndex = k + 2
             // `value.x` is a property of another object (`namespaceID.namespaceKey`): not a constant.
@@ -534,7 +608,7 @@ struct SwiftCallReader {
 
     /// The values of the name at token `n`: its assignments in `scope` (the enclosing
     /// function), else the file-level constants of every scanned file (one value only).
-    func name(_ n: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
+    func name(_ n: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> ScanValues? {
         // One resolution (a name the collector asks for, and every name its values lead through)
         // looks up at most `ScanGlobals.lookupBudget` names: declarations that lead to several
         // declarations each, level after level, cost a bounded amount, not one per path.
@@ -542,8 +616,8 @@ struct SwiftCallReader {
         guard globals.spend() else { return nil }
         let named = table(n)
         // The assignments before `n`, read in place (no filtered copy).
-        if scope >= 0, let named, let local = tables[named].locals[scope], local.contains(where: { $0.value < n }) {
-            var out: [ScanValue] = []
+        if scope >= 0, let named, case let local = tables[named].locals(in: scope), local.contains(where: { $0.value < n }) {
+            var out = ScanValues()
             for a in local where a.value < n {
                 guard let v = values(a.value, scope, globals, depth: depth + 1) else { return nil }
                 // The first values taken as they are when there is nothing to repeat (no second array).
@@ -559,8 +633,18 @@ struct SwiftCallReader {
         // of a type holding that one, or a file-level constant): never another type's of this file.
         // `Type.x` is the `x` of a declaration named `Type` when this file has one; an instance
         // property set in code (`self.x = v`) is never `Type.x` or `.x`.
-        let declared = named.map { tables[$0].members } ?? [:]
         let bare = !s.is(n - 1, .period) || self.word(n - 2) == .selfWord || self.word(n - 2) == .selfType
+        // A bare name's declarations outside functions give the same values wherever the name
+        // is used in one type (`database` in each of a class's functions): found once per
+        // type and depth, then reused (`ScanLookupMemo`).
+        if bare, let named, let memo { return memo.value(named, container(at: n), depth, globals) { declaredValues(n, named, bare, globals, depth) } }
+        return declaredValues(n, named, bare, globals, depth)
+    }
+
+    /// `name(_:_:_:_:)` past the function's locals and parameters: the declarations outside
+    /// functions of the name at token `n` (number `named` in `tables`), else any file's constant.
+    private func declaredValues(_ n: Int, _ named: Int?, _ bare: Bool, _ globals: ScanGlobals, _ depth: Int) -> ScanValues? {
+        let declared = named.map { tables[$0].members } ?? [:]
         var own: [(body: Int, value: Int, container: Int, property: Bool)] = []
         if bare {
             // The file level, then each type holding `n` by name (at most `maxNesting` out).
@@ -595,7 +679,7 @@ struct SwiftCallReader {
         // `maxDeclarations` is not resolved, so a lookup's cost stays bounded whatever the file holds.
         guard own.count <= Self.maxDeclarations else { return nil }
         if !own.isEmpty {
-            var out: [ScanValue] = []
+            var out = ScanValues()
             for a in own {
                 guard let v = values(a.value, -1, globals, depth: depth + 1), v.count == 1 else { out = []; break }
                 if out.isEmpty { out = v } else if !out.contains(v[0]) { out.append(v[0]) }
@@ -611,7 +695,16 @@ struct SwiftCallReader {
 
     /// True when every byte of `text` is ASCII: there Foundation's `contains` of one ASCII
     /// character is a byte search (no combining mark or composed character to match).
-    static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+    static func isASCII(_ text: String) -> Bool {
+        // Over the bytes themselves where they are contiguous (a native `String`'s are): the
+        // view's generic loop cost more than the test.
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// `text.utf8.contains(byte)`, over the contiguous bytes where they are.
+    static func contains(_ text: String, _ byte: UInt8) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? text.utf8.contains(byte)
+    }
 
     func dbName(_ i: Int) -> Database? {
         switch word(i) {
@@ -622,7 +715,7 @@ struct SwiftCallReader {
         }
     }
 
-    private func zoneNamed(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> [ScanValue]? {
+    private func zoneNamed(_ p: Int, _ scope: Int, _ globals: ScanGlobals, _ depth: Int) -> ScanValues? {
         if let zid = argument(p, "zoneID") { return values(zid, scope, globals, depth: depth + 1) }
         guard let z = argument(p, "zoneName") else { return nil }
         guard let v = values(z, scope, globals, depth: depth + 1) else { return nil }
@@ -631,15 +724,10 @@ struct SwiftCallReader {
 
     /// `values.compactMap { if case .string(let v) = $0 { make(v) } else { nil } }` in the array
     /// itself (`values` is the caller's own: no second array is made).
-    static func strings(_ values: consuming [ScanValue], as make: (String) -> ScanValue) -> [ScanValue] {
-        var kept = 0
-        for r in values.indices {
-            guard case .string(let v) = values[r] else { continue }
-            values[kept] = make(v)
-            kept += 1
-        }
-        values.removeSubrange(kept...)
-        return values
+    static func strings(_ values: ScanValues, as make: (String) -> ScanValue) -> ScanValues {
+        var out = ScanValues()
+        for v in values { if case .string(let v) = v { out.append(make(v)) } }
+        return out
     }
 
     /// `NSPredicate(value: true)` or `NSPredicate(format: "...", args...)` at `(` index `p`.
@@ -652,7 +740,7 @@ struct SwiftCallReader {
         // A byte search where the text is ASCII (Foundation's `contains` was most of this
         // function); otherwise Foundation's answer, as before.
         let ascii = Self.isASCII(format)
-        guard ascii ? format.utf8.contains(UInt8(ascii: "%")) : format.contains("%") else {
+        guard ascii ? Self.contains(format, UInt8(ascii: "%")) : format.contains("%") else {
             let start = s.location(f.start)
             return ScanPredicate(text: format, start: SourceLocation(file: start.file, line: start.line, column: start.column + 1), untypedValues: false)
         }
@@ -776,6 +864,8 @@ final class ScanGlobals {
     private var constantLookers: [String: [Int]] = [:]
     /// The file being read.
     private var reading = 0
+    /// How many times files were added: what a name holds may change only then (`ScanLookupMemo`).
+    private(set) var generation = 0
     /// The names the resolution under way has looked up (`SwiftCallReader.name`).
     var lookups = 0
     /// How many names one resolution may look up.
@@ -794,6 +884,7 @@ final class ScanGlobals {
     /// Adds the constants and enum cases of the file at `index` in reading order.
     func add(_ r: SwiftCallReader, index: Int) {
         reading = index
+        generation += 1
         for (k, list) in r.enumCases {
             for v in list {
                 if let known = enumCases[k] {
@@ -822,7 +913,7 @@ final class ScanGlobals {
 
     /// A constant declared outside any function (`let`, `static let`, `CKRecord.RecordType`
     /// extensions): its one string value; nil when unknown, not a string, or declared with two values.
-    func constant(_ word: String, _ depth: Int) -> [ScanValue]? {
+    func constant(_ word: String, _ depth: Int) -> ScanValues? {
         looked(&constantLookers, word)
         guard depth < SwiftCallReader.maxDepth, let set = constants[word], set.count == 1 else { return nil }
         switch set.first! {
@@ -832,5 +923,41 @@ final class ScanGlobals {
         case .other: return nil
         case .value(let v): return [v]
         }
+    }
+}
+
+/// A reader's bare-name lookups past a function's locals (`SwiftCallReader.name`): the values
+/// by the name's number, the innermost type holding the use and the depth, which is all such
+/// a lookup reads of the file. The answers also depend on the globals: they are kept for one
+/// `ScanGlobals` (held, so no other can take its place) between two of its `add`s.
+///
+/// A lookup spends the resolution's budget (`ScanGlobals.lookupBudget`): each answer keeps what
+/// it spent, is kept only when its lookup did not run out, and is reused only when the budget
+/// left covers it (then it is spent again), so every resolution spends as it did and gives
+/// what finding it afresh gives. The lookups noted on the globals (`looked`) were noted the
+/// first time, and noting them again changes nothing until the next `add`.
+final class ScanLookupMemo {
+    private struct Key: Hashable {
+        var name: Int, container: Int, depth: Int
+    }
+    private var known: [Key: (values: ScanValues?, spent: Int)] = [:]
+    private var globals: ScanGlobals?
+    private var generation = 0
+
+    func value(_ name: Int, _ container: Int, _ depth: Int, _ g: ScanGlobals, _ find: () -> ScanValues?) -> ScanValues? {
+        if globals !== g || generation != g.generation {
+            known.removeAll(keepingCapacity: true)
+            globals = g
+            generation = g.generation
+        }
+        let key = Key(name: name, container: container, depth: depth)
+        if let hit = known[key], g.lookups + hit.spent <= ScanGlobals.lookupBudget {
+            g.lookups += hit.spent
+            return hit.values
+        }
+        let before = g.lookups
+        let found = find()
+        if !g.exhausted { known[key] = (found, g.lookups - before) }
+        return found
     }
 }

@@ -24,6 +24,17 @@ public enum SwiftLexer {
         return (cursor.tokens, cursor.problems)
     }
 
+    /// `tokenize` with the fast paths off (a plain string literal read by the general loop):
+    /// the test holds the two to the same tokens and problems.
+    static func tokenizeByGeneralPaths(_ bytes: [UInt8]) -> (tokens: [SwiftToken], problems: [SwiftLexProblem]) {
+        bytes.withUnsafeBufferPointer { b in
+            var cursor = Cursor(b)
+            cursor.fastPaths = false
+            cursor.run()
+            return (cursor.tokens, cursor.problems)
+        }
+    }
+
     /// Lexes an array of bytes.
     public static func tokenize(_ bytes: [UInt8]) -> (tokens: [SwiftToken], problems: [SwiftLexProblem]) {
         bytes.withUnsafeBufferPointer { tokenize($0) }
@@ -57,6 +68,8 @@ struct Cursor {
     var i = 0
     var tokens: [SwiftToken] = []
     var problems: [SwiftLexProblem] = []
+    /// False for the test's run of the general paths only (`tokenizeByGeneralPaths`).
+    var fastPaths = true
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         b = bytes
@@ -113,18 +126,24 @@ struct Cursor {
     /// Whitespace, line breaks and comments; says whether a line break or comment was among them.
     mutating func skipTrivia() -> SwiftToken.Flags {
         var flags: SwiftToken.Flags = []
-        while i < n {
-            let c = b[i]
+        // The position kept in a local between comments (a stored `i` was written back at
+        // every byte of the spaces that lead most lines).
+        var k = i
+        defer { i = k }
+        while k < n {
+            let c = b[k]
             switch c {
-            case 0x20, 0x09, 0x0B, 0x0C, 0x00: i += 1
-            case 0x0A, 0x0D: flags.insert(.newlineBefore); i += 1
+            case 0x20, 0x09, 0x0B, 0x0C, 0x00: k += 1
+            case 0x0A, 0x0D: flags.insert(.newlineBefore); k += 1
             case UInt8(ascii: "/"):
-                if at(i + 1) == UInt8(ascii: "/") {
+                if at(k + 1) == UInt8(ascii: "/") {
                     flags.insert(.commentBefore)
-                    while i < n, b[i] != 0x0A, b[i] != 0x0D { i += 1 }
-                } else if at(i + 1) == UInt8(ascii: "*") {
+                    while k < n, b[k] != 0x0A, b[k] != 0x0D { k += 1 }
+                } else if at(k + 1) == UInt8(ascii: "*") {
                     flags.insert(.commentBefore)
+                    i = k
                     if skipBlockComment() { flags.insert(.newlineBefore) }
+                    k = i
                 } else { return flags }
             default: return flags
             }
@@ -213,6 +232,15 @@ struct Cursor {
 
     mutating func lexIdentifier() -> SwiftToken.Kind {
         let start = i
+        // The ASCII run in a local first (most names are all ASCII); a multi-byte scalar
+        // continues in the loop below, as before.
+        var k = i
+        while k < n {
+            let c = b[k]
+            guard (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F else { break }
+            k += 1
+        }
+        i = k
         while i < n, SwiftLexer.isIdentifierByte(b[i]) {
             let c = b[i]
             if c < 0x80 { i += 1; continue }
@@ -416,6 +444,18 @@ struct Cursor {
     /// A string literal from its opening `"` (after any `#`), with every interpolation and
     /// the strings nested in them, to its closing quote. One token; no recursion.
     mutating func lexString(hashes: Int, _ flags: inout SwiftToken.Flags, start: Int? = nil) -> SwiftToken.Kind {
+        // A plain one-line string (`"Entry"`: no `#`, no escape, no interpolation, ASCII) read
+        // straight to its closing quote, with no stack of frames made; any other byte before
+        // the quote leaves it to the general loop below, from the opening quote.
+        if fastPaths, hashes == 0, start == nil, at(i + 1) != UInt8(ascii: "\"") || at(i + 2) != UInt8(ascii: "\"") {
+            var k = i + 1
+            while k < n {
+                let c = b[k]
+                if c == UInt8(ascii: "\"") { i = k + 1; return .stringLiteral }
+                if c == UInt8(ascii: "\\") || c == 0x0A || c == 0x0D || c >= 0x80 { break }
+                k += 1
+            }
+        }
         let start = start ?? i
         var stack: [Frame] = []
         func open(_ h: Int, _ cursor: inout Cursor) -> Frame {

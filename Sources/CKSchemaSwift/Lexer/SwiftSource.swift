@@ -115,17 +115,20 @@ public struct SwiftSource: Sendable {
         guard let bounds = nameBounds(index) else { return false }
         let start = bounds.lowerBound, end = bounds.upperBound
         let answer: Bool? = word.utf8.withContiguousStorageIfAvailable { w in
-            var ascii = true
-            if end - start == w.count {
-                var same = true
-                for k in 0..<w.count where bytes[start + k] != w[k] { same = false; break }
-                if same { return true }
+            // The bytes the two share from the start, then what follows them. Texts equal in
+            // bytes are equal. An ASCII byte begins a scalar that decomposes to itself and
+            // that no mark reorders across, so where one text goes on with an ASCII byte and
+            // the other ends or goes on with another one, their canonical decompositions
+            // differ there: the texts are not equal. Anything else is `String`'s to say.
+            let a = end - start, b = w.count
+            let shared = min(a, b)
+            var k = 0
+            while k < shared, bytes[start + k] == w[k] { k += 1 }
+            if k == shared {
+                if a == b { return true }
+                return (a > b ? bytes[start + k] : w[k]) < 0x80 ? false : nil
             }
-            for c in w where c >= 0x80 { ascii = false; break }
-            var k = start
-            while ascii, k < end { if bytes[k] >= 0x80 { ascii = false }; k += 1 }
-            // Two ASCII texts that differ are not equal.
-            return ascii ? false : nil
+            return bytes[start + k] < 0x80 && w[k] < 0x80 ? false : nil
         } ?? nil
         return answer ?? nameIsCanonically(start, end, word)
     }
@@ -199,6 +202,9 @@ public struct SwiftSource: Sendable {
             if lines.last == "" { lines.removeLast() }
             return unescape(lines.joined(separator: "\n"), hashes: hashes)
         }
+        // No backslash in the bytes: no escape to resolve (the `String`'s generic search for
+        // one cost more than making it).
+        guard bytes[s..<e].contains(UInt8(ascii: "\\")) else { return String(decoding: bytes[s..<e], as: UTF8.self) }
         return unescape(String(decoding: bytes[s..<e], as: UTF8.self), hashes: hashes)
     }
 

@@ -35,6 +35,27 @@ import Testing
         #expect(found.contains { $0.code == code })
     }
 
+    /// `lint(_:only:)` (the scan's: only the rules whose codes it keeps run) gives what
+    /// `lint(_:)` gives with the other codes' findings left out, in the same order, CK124
+    /// kept: on every bad and good fixture, for the scan's codes, each code alone and none.
+    @Test func onlyTheseCodesIsTheFilteredLint() throws {
+        let scanCodes = Set(["CK110", "CK113", "CK118", "CK126", "CK710", "CK711", "CK712", "CK713", "CK714", "CK715"] + PredicateRules.all.map(\.code))
+        var compared = 0
+        for code in Self.codes {
+            for kind in ["bad", "good"] {
+                let schema = try SchemaSource.load(path: Paths.fixture("lint/\(code)-\(kind).yaml"))
+                let all = Linter().lint(schema)
+                for codes in [scanCodes, [code], []] as [Set<String>] {
+                    let only = Linter().lint(schema, only: codes)
+                    let expected = all.filter { codes.contains($0.code) || $0.code == LintRules.suppressionWithoutReason.code }
+                    #expect(only == expected, "\(code)-\(kind).yaml, codes \(codes.sorted())")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 100)
+    }
+
     @Test(arguments: codes)
     func goodFixtureIsClean(code: String) throws {
         let schema = try SchemaSource.load(path: Paths.fixture("lint/\(code)-good.yaml"))

@@ -250,8 +250,8 @@ import Testing
         for _ in 0..<2_000 {
             let values = (0..<Int.random(in: 0...6, using: &rng)).map { _ in pool[Int.random(in: 0..<pool.count, using: &rng)] }
             let general = values.compactMap { if case .string(let v) = $0 { ScanValue.zone(v) } else { nil } }
-            #expect(SwiftCallReader.strings(values, as: ScanValue.zone) == general)
-            #expect(SwiftCallReader.strings(values, as: ScanValue.sort) == values.compactMap { if case .string(let v) = $0 { ScanValue.sort(v) } else { nil } })
+            #expect(SwiftCallReader.strings(ScanValues(values), as: ScanValue.zone).array == general)
+            #expect(SwiftCallReader.strings(ScanValues(values), as: ScanValue.sort).array == values.compactMap { if case .string(let v) = $0 { ScanValue.sort(v) } else { nil } })
         }
     }
 
@@ -303,5 +303,133 @@ import Testing
         #expect(context.queryShortfalls == shortfalls)
         let someMatchAll = shortfalls.contains { $0.contains(.matchesAll) }
         #expect(someMatchAll)
+    }
+
+    /// The lexer's fast paths (a plain string literal read straight to its quote, names and
+    /// trivia scanned in a local) give the general paths' tokens and problems, on every fixture
+    /// and on strings written for the edges: escapes, interpolations, raw and multi-line
+    /// strings, an empty string, unterminated ones, non-ASCII and invalid UTF-8 in them.
+    @Test func lexerFastPathsAreTheGeneralPaths() throws {
+        var edges: [[UInt8]] = [
+            "let a = \"\"; let b = \"x\\\"y\"; let c = \"\\(d)\"; let e = #\"raw\"#; let f = \"\"\"\nmulti\n\"\"\"",
+            "let g = \"caf\u{E9}\"; let h = \"open\nlet i = \"tab\there\"", "\"", "x = \"end", "\"\"", "\"\"\"",
+            "/* c */ a // d\n  \"s\" `n` ma\u{F1}ana _x1 $0 #if", "f(\"a\", \"b\") + \"\\u{41}\"",
+        ].map { Array($0.utf8) }
+        edges.append(Array("let s = \"ab".utf8) + [0xFF, 0xFE] + Array("cd\"; let t = \"".utf8) + [0xC3] + Array("\"".utf8))
+        edges.append(Array("let n = na".utf8) + [0xE2, 0x82] + Array(" + \"q\"".utf8))
+        var checked = 0
+        for bytes in try Self.sources().map(\.bytes) + edges {
+            let fast = SwiftLexer.tokenize(bytes), general = SwiftLexer.tokenizeByGeneralPaths(bytes)
+            #expect(fast.tokens == general.tokens)
+            #expect(fast.problems == general.problems)
+            checked += fast.tokens.count
+        }
+        #expect(checked > 10_000)
+    }
+
+    /// `ScanNameGroups` (assignments grouped by their name's bytes) groups as a dictionary keyed
+    /// by `SwiftSource.name` does: the same names, each with the same entries in order, on every
+    /// name token of every fixture and of sources with names that are not ASCII (a KELVIN SIGN
+    /// name is canonically `Key`, a decomposed `é` the composed one).
+    @Test func nameGroupsAreADictionaryByName() throws {
+        let extra = [
+            "let Key = 1; let \u{212A}ey = 2; let caf\u{E9} = 3; let cafe\u{301} = 4; let `Key` = 5; let Key = 6",
+            "let a = 1; let b = 2; let a = 3; let `a b` = 4; let ab = 5; let a = 6",
+        ].enumerated().map { SwiftSource(bytes: Array($0.element.utf8), file: "groups\($0.offset).swift") }
+        var checked = 0
+        for s in try Self.sources() + extra {
+            var groups = ScanNameGroups()
+            var byName: [String: [ScanNameGroups.Entry]] = [:]
+            for i in s.tokens.indices where s.isName(i) {
+                let entry: ScanNameGroups.Entry = (i % 3 - 1, i, i % 5, i % 2 == 0)
+                groups.add(s, i, entry)
+                byName[s.name(i), default: []].append(entry)
+                checked += 1
+            }
+            #expect(groups.names.count == byName.count)
+            #expect(Set(groups.names).count == groups.names.count)
+            for (name, list) in zip(groups.names, groups.lists) {
+                let expected = byName[name] ?? []
+                #expect(list.count == expected.count)
+                #expect(zip(list, expected).allSatisfy { $0 == $1 })
+            }
+        }
+        #expect(checked > 5_000)
+    }
+
+    /// A reader that keeps its bare names' values (`ScanLookupMemo`) answers as one that finds
+    /// them afresh: every name and expression of every fixture, with the globals of all of them,
+    /// asked twice (the second time from the memo), with the lookup budget spent alike.
+    @Test func lookupMemoIsTheLookupAfresh() throws {
+        let sources = try Self.sources()
+        let globals = ScanGlobals(), plain = ScanGlobals()
+        for (i, s) in sources.enumerated() {
+            globals.add(SwiftCallReader(s), index: i)
+            plain.add(SwiftCallReader(s, memoizes: false), index: i)
+        }
+        var checked = 0, named = 0
+        for s in sources {
+            let kept = SwiftCallReader(s), afresh = SwiftCallReader(s, memoizes: false)
+            for _ in 0..<2 {
+                for n in s.tokens.indices {
+                    if s.isName(n) {
+                        for scope in [kept.body(at: n), -2] {
+                            let a = kept.name(n, scope, globals, 0), spentA = globals.lookups
+                            let b = afresh.name(n, scope, plain, 0), spentB = plain.lookups
+                            if a != b || spentA != spentB { Issue.record("\(s.file) token \(n) scope \(scope): \(String(describing: a)) vs \(String(describing: b))"); return }
+                            if a != nil { named += 1 }
+                            checked += 1
+                        }
+                    }
+                    let a = kept.values(n, kept.body(at: n), globals), b = afresh.values(n, afresh.body(at: n), plain)
+                    if a != b { Issue.record("\(s.file) token \(n): values \(String(describing: a)) vs \(String(describing: b))"); return }
+                }
+            }
+        }
+        #expect(checked > 10_000)
+        #expect(named > 100)
+    }
+
+    /// An ASCII file's columns found by distance (`SwiftLineTable.isASCII`) are the scalars
+    /// counted, at every byte of every fixture and of texts with CR LF, lone CRs and non-ASCII
+    /// bytes (where the count is kept).
+    @Test func asciiColumnsAreTheScalarsCounted() throws {
+        var texts = try Self.sources().map(\.bytes)
+        texts += ["a\r\nbc\rd\n\n e", "caf\u{E9}\nx\u{212A}y\r\nz", "", "\n", "no newline"].map { Array($0.utf8) }
+        texts.append([0x61, 0x0A, 0xFF, 0x62, 0x0A, 0xC3])
+        var checked = 0, ascii = 0
+        for bytes in texts {
+            let table = SwiftLineTable(bytes)
+            #expect(table.isASCII == bytes.allSatisfy { $0 < 0x80 })
+            if table.isASCII { ascii += 1 }
+            bytes.withUnsafeBufferPointer { b in
+                for offset in 0...bytes.count + 1 {
+                    let fast = table.location(of: offset, in: b), counted = table.locationCountingScalars(of: offset, in: b)
+                    if fast != counted { Issue.record("offset \(offset): \(fast) vs \(counted)"); return }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 50_000)
+        #expect(ascii > 3)
+    }
+
+    /// A name's assignments by function body (one array sorted by body, `NameTable.locals(in:)`)
+    /// are the name's assignments in that body in the order found, nested functions included.
+    @Test func localsByBodyAreTheAssignmentsInIt() throws {
+        let nested = SwiftSource(bytes: Array("func a() { let x = 1; func b() { let x = 2; x = 3 }; x = 4; let y = x }\nfunc c() { let x = 5 }".utf8), file: "nested.swift")
+        var checked = 0
+        for s in try Self.sources() + [nested] {
+            let r = SwiftCallReader(s)
+            for (word, list) in r.assignments {
+                for body in Set(list.map(\.body)).union([-1, r.bodies.count]) where body >= -1 {
+                    let expected = list.filter { $0.body == body && body >= 0 }
+                    let found = r.locals(named: word, in: body)
+                    if found.count != expected.count || !zip(found, expected).allSatisfy({ $0 == $1 }) { Issue.record("\(s.file) '\(word)' body \(body)"); return }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 1_000)
     }
 }
