@@ -28,7 +28,7 @@ package struct RecordChecker {
     /// needs only the findings): a record with nothing to report is then read by the fused
     /// path (RecordChecker+Fused.swift). `records import` reads the tape, so it keeps it.
     let keepsTokens: Bool
-    var tape = JSONTape()
+    private var tape = JSONTape()
     /// The fused path's effects of the record it is reading, applied once the record is clean.
     let fusedEffects = FusedEffects()
     /// Whether the last `check` was done by the fused path (tests read it).
